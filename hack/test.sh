@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs every test of the project: the main module and each nested module
+# (examples, end-to-end, conformance), all under the race detector.
+# Usage: ./hack/test.sh            (everything)
+#        SHORT=1 ./hack/test.sh    (skip the slow end-to-end suites)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+# Modules tested, in order. The root module first; nested modules that exist.
+modules=(.)
+for m in examples/crd e2e conformance; do
+  [ -f "$m/go.mod" ] && modules+=("$m")
+done
+
+for m in "${modules[@]}"; do
+  echo "=== go test -race ($m)"
+  (cd "$root/$m" && go vet ./... && go test -race -count=1 -timeout 30m ./...)
+done

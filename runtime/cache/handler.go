@@ -1,0 +1,93 @@
+package cache
+
+import "time"
+
+// ResourceEventHandler receives the notifications of a SharedInformer.
+//
+// The informer calls the methods of one handler from a single goroutine, in
+// order per object key, never concurrently with each other; different
+// handlers run on different goroutines. A handler must not mutate the objects
+// it receives. A handler that blocks delays only itself (see the package
+// documentation for the delivery guarantee of lagging handlers).
+type ResourceEventHandler interface {
+	// OnAdd is called for an object the handler has not seen yet.
+	// isInInitialList is true while the handler receives the content the
+	// informer had when the handler was registered, or the first list.
+	OnAdd(obj any, isInInitialList bool)
+	// OnUpdate is called when an object the handler has seen changed.
+	OnUpdate(oldObj, newObj any)
+	// OnDelete is called when an object the handler has seen is gone. obj
+	// is either the last state of the object or a DeletedFinalStateUnknown
+	// tombstone when the deletion itself was not observed.
+	OnDelete(obj any)
+}
+
+// ResyncHandler is implemented by handlers that want periodic resync
+// notifications told apart from real updates. A handler that does not
+// implement it receives a resync as OnUpdate(obj, obj), as client-go does.
+type ResyncHandler interface {
+	// OnResync is called, for every object in the store, once per resync
+	// period of the handler.
+	OnResync(obj any)
+}
+
+// ResourceEventHandlerFuncs adapts plain functions to ResourceEventHandler
+// and ResyncHandler. Nil functions are skipped. When ResyncFunc is nil, a
+// resync is delivered to UpdateFunc with the same object twice.
+type ResourceEventHandlerFuncs struct {
+	AddFunc    func(obj any, isInInitialList bool)
+	UpdateFunc func(oldObj, newObj any)
+	DeleteFunc func(obj any)
+	ResyncFunc func(obj any)
+}
+
+// OnAdd calls AddFunc if it is set.
+func (f ResourceEventHandlerFuncs) OnAdd(obj any, isInInitialList bool) {
+	if f.AddFunc != nil {
+		f.AddFunc(obj, isInInitialList)
+	}
+}
+
+// OnUpdate calls UpdateFunc if it is set.
+func (f ResourceEventHandlerFuncs) OnUpdate(oldObj, newObj any) {
+	if f.UpdateFunc != nil {
+		f.UpdateFunc(oldObj, newObj)
+	}
+}
+
+// OnDelete calls DeleteFunc if it is set.
+func (f ResourceEventHandlerFuncs) OnDelete(obj any) {
+	if f.DeleteFunc != nil {
+		f.DeleteFunc(obj)
+	}
+}
+
+// OnResync calls ResyncFunc, or UpdateFunc(obj, obj) when ResyncFunc is nil.
+func (f ResourceEventHandlerFuncs) OnResync(obj any) {
+	switch {
+	case f.ResyncFunc != nil:
+		f.ResyncFunc(obj)
+	case f.UpdateFunc != nil:
+		f.UpdateFunc(obj, obj)
+	}
+}
+
+// HandlerOptions tunes one handler registration.
+type HandlerOptions struct {
+	// Name identifies the handler in logs and metrics. Optional.
+	Name string
+	// ResyncPeriod, when set, asks for resync notifications at this period
+	// (raised to the informer's minimum, and never more often than the
+	// informer checks). Nil uses the informer's default resync period.
+	ResyncPeriod *time.Duration
+}
+
+// ResourceEventHandlerRegistration is the handle returned when a handler is
+// added; pass it to RemoveEventHandler to remove the handler.
+type ResourceEventHandlerRegistration interface {
+	// HasSynced is true once this handler has been delivered every object
+	// of the informer's initial list (or, for a handler added after the
+	// informer synced, of the content the informer had when it was added).
+	// It never becomes false again.
+	HasSynced() bool
+}

@@ -1,0 +1,68 @@
+package cache
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+)
+
+// KeyFunc returns the key under which a Store files obj.
+type KeyFunc func(obj any) (string, error)
+
+// ExplicitKey is a key passed where an object is expected; KeyFuncs in this
+// package return it unchanged.
+type ExplicitKey string
+
+// DeletedFinalStateUnknown is delivered in place of an object whose deletion
+// was not observed directly: the object vanished between two lists (for
+// example while the watch was down), so Obj is the last state this client
+// saw, which may be stale. Handlers that receive deletes through the untyped
+// API must expect it; the typed API unwraps it for them.
+type DeletedFinalStateUnknown struct {
+	// Key is the store key of the deleted object.
+	Key string
+	// Obj is the last known state of the object.
+	Obj any
+}
+
+// MetaNamespaceKeyFunc returns "namespace/name" for namespaced objects and
+// "name" for cluster-scoped ones. ExplicitKey and string keys pass through.
+func MetaNamespaceKeyFunc(obj any) (string, error) {
+	switch o := obj.(type) {
+	case ExplicitKey:
+		return string(o), nil
+	case string:
+		return o, nil
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return "", fmt.Errorf("object has no meta: %w", err)
+	}
+	if ns := m.GetNamespace(); ns != "" {
+		return ns + "/" + m.GetName(), nil
+	}
+	return m.GetName(), nil
+}
+
+// DeletionHandlingMetaNamespaceKeyFunc is MetaNamespaceKeyFunc that also
+// accepts DeletedFinalStateUnknown tombstones, returning their Key.
+func DeletionHandlingMetaNamespaceKeyFunc(obj any) (string, error) {
+	if d, ok := obj.(DeletedFinalStateUnknown); ok {
+		return d.Key, nil
+	}
+	return MetaNamespaceKeyFunc(obj)
+}
+
+// SplitMetaNamespaceKey splits a key made by MetaNamespaceKeyFunc into its
+// namespace (empty for cluster-scoped objects) and name.
+func SplitMetaNamespaceKey(key string) (namespace, name string, err error) {
+	parts := strings.Split(key, "/")
+	switch len(parts) {
+	case 1:
+		return "", parts[0], nil
+	case 2:
+		return parts[0], parts[1], nil
+	}
+	return "", "", fmt.Errorf("unexpected key format: %q", key)
+}
