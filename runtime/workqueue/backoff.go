@@ -1,0 +1,58 @@
+package workqueue
+
+import (
+	"math"
+	"sync"
+	"time"
+)
+
+// ExponentialBackoff is a RateLimiter that makes an item wait
+// base * 2^(failures so far), capped at max. Giving up after some number of
+// failures is left to the caller (see NumRequeues). It is safe for
+// concurrent use.
+type ExponentialBackoff[T comparable] struct {
+	base, max time.Duration
+
+	mu       sync.Mutex
+	failures map[T]int
+}
+
+// NewExponentialBackoff returns an ExponentialBackoff starting at base and
+// capped at max.
+func NewExponentialBackoff[T comparable](base, max time.Duration) *ExponentialBackoff[T] {
+	return &ExponentialBackoff[T]{base: base, max: max, failures: map[T]int{}}
+}
+
+// When records a failure of item and returns base * 2^(earlier failures),
+// at most max.
+func (b *ExponentialBackoff[T]) When(item T) time.Duration {
+	b.mu.Lock()
+	exp := b.failures[item]
+	b.failures[item] = exp + 1
+	b.mu.Unlock()
+
+	if b.base <= 0 {
+		return 0
+	}
+	if exp >= 63 || b.base > time.Duration(math.MaxInt64>>exp) {
+		return b.max // base << exp would overflow
+	}
+	if d := b.base << exp; d < b.max {
+		return d
+	}
+	return b.max
+}
+
+// Forget clears the failures recorded for item.
+func (b *ExponentialBackoff[T]) Forget(item T) {
+	b.mu.Lock()
+	delete(b.failures, item)
+	b.mu.Unlock()
+}
+
+// NumRequeues returns the number of failures recorded for item.
+func (b *ExponentialBackoff[T]) NumRequeues(item T) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.failures[item]
+}
