@@ -1,0 +1,22 @@
+// Package factory is the shared informer factory that generated factory.go
+// files delegate to.
+//
+// A Shared factory hands out one informer per Go object type, however many
+// times and from however many places it is asked (InformerFor), so every
+// controller in a process shares one cache and one watch per type. Data
+// flows from the generated code's NewInformerFunc (which builds a
+// ListWatch around a typed clientset) to the informer the factory keeps;
+// Start runs the informers requested so far, WaitForCacheSync waits for
+// their first list, Shutdown stops them all and waits for their goroutines.
+//
+// Options set the namespace or namespaces watched, a list-options tweak
+// (label and field selectors), default and per-type resync periods and a
+// transform. With several namespaces (WithNamespaces) the factory runs one
+// informer per namespace per type and presents them as one informer whose
+// cache is their union: listers and handlers see every listed namespace,
+// and the server is asked only for those namespaces, which lets a
+// controller run with RBAC limited to them. Cluster-scoped types use
+// ClusterInformerFor and get one informer regardless.
+//
+// Every method of Shared is safe for concurrent use.
+package factory

@@ -1,0 +1,304 @@
+package factory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+
+	"github.com/informer-gen/informer-gen/runtime/cache"
+)
+
+// multiNamespaceInformer presents one informer per namespace as a single
+// SharedIndexInformer: its cache is the union of theirs and its handlers
+// hear from all of them. A key lives in exactly one namespace, so per-key
+// ordering is that of the namespace's informer.
+type multiNamespaceInformer struct {
+	byNamespace map[string]cache.SharedIndexInformer
+	parts       []cache.SharedIndexInformer // in namespace order
+	namespaces  []string
+	indexer     unionIndexer
+}
+
+func newMultiNamespaceInformer(namespaces []string, parts []cache.SharedIndexInformer) *multiNamespaceInformer {
+	m := &multiNamespaceInformer{byNamespace: make(map[string]cache.SharedIndexInformer, len(parts)), namespaces: namespaces, parts: parts}
+	for i, ns := range namespaces {
+		m.byNamespace[ns] = parts[i]
+	}
+	m.indexer = unionIndexer{m}
+	return m
+}
+
+// multiRegistration is the registration of one handler on every part.
+type multiRegistration struct {
+	regs []cache.ResourceEventHandlerRegistration
+}
+
+func (r *multiRegistration) HasSynced() bool {
+	for _, reg := range r.regs {
+		if !reg.HasSynced() {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *multiNamespaceInformer) AddEventHandler(handler cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
+	return m.AddEventHandlerWithOptions(handler, cache.HandlerOptions{})
+}
+
+func (m *multiNamespaceInformer) AddEventHandlerWithResyncPeriod(handler cache.ResourceEventHandler, resyncPeriod time.Duration) (cache.ResourceEventHandlerRegistration, error) {
+	return m.AddEventHandlerWithOptions(handler, cache.HandlerOptions{ResyncPeriod: &resyncPeriod})
+}
+
+// AddEventHandlerWithOptions registers handler on every namespace's
+// informer behind a lock, so the handler is never called concurrently even
+// though the informers deliver from different goroutines.
+func (m *multiNamespaceInformer) AddEventHandlerWithOptions(handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	serial := &serialHandler{h: handler}
+	reg := &multiRegistration{}
+	for _, p := range m.parts {
+		r, err := p.AddEventHandlerWithOptions(serial, options)
+		if err != nil {
+			_ = m.RemoveEventHandler(reg)
+			return nil, err
+		}
+		reg.regs = append(reg.regs, r)
+	}
+	return reg, nil
+}
+
+func (m *multiNamespaceInformer) RemoveEventHandler(handle cache.ResourceEventHandlerRegistration) error {
+	reg, ok := handle.(*multiRegistration)
+	if !ok {
+		return fmt.Errorf("factory: registration %T was not made by this informer", handle)
+	}
+	var errs []error
+	for i, r := range reg.regs {
+		errs = append(errs, m.parts[i].RemoveEventHandler(r))
+	}
+	return errors.Join(errs...)
+}
+
+func (m *multiNamespaceInformer) GetStore() cache.Store     { return m.indexer }
+func (m *multiNamespaceInformer) GetIndexer() cache.Indexer { return m.indexer }
+
+// Run runs every namespace's informer and returns when all have returned.
+func (m *multiNamespaceInformer) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, p := range m.parts {
+		wg.Go(func() { p.Run(ctx) })
+	}
+	wg.Wait()
+}
+
+func (m *multiNamespaceInformer) HasSynced() bool {
+	for _, p := range m.parts {
+		if !p.HasSynced() {
+			return false
+		}
+	}
+	return true
+}
+
+// LastSyncResourceVersion returns the resourceVersions of the namespaces'
+// informers, in namespace order, joined by commas: there is no single
+// version that describes several independent watches.
+func (m *multiNamespaceInformer) LastSyncResourceVersion() string {
+	rvs := make([]string, len(m.parts))
+	for i, p := range m.parts {
+		rvs[i] = p.LastSyncResourceVersion()
+	}
+	return strings.Join(rvs, ",")
+}
+
+func (m *multiNamespaceInformer) SetWatchErrorHandler(handler cache.WatchErrorHandler) error {
+	return m.each(func(p cache.SharedIndexInformer) error { return p.SetWatchErrorHandler(handler) })
+}
+
+func (m *multiNamespaceInformer) SetTransform(transform cache.TransformFunc) error {
+	return m.each(func(p cache.SharedIndexInformer) error { return p.SetTransform(transform) })
+}
+
+func (m *multiNamespaceInformer) AddIndexers(indexers cache.Indexers) error {
+	return m.each(func(p cache.SharedIndexInformer) error { return p.AddIndexers(indexers) })
+}
+
+func (m *multiNamespaceInformer) IsStopped() bool {
+	for _, p := range m.parts {
+		if !p.IsStopped() {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *multiNamespaceInformer) each(f func(cache.SharedIndexInformer) error) error {
+	for i, p := range m.parts {
+		if err := f(p); err != nil {
+			return fmt.Errorf("namespace %q: %w", m.namespaces[i], err)
+		}
+	}
+	return nil
+}
+
+// serialHandler calls its handler under a lock.
+type serialHandler struct {
+	mu sync.Mutex
+	h  cache.ResourceEventHandler
+}
+
+func (s *serialHandler) OnAdd(obj any, isInInitialList bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.h.OnAdd(obj, isInInitialList)
+}
+
+func (s *serialHandler) OnUpdate(oldObj, newObj any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.h.OnUpdate(oldObj, newObj)
+}
+
+func (s *serialHandler) OnDelete(obj any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.h.OnDelete(obj)
+}
+
+func (s *serialHandler) OnResync(obj any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.h.(cache.ResyncHandler); ok {
+		r.OnResync(obj)
+		return
+	}
+	s.h.OnUpdate(obj, obj)
+}
+
+// unionIndexer is the read view over the namespaces' caches. Reads by key
+// go to the key's namespace; lists concatenate. Writes are refused: only
+// the informers write their caches.
+type unionIndexer struct {
+	m *multiNamespaceInformer
+}
+
+var errReadOnly = errors.New("factory: the cache of a multi-namespace informer is read-only")
+
+func (u unionIndexer) Add(any) error                      { return errReadOnly }
+func (u unionIndexer) Update(any) error                   { return errReadOnly }
+func (u unionIndexer) Delete(any) error                   { return errReadOnly }
+func (u unionIndexer) Replace([]any, string) error        { return errReadOnly }
+func (u unionIndexer) Resync() error                      { return nil }
+func (u unionIndexer) AddIndexers(i cache.Indexers) error { return u.m.AddIndexers(i) }
+func (u unionIndexer) GetIndexers() cache.Indexers        { return u.m.parts[0].GetIndexer().GetIndexers() }
+
+func (u unionIndexer) List() []any {
+	var out []any
+	for _, p := range u.m.parts {
+		out = append(out, p.GetIndexer().List()...)
+	}
+	return out
+}
+
+func (u unionIndexer) ListKeys() []string {
+	var out []string
+	for _, p := range u.m.parts {
+		out = append(out, p.GetIndexer().ListKeys()...)
+	}
+	return out
+}
+
+func (u unionIndexer) Get(obj any) (any, bool, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, false, err
+	}
+	p, ok := u.m.byNamespace[m.GetNamespace()]
+	if !ok {
+		return nil, false, nil
+	}
+	return p.GetIndexer().Get(obj)
+}
+
+func (u unionIndexer) GetByKey(key string) (any, bool, error) {
+	ns, _, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil, false, err
+	}
+	p, ok := u.m.byNamespace[ns]
+	if !ok {
+		return nil, false, nil
+	}
+	return p.GetIndexer().GetByKey(key)
+}
+
+func (u unionIndexer) Index(indexName string, obj any) ([]any, error) {
+	var out []any
+	for _, p := range u.m.parts {
+		objs, err := p.GetIndexer().Index(indexName, obj)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
+func (u unionIndexer) IndexKeys(indexName, indexedValue string) ([]string, error) {
+	if indexName == cache.NamespaceIndex {
+		p, ok := u.m.byNamespace[indexedValue]
+		if !ok {
+			return nil, nil
+		}
+		return p.GetIndexer().IndexKeys(indexName, indexedValue)
+	}
+	var out []string
+	for _, p := range u.m.parts {
+		keys, err := p.GetIndexer().IndexKeys(indexName, indexedValue)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, keys...)
+	}
+	return out, nil
+}
+
+func (u unionIndexer) ByIndex(indexName, indexedValue string) ([]any, error) {
+	if indexName == cache.NamespaceIndex {
+		p, ok := u.m.byNamespace[indexedValue]
+		if !ok {
+			return nil, nil
+		}
+		return p.GetIndexer().ByIndex(indexName, indexedValue)
+	}
+	var out []any
+	for _, p := range u.m.parts {
+		objs, err := p.GetIndexer().ByIndex(indexName, indexedValue)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
+func (u unionIndexer) ListIndexFuncValues(indexName string) []string {
+	seen := map[string]bool{}
+	for _, p := range u.m.parts {
+		for _, v := range p.GetIndexer().ListIndexFuncValues(indexName) {
+			seen[v] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for v := range seen {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}

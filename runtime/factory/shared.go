@@ -1,0 +1,166 @@
+package factory
+
+import (
+	"context"
+	"reflect"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/informer-gen/informer-gen/runtime/cache"
+)
+
+// InformerConfig is what a Shared factory asks of a NewInformerFunc: the
+// informer of one type for one namespace.
+type InformerConfig struct {
+	// Namespace to list and watch; metav1.NamespaceAll for every namespace.
+	Namespace string
+	// ResyncPeriod is the informer's default handler resync period.
+	ResyncPeriod time.Duration
+	// TweakListOptions edits every list and watch request; may be nil.
+	TweakListOptions func(*metav1.ListOptions)
+}
+
+// NewInformerFunc makes a new, not yet running informer for config.
+// Generated informers supply one per type.
+type NewInformerFunc func(config InformerConfig) cache.SharedIndexInformer
+
+// Shared hands out one informer per object type and runs them together.
+// Generated factory.go files wrap it with typed accessors.
+//
+// All methods are safe for concurrent use. Informers requested after Start
+// run at the next Start call, which may be made any number of times.
+type Shared struct {
+	config config
+
+	mu        sync.Mutex
+	informers map[reflect.Type]cache.SharedIndexInformer
+	started   map[reflect.Type]bool
+	// ctx is cancelled by Shutdown; every informer runs under it.
+	ctx          context.Context
+	cancel       context.CancelFunc
+	wg           sync.WaitGroup
+	shuttingDown bool
+}
+
+// New returns a factory configured by opts.
+func New(opts ...Option) *Shared {
+	s := &Shared{
+		config:    config{resyncByType: map[reflect.Type]time.Duration{}},
+		informers: map[reflect.Type]cache.SharedIndexInformer{},
+		started:   map[reflect.Type]bool{},
+	}
+	for _, opt := range opts {
+		opt(&s.config)
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s
+}
+
+// InformerFor returns the informer of obj's Go type, a namespaced type,
+// making it with newInformer on first request. With several namespaces
+// configured, newInformer is called once per namespace and the result is one
+// informer over all of them.
+func (s *Shared) InformerFor(obj runtime.Object, newInformer NewInformerFunc) cache.SharedIndexInformer {
+	return s.informerFor(obj, newInformer, s.config.namespaces)
+}
+
+// ClusterInformerFor is InformerFor for cluster-scoped types and for
+// informers that choose their namespace themselves: newInformer is called
+// once, with metav1.NamespaceAll, whatever namespaces the factory has.
+func (s *Shared) ClusterInformerFor(obj runtime.Object, newInformer NewInformerFunc) cache.SharedIndexInformer {
+	return s.informerFor(obj, newInformer, nil)
+}
+
+func (s *Shared) informerFor(obj runtime.Object, newInformer NewInformerFunc, namespaces []string) cache.SharedIndexInformer {
+	t := reflect.TypeOf(obj)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if inf, ok := s.informers[t]; ok {
+		return inf
+	}
+	resync, ok := s.config.resyncByType[t]
+	if !ok {
+		resync = s.config.defaultResync
+	}
+	newOne := func(namespace string) cache.SharedIndexInformer {
+		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: s.config.tweak})
+		if s.config.transform != nil {
+			// A fresh informer has not started, so this cannot fail.
+			_ = inf.SetTransform(s.config.transform)
+		}
+		return inf
+	}
+	var inf cache.SharedIndexInformer
+	switch len(namespaces) {
+	case 0:
+		inf = newOne(metav1.NamespaceAll)
+	case 1:
+		inf = newOne(namespaces[0])
+	default:
+		parts := make([]cache.SharedIndexInformer, len(namespaces))
+		for i, ns := range namespaces {
+			parts[i] = newOne(ns)
+		}
+		inf = newMultiNamespaceInformer(namespaces, parts)
+	}
+	s.informers[t] = inf
+	return inf
+}
+
+// Start runs every informer requested so far that is not running yet. They
+// run until ctx is done or Shutdown is called. Start does not block.
+func (s *Shared) Start(ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shuttingDown {
+		return
+	}
+	for t, inf := range s.informers {
+		if s.started[t] {
+			continue
+		}
+		s.started[t] = true
+		runCtx, cancel := context.WithCancel(s.ctx)
+		stop := context.AfterFunc(ctx, cancel)
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer stop()
+			defer cancel()
+			inf.Run(runCtx)
+		}()
+	}
+}
+
+// WaitForCacheSync waits until every started informer has synced or ctx is
+// done, and reports, per object type, whether its informer synced.
+func (s *Shared) WaitForCacheSync(ctx context.Context) map[reflect.Type]bool {
+	s.mu.Lock()
+	waiting := map[reflect.Type]cache.SharedIndexInformer{}
+	for t, inf := range s.informers {
+		if s.started[t] {
+			waiting[t] = inf
+		}
+	}
+	s.mu.Unlock()
+
+	res := make(map[reflect.Type]bool, len(waiting))
+	for t, inf := range waiting {
+		res[t] = cache.WaitForCacheSync(ctx, inf.HasSynced)
+	}
+	return res
+}
+
+// Shutdown stops every informer of the factory and waits until all their
+// goroutines have ended. Start after Shutdown does nothing. Safe to call
+// more than once.
+func (s *Shared) Shutdown() {
+	s.mu.Lock()
+	s.shuttingDown = true
+	s.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+}
