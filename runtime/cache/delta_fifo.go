@@ -1,0 +1,433 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+)
+
+// DeltaType is the kind of change a Delta records.
+type DeltaType string
+
+// The kinds of change a DeltaFIFO records.
+const (
+	// Added is an object seen for the first time on a watch.
+	Added DeltaType = "Added"
+	// Updated is a new version of an object, seen on a watch.
+	Updated DeltaType = "Updated"
+	// Deleted is the removal of an object. Its Object is the last state:
+	// the object itself when the watch reported the deletion, a
+	// DeletedFinalStateUnknown tombstone when a relist revealed it.
+	Deleted DeltaType = "Deleted"
+	// Replaced is an object of a (re)list.
+	Replaced DeltaType = "Replaced"
+	// Sync is a periodic resync of an object already in the cache.
+	Sync DeltaType = "Sync"
+)
+
+// Delta is one recorded change of one object.
+type Delta struct {
+	Type   DeltaType
+	Object any
+}
+
+// Deltas is the list of changes queued for one key, oldest first.
+type Deltas []Delta
+
+// Oldest returns the oldest delta, or nil when d is empty.
+func (d Deltas) Oldest() *Delta {
+	if len(d) == 0 {
+		return nil
+	}
+	return &d[0]
+}
+
+// Newest returns the newest delta, or nil when d is empty.
+func (d Deltas) Newest() *Delta {
+	if len(d) == 0 {
+		return nil
+	}
+	return &d[len(d)-1]
+}
+
+// KeyListerGetter is the read side of the cache a DeltaFIFO feeds, which it
+// consults to find deletions on Replace and objects to resync. An Indexer
+// is one.
+type KeyListerGetter interface {
+	ListKeys() []string
+	GetByKey(key string) (item any, exists bool, err error)
+}
+
+// ErrFIFOClosed is returned by PopBatch once the queue is closed.
+var ErrFIFOClosed = errors.New("cache: DeltaFIFO closed")
+
+// DeltaFIFOOptions configures a DeltaFIFO.
+type DeltaFIFOOptions struct {
+	// KeyFunction files objects; DeletionHandlingMetaNamespaceKeyFunc
+	// semantics are applied on top (tombstones use their Key). Defaults to
+	// MetaNamespaceKeyFunc.
+	KeyFunction KeyFunc
+	// KnownObjects is the cache the queue feeds. Without it, Replace finds
+	// deletions only among queued keys and Resync does nothing.
+	KnownObjects KeyListerGetter
+	// Transformer, when set, rewrites every object entering the queue
+	// except Sync deltas and tombstones made from KnownObjects, which
+	// already went through it. Objects inside tombstones handed to Delete
+	// are transformed.
+	Transformer TransformFunc
+	// Metrics, when set, receives QueueDepth.
+	Metrics Metrics
+}
+
+// PoppedDeltas is one key handed out by PopBatch.
+type PoppedDeltas struct {
+	Key    string
+	Deltas Deltas
+	// IsInInitialList is true for keys of the first Replace, popped before
+	// the queue synced.
+	IsInInitialList bool
+}
+
+// DeltaFIFO is the queue between a Reflector and the cache: it records, per
+// object key, the list of changes (Deltas) not yet applied, and hands keys
+// out in the order they were first queued. Consecutive deletes of one key
+// are merged. On Replace, keys the cache or the queue knows that are
+// missing from the new list are queued as Deleted with a
+// DeletedFinalStateUnknown tombstone holding their last known state.
+//
+// All methods are safe for concurrent use. The process function given to
+// PopBatch runs with the queue locked, so applying a batch to the cache is
+// atomic with respect to Replace and Resync, which read that cache.
+type DeltaFIFO struct {
+	mu   sync.Mutex
+	cond sync.Cond
+
+	items  map[string]*fifoEntry
+	queue  []*fifoEntry // keys in FIFO order, from head
+	head   int
+	free   []*fifoEntry // recycled entries
+	batch  []PoppedDeltas
+	popped []*fifoEntry // entries of the batch being processed
+
+	populated              bool
+	initialPopulationCount int
+	closed                 bool
+
+	keyFunc   KeyFunc
+	known     KeyListerGetter
+	transform TransformFunc
+	metrics   Metrics
+}
+
+type fifoEntry struct {
+	key    string
+	deltas Deltas
+}
+
+// maxFreeEntries caps the recycled entries a DeltaFIFO keeps.
+const maxFreeEntries = 4096
+
+// NewDeltaFIFO returns an empty, open DeltaFIFO.
+func NewDeltaFIFO(opts DeltaFIFOOptions) *DeltaFIFO {
+	f := &DeltaFIFO{
+		items:     make(map[string]*fifoEntry),
+		keyFunc:   opts.KeyFunction,
+		known:     opts.KnownObjects,
+		transform: opts.Transformer,
+		metrics:   opts.Metrics,
+	}
+	if f.keyFunc == nil {
+		f.keyFunc = MetaNamespaceKeyFunc
+	}
+	f.cond.L = &f.mu
+	return f
+}
+
+// KeyOf returns the key of obj: a tombstone's Key, else the key function's.
+func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
+	if d, ok := obj.(DeletedFinalStateUnknown); ok {
+		return d.Key, nil
+	}
+	return f.keyFunc(obj)
+}
+
+// Add queues an Added delta for obj.
+func (f *DeltaFIFO) Add(obj any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.queueLocked(Added, obj, true)
+}
+
+// Update queues an Updated delta for obj.
+func (f *DeltaFIFO) Update(obj any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.queueLocked(Updated, obj, true)
+}
+
+// Delete queues a Deleted delta for obj, unless its key is neither queued
+// nor known to the cache (there is nothing to delete).
+func (f *DeltaFIFO) Delete(obj any) error {
+	key, err := f.KeyOf(obj)
+	if err != nil {
+		return fmt.Errorf("cache: cannot key %T: %w", obj, err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, queued := f.items[key]; !queued {
+		if f.known == nil {
+			return nil
+		}
+		_, exists, err := f.known.GetByKey(key)
+		if err == nil && !exists {
+			return nil
+		}
+	}
+	return f.queueLocked(Deleted, obj, true)
+}
+
+// Replace queues a Replaced delta for every object of list, then a Deleted
+// tombstone for every queued or known key absent from list. The first call
+// fixes the initial population that HasSynced waits for.
+func (f *DeltaFIFO) Replace(list []any, _ string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	keys := make(map[string]struct{}, len(list))
+	for _, obj := range list {
+		key, err := f.KeyOf(obj)
+		if err != nil {
+			return fmt.Errorf("cache: cannot key %T: %w", obj, err)
+		}
+		keys[key] = struct{}{}
+		if err := f.queueKeyedLocked(key, Replaced, obj, true); err != nil {
+			return err
+		}
+	}
+	deletions := 0
+	// Queued keys first: their newest queued state is the last known one.
+	for key, e := range f.items {
+		if _, ok := keys[key]; ok {
+			continue
+		}
+		last := e.deltas.Newest().Object
+		if d, ok := last.(DeletedFinalStateUnknown); ok {
+			last = d.Obj
+		}
+		deletions++
+		if err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false); err != nil {
+			return err
+		}
+	}
+	if f.known != nil {
+		for _, key := range f.known.ListKeys() {
+			if _, ok := keys[key]; ok {
+				continue
+			}
+			if _, queued := f.items[key]; queued {
+				continue
+			}
+			last, exists, err := f.known.GetByKey(key)
+			if err != nil || !exists {
+				utilruntime.HandleError(fmt.Errorf("cache: key %q vanished from the cache during Replace (err %v); queueing a tombstone without object", key, err))
+				last = nil
+			}
+			deletions++
+			if err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false); err != nil {
+				return err
+			}
+		}
+	}
+	if !f.populated {
+		f.populated = true
+		f.initialPopulationCount = len(keys) + deletions
+	}
+	return nil
+}
+
+// Resync queues a Sync delta for every known object whose key is not
+// already queued.
+func (f *DeltaFIFO) Resync() error {
+	if f.known == nil {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, key := range f.known.ListKeys() {
+		if _, queued := f.items[key]; queued {
+			continue
+		}
+		obj, exists, err := f.known.GetByKey(key)
+		if err != nil {
+			utilruntime.HandleError(fmt.Errorf("cache: resync of key %q: %w", key, err))
+			continue
+		}
+		if !exists {
+			continue
+		}
+		if err := f.queueKeyedLocked(key, Sync, obj, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f *DeltaFIFO) queueLocked(typ DeltaType, obj any, transform bool) error {
+	key, err := f.KeyOf(obj)
+	if err != nil {
+		return fmt.Errorf("cache: cannot key %T: %w", obj, err)
+	}
+	return f.queueKeyedLocked(key, typ, obj, transform)
+}
+
+// queueKeyedLocked appends a delta to key's list, transforming obj first
+// when asked to (tombstones: their object).
+func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transform bool) error {
+	if transform && f.transform != nil {
+		var err error
+		if d, ok := obj.(DeletedFinalStateUnknown); ok {
+			if d.Obj != nil {
+				if d.Obj, err = f.transform(d.Obj); err != nil {
+					return err
+				}
+				obj = d
+			}
+		} else if obj, err = f.transform(obj); err != nil {
+			return err
+		}
+	}
+	e, queued := f.items[key]
+	if !queued {
+		if n := len(f.free); n > 0 {
+			e = f.free[n-1]
+			f.free[n-1] = nil
+			f.free = f.free[:n-1]
+		} else {
+			e = &fifoEntry{}
+		}
+		e.key = key
+		f.items[key] = e
+		f.queue = append(f.queue, e)
+		if len(f.queue)-f.head == 1 {
+			f.cond.Signal()
+		}
+	}
+	e.deltas = append(e.deltas, Delta{Type: typ, Object: obj})
+	e.deltas = dedupDeletes(e.deltas)
+	if f.metrics != nil {
+		f.metrics.QueueDepth(len(f.queue) - f.head)
+	}
+	return nil
+}
+
+// dedupDeletes merges the last two deltas when both are deletions, keeping
+// the one that carries the observed final state over a tombstone.
+func dedupDeletes(d Deltas) Deltas {
+	n := len(d)
+	if n < 2 || d[n-1].Type != Deleted || d[n-2].Type != Deleted {
+		return d
+	}
+	if _, ok := d[n-2].Object.(DeletedFinalStateUnknown); ok {
+		d[n-2] = d[n-1]
+	}
+	d[n-1] = Delta{}
+	return d[:n-1]
+}
+
+// PopBatch waits until a key is queued or the queue is closed, then takes
+// up to max keys (all queued keys when max <= 0), oldest first, and calls
+// process once with them while holding the queue's lock. The batch and its
+// Deltas are valid only during the call; process must not call methods of
+// the queue. It returns the number of keys processed, or ErrFIFOClosed
+// once Close was called.
+func (f *DeltaFIFO) PopBatch(max int, process func(batch []PoppedDeltas)) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for len(f.queue) == f.head && !f.closed {
+		f.cond.Wait()
+	}
+	if f.closed {
+		return 0, ErrFIFOClosed
+	}
+	n := len(f.queue) - f.head
+	if max > 0 && n > max {
+		n = max
+	}
+	initial := 0
+	for i := 0; i < n; i++ {
+		e := f.queue[f.head+i]
+		f.queue[f.head+i] = nil
+		delete(f.items, e.key)
+		inInitial := f.initialPopulationCount > initial
+		if inInitial {
+			initial++
+		}
+		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, IsInInitialList: inInitial})
+		f.popped = append(f.popped, e)
+	}
+	f.head += n
+	f.compactLocked()
+	process(f.batch)
+	f.initialPopulationCount -= initial
+	clear(f.batch)
+	f.batch = f.batch[:0]
+	for i, e := range f.popped {
+		f.recycleLocked(e)
+		f.popped[i] = nil
+	}
+	f.popped = f.popped[:0]
+	if f.metrics != nil {
+		f.metrics.QueueDepth(len(f.queue) - f.head)
+	}
+	return n, nil
+}
+
+// recycleLocked keeps the processed entry e for reuse, dropping its
+// references to objects.
+func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
+	if len(f.free) >= maxFreeEntries || cap(e.deltas) > 16 {
+		return
+	}
+	clear(e.deltas)
+	e.deltas = e.deltas[:0]
+	e.key = ""
+	f.free = append(f.free, e)
+}
+
+// compactLocked reclaims the popped prefix of the queue slice.
+func (f *DeltaFIFO) compactLocked() {
+	switch {
+	case f.head == len(f.queue):
+		f.queue = f.queue[:0]
+		f.head = 0
+	case f.head > 1024 && f.head > len(f.queue)/2:
+		n := copy(f.queue, f.queue[f.head:])
+		clear(f.queue[n:])
+		f.queue = f.queue[:n]
+		f.head = 0
+	}
+}
+
+// HasSynced is true once a first Replace happened and every key it queued
+// has been popped and processed.
+func (f *DeltaFIFO) HasSynced() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.populated && f.initialPopulationCount == 0
+}
+
+// Len returns the number of queued keys.
+func (f *DeltaFIFO) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.queue) - f.head
+}
+
+// Close makes PopBatch return ErrFIFOClosed, now and in the future.
+func (f *DeltaFIFO) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	f.cond.Broadcast()
+}
