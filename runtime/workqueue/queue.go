@@ -22,13 +22,14 @@ type Queue[T comparable] struct {
 	cond *sync.Cond // signalled on mu when an item is queued, processing empties, or shutdown starts
 
 	// ready holds, in order, the items Get will hand out. Every item in
-	// ready is in dirty and not in processing.
+	// ready is dirty and not processing.
 	ready fifo[T]
-	// dirty holds every item that needs processing: those in ready and
-	// those re-added while being processed.
-	dirty map[T]struct{}
-	// processing holds the items handed out by Get and not yet Done.
-	processing map[T]struct{}
+	// states records which of the dirty and processing sets each known
+	// item is in; items in neither set have no entry. One map instead of
+	// two sets halves the map operations per item.
+	states map[T]itemState
+	// inFlight is the size of the processing set.
+	inFlight int
 
 	shuttingDown bool
 	drain        bool // a ShutDownWithDrain caller is waiting for processing to empty
@@ -39,6 +40,15 @@ type Queue[T comparable] struct {
 
 	delay delayState[T]
 }
+
+// itemState is a bit set telling which of the dirty and processing sets an
+// item is in.
+type itemState uint8
+
+const (
+	dirty      itemState = 1 << iota // needs processing
+	processing                       // handed out by Get, not yet Done
+)
 
 // New returns a running, empty Queue configured by cfg. The queue starts its
 // single delay goroutine only when AddAfter or AddRateLimited first needs it;
@@ -53,12 +63,11 @@ func New[T comparable](cfg Config[T]) *Queue[T] {
 		limiter = DefaultRateLimiter[T](clk)
 	}
 	q := &Queue[T]{
-		name:       cfg.Name,
-		clock:      clk,
-		limiter:    limiter,
-		metrics:    cfg.Metrics,
-		dirty:      map[T]struct{}{},
-		processing: map[T]struct{}{},
+		name:    cfg.Name,
+		clock:   clk,
+		limiter: limiter,
+		metrics: cfg.Metrics,
+		states:  map[T]itemState{},
 	}
 	q.cond = sync.NewCond(&q.mu)
 	if q.metrics != nil {
@@ -82,17 +91,18 @@ func (q *Queue[T]) addLocked(item T) {
 	if q.shuttingDown {
 		return
 	}
-	if _, ok := q.dirty[item]; ok {
+	state := q.states[item]
+	if state&dirty != 0 {
 		return
 	}
-	q.dirty[item] = struct{}{}
+	q.states[item] = state | dirty
 	if q.metrics != nil {
 		q.metrics.Added()
 		if _, ok := q.addedAt[item]; !ok {
 			q.addedAt[item] = q.clock.Now()
 		}
 	}
-	if _, ok := q.processing[item]; ok {
+	if state&processing != 0 {
 		return // queued again by Done
 	}
 	q.pushLocked(item)
@@ -132,8 +142,8 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 		return zero, true
 	}
 	item = q.ready.Pop()
-	delete(q.dirty, item)
-	q.processing[item] = struct{}{}
+	q.states[item] = processing // it was dirty only
+	q.inFlight++
 	if q.metrics != nil {
 		now := q.clock.Now()
 		q.metrics.Depth(q.ready.Len())
@@ -152,20 +162,24 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 func (q *Queue[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if _, ok := q.processing[item]; !ok {
+	state := q.states[item]
+	if state&processing == 0 {
 		return
 	}
-	delete(q.processing, item)
+	q.inFlight--
+	if state&dirty != 0 {
+		q.states[item] = dirty
+		q.pushLocked(item) // re-added while processing
+	} else {
+		delete(q.states, item)
+	}
 	if q.metrics != nil {
 		if at, ok := q.startedAt[item]; ok {
 			q.metrics.WorkDuration(q.clock.Since(at))
 			delete(q.startedAt, item)
 		}
 	}
-	if _, ok := q.dirty[item]; ok {
-		q.pushLocked(item)
-	}
-	if q.shuttingDown && len(q.processing) == 0 {
+	if q.shuttingDown && q.inFlight == 0 {
 		q.cond.Broadcast() // release ShutDownWithDrain
 	}
 }
@@ -192,7 +206,7 @@ func (q *Queue[T]) ShutDownWithDrain() {
 	q.shutDownLocked()
 	q.drain = true
 	q.cond.Broadcast()
-	for len(q.processing) > 0 && q.drain {
+	for q.inFlight > 0 && q.drain {
 		q.cond.Wait()
 	}
 	q.mu.Unlock()

@@ -94,7 +94,7 @@ func TestManyProducersAndConsumers(t *testing.T) {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.processing) != 0 {
-		t.Fatalf("%d items still processing after drain", len(q.processing))
+	if q.inFlight != 0 {
+		t.Fatalf("%d items still processing after drain", q.inFlight)
 	}
 }
