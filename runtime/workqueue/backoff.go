@@ -7,24 +7,24 @@ import (
 )
 
 // ExponentialBackoff is a RateLimiter that makes an item wait
-// base * 2^(failures so far), capped at max. Giving up after some number of
+// base * 2^(failures so far), capped at a limit. Giving up after some number of
 // failures is left to the caller (see NumRequeues). It is safe for
 // concurrent use.
 type ExponentialBackoff[T comparable] struct {
-	base, max time.Duration
+	base, limit time.Duration
 
 	mu       sync.Mutex
 	failures map[T]int
 }
 
 // NewExponentialBackoff returns an ExponentialBackoff starting at base and
-// capped at max.
-func NewExponentialBackoff[T comparable](base, max time.Duration) *ExponentialBackoff[T] {
-	return &ExponentialBackoff[T]{base: base, max: max, failures: map[T]int{}}
+// capped at limit.
+func NewExponentialBackoff[T comparable](base, limit time.Duration) *ExponentialBackoff[T] {
+	return &ExponentialBackoff[T]{base: base, limit: limit, failures: map[T]int{}}
 }
 
 // When records a failure of item and returns base * 2^(earlier failures),
-// at most max.
+// at most limit.
 func (b *ExponentialBackoff[T]) When(item T) time.Duration {
 	b.mu.Lock()
 	exp := b.failures[item]
@@ -35,12 +35,12 @@ func (b *ExponentialBackoff[T]) When(item T) time.Duration {
 		return 0
 	}
 	if exp >= 63 || b.base > time.Duration(math.MaxInt64>>exp) {
-		return b.max // base << exp would overflow
+		return b.limit // base << exp would overflow
 	}
-	if d := b.base << exp; d < b.max {
+	if d := b.base << exp; d < b.limit {
 		return d
 	}
-	return b.max
+	return b.limit
 }
 
 // Forget clears the failures recorded for item.

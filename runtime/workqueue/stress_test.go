@@ -17,7 +17,7 @@ func TestManyProducersAndConsumers(t *testing.T) {
 	const (
 		producers = 8
 		workers   = 8
-		perProd   = 2000
+		perProd   = 5000
 		keys      = 64
 	)
 	q := New(Config[int]{
