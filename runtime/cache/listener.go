@@ -165,12 +165,14 @@ func (l *listener) coalesceLocked(n notification) {
 			e.n = n
 		}
 	case notifyDelete:
-		switch e.n.kind {
-		case notifyAdd:
-			// The handler never saw this object: add and delete cancel.
+		if e.n.kind == notifyAdd {
+			// The handler never saw this object: add and delete cancel,
+			// leaving the delete (if any) of the object it knows.
 			if e.n.initial {
 				l.initialPending.Add(-1)
 			}
+			e.n = notification{}
+			return
 		}
 		e.n = notification{}
 		if !e.hasDel {

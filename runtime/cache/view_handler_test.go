@@ -1,0 +1,151 @@
+package cache
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// uidObject is testObject with a UID, for tests of re-created objects.
+func uidObject(namespace, name, uid, resourceVersion string) *metav1.PartialObjectMetadata {
+	o := testObject(namespace, name, resourceVersion)
+	o.UID = types.UID(uid)
+	return o
+}
+
+// viewHandler rebuilds the cache content from the notifications it gets,
+// checking that every notification is consistent with what it saw before:
+// adds only for absent keys, updates and resyncs only for present keys with
+// the old object it holds, deletes only for present keys. An optional gate
+// blocks every call until it is closed.
+type viewHandler struct {
+	gate chan struct{} // nil: never blocks
+
+	mu         sync.Mutex
+	view       map[string]any
+	violations []string
+	adds       int
+	updates    int
+	deletes    int
+	resyncs    int
+	initial    int
+	calls      int
+	tombstones int
+}
+
+func newViewHandler() *viewHandler {
+	return &viewHandler{view: map[string]any{}}
+}
+
+func (h *viewHandler) wait() {
+	if h.gate != nil {
+		<-h.gate
+	}
+}
+
+func (h *viewHandler) violate(format string, args ...any) {
+	h.violations = append(h.violations, fmt.Sprintf(format, args...))
+}
+
+func (h *viewHandler) OnAdd(obj any, isInInitialList bool) {
+	h.wait()
+	key, _ := MetaNamespaceKeyFunc(obj)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls++
+	h.adds++
+	if isInInitialList {
+		h.initial++
+	}
+	if old, ok := h.view[key]; ok {
+		h.violate("add of %s while holding %v", key, old)
+	}
+	h.view[key] = obj
+}
+
+func (h *viewHandler) OnUpdate(oldObj, newObj any) {
+	h.wait()
+	key, _ := MetaNamespaceKeyFunc(newObj)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls++
+	h.updates++
+	if cur, ok := h.view[key]; !ok || cur != oldObj {
+		h.violate("update of %s from %v while holding %v (present %v)", key, oldObj, cur, ok)
+	}
+	h.view[key] = newObj
+}
+
+func (h *viewHandler) OnResync(obj any) {
+	h.wait()
+	key, _ := MetaNamespaceKeyFunc(obj)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls++
+	h.resyncs++
+	if cur, ok := h.view[key]; !ok || cur != obj {
+		h.violate("resync of %s with %v while holding %v (present %v)", key, obj, cur, ok)
+	}
+}
+
+func (h *viewHandler) OnDelete(obj any) {
+	h.wait()
+	key, _ := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls++
+	h.deletes++
+	if _, ok := obj.(DeletedFinalStateUnknown); ok {
+		h.tombstones++
+	}
+	if _, ok := h.view[key]; !ok {
+		h.violate("delete of absent %s", key)
+	}
+	delete(h.view, key)
+}
+
+// snapshot returns a copy of the view.
+func (h *viewHandler) snapshot() map[string]any {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make(map[string]any, len(h.view))
+	for k, v := range h.view {
+		out[k] = v
+	}
+	return out
+}
+
+// checkViolations fails t with every inconsistency seen.
+func (h *viewHandler) checkViolations(t *testing.T) {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, v := range h.violations {
+		if i == 10 {
+			t.Errorf("... and %d more", len(h.violations)-10)
+			break
+		}
+		t.Error(v)
+	}
+}
+
+// diffViews describes how got differs from want (by object identity).
+func diffViews(got, want map[string]any) []string {
+	var out []string
+	for k, w := range want {
+		if g, ok := got[k]; !ok {
+			out = append(out, fmt.Sprintf("missing %s", k))
+		} else if g != w {
+			out = append(out, fmt.Sprintf("%s: got %v, want %v", k, g, w))
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			out = append(out, fmt.Sprintf("unexpected %s", k))
+		}
+	}
+	return out
+}
