@@ -1,0 +1,172 @@
+// Command informer-gen writes typed informers, listers and a shared
+// informer factory for Kubernetes API types, on the informer-gen runtime,
+// in one invocation.
+//
+// Usage:
+//
+//	informer-gen [flags] PACKAGE-PATTERN...
+//
+// For example, under //go:generate in a module's root:
+//
+//	//go:generate go run github.com/informer-gen/informer-gen/cmd/informer-gen --output-dir ./pkg/generated --versioned-clientset-package ./pkg/generated/clientset/versioned ./apis/...
+//
+// Informers go to OUTPUT-DIR/informers/externalversions (OUTPUT-DIR/informers
+// with --single-directory), listers to OUTPUT-DIR/listers/GROUP/VERSION.
+// With --verify-only nothing is written: the files that differ from the
+// generated ones, are missing, or are stale are listed and the exit status
+// is 1 when there is any.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/informer-gen/informer-gen/generators"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// flags are the command-line flags.
+type flags struct {
+	inputDirs        []string
+	outputDir        string
+	outputPkg        string
+	informersSubdir  string
+	listersSubdir    string
+	singleDirectory  bool
+	clientset        string
+	headerFile       string
+	pluralExceptions []string
+	verifyOnly       bool
+	verbose          int
+
+	// Upstream flags that do not apply here.
+	listersPackage   string
+	internalClientse string
+	buildTag         string
+}
+
+func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("informer-gen", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringSliceVar(&f.inputDirs, "input-dirs", nil, "comma-separated Go package patterns (the gengo v1 flag); same as positional arguments")
+	fs.StringVar(&f.outputDir, "output-dir", "", "base directory of the generated code")
+	fs.StringVar(&f.outputPkg, "output-pkg", "", "Go import path of --output-dir (default: derived from the enclosing go.mod)")
+	fs.StringVar(&f.outputPkg, "output-package", "", "alias of --output-pkg")
+	fs.StringVar(&f.informersSubdir, "informers-subdir", "informers", "folder under --output-dir for informers")
+	fs.StringVar(&f.listersSubdir, "listers-subdir", "listers", "folder under --output-dir for listers")
+	fs.BoolVar(&f.singleDirectory, "single-directory", false, "put informers in the informers folder itself, without the \"externalversions\" subfolder")
+	fs.StringVar(&f.clientset, "versioned-clientset-package", "", "Go import path (or ./relative folder) of the client-gen clientset; it must export Interface")
+	fs.StringVar(&f.headerFile, "go-header-file", "", "file with the boilerplate header of generated files; \"YEAR\" is replaced by the current year")
+	fs.StringSliceVar(&f.pluralExceptions, "plural-exceptions", generators.DefaultPluralExceptions, "comma-separated Type:Plural exceptions to the pluralizer")
+	fs.BoolVar(&f.verifyOnly, "verify-only", false, "write nothing; list the files that differ, are missing or are stale, and exit 1 if any")
+	fs.IntVarP(&f.verbose, "v", "v", 0, "verbosity: 1 prints a summary and timings")
+
+	fs.StringVar(&f.listersPackage, "listers-package", "", "ignored: informer-gen writes the listers itself, under --output-dir/--listers-subdir")
+	fs.StringVar(&f.internalClientse, "internal-clientset-package", "", "ignored: informer-gen generates external versions only")
+	fs.StringVar(&f.buildTag, "build-tag", "", "ignored: generated files carry no build tag")
+	return fs
+}
+
+// run is the whole command; it returns the exit status: 0 on success, 1 when
+// generation failed or --verify-only found differences, 2 on bad usage.
+func run(args []string, stdout, stderr io.Writer) int {
+	var f flags
+	fs := newFlagSet(&f, stderr)
+	if err := fs.Parse(args); err != nil {
+		if err == pflag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	explainIgnored(fs, &f, stderr)
+
+	plural, err := generators.ParsePluralExceptions(f.pluralExceptions)
+	if err != nil {
+		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		return 2
+	}
+	boilerplate, err := readHeader(f.headerFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "informer-gen: --go-header-file: %v\n", err)
+		return 2
+	}
+	opts := generators.Options{
+		Patterns:         append(fs.Args(), f.inputDirs...),
+		OutputDir:        f.outputDir,
+		OutputPackage:    f.outputPkg,
+		InformersSubdir:  f.informersSubdir,
+		ListersSubdir:    f.listersSubdir,
+		SingleDirectory:  f.singleDirectory,
+		ClientsetPackage: f.clientset,
+		Boilerplate:      boilerplate,
+		PluralExceptions: plural,
+	}
+
+	start := time.Now()
+	out, err := generators.Generate(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		return 1
+	}
+	generated := time.Since(start)
+
+	if f.verifyOnly {
+		diffs, err := out.Verify()
+		if err != nil {
+			fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+			return 1
+		}
+		for _, d := range diffs {
+			fmt.Fprintln(stdout, d)
+		}
+		if len(diffs) > 0 {
+			fmt.Fprintf(stderr, "informer-gen: %d generated file(s) under %s are out of date; run informer-gen without --verify-only\n", len(diffs), out.Base)
+			return 1
+		}
+		if f.verbose > 0 {
+			fmt.Fprintf(stderr, "informer-gen: %d files up to date (generated in %v)\n", len(out.Files), generated.Round(time.Millisecond))
+		}
+		return 0
+	}
+	written, removed, err := out.Write()
+	if err != nil {
+		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		return 1
+	}
+	if f.verbose > 0 {
+		fmt.Fprintf(stderr, "informer-gen: %d files generated in %v; %d written, %d stale removed, in %v\n",
+			len(out.Files), generated.Round(time.Millisecond), written, removed, time.Since(start).Round(time.Millisecond))
+	}
+	return 0
+}
+
+// explainIgnored tells the user why upstream-only flags they passed have no
+// effect, instead of failing on them.
+func explainIgnored(fs *pflag.FlagSet, f *flags, stderr io.Writer) {
+	for _, name := range []string{"listers-package", "internal-clientset-package", "build-tag"} {
+		if fs.Changed(name) {
+			fmt.Fprintf(stderr, "informer-gen: --%s is %s\n", name, strings.TrimPrefix(fs.Lookup(name).Usage, "ignored: ")+" (flag ignored)")
+		}
+	}
+}
+
+// readHeader reads the boilerplate file, replacing YEAR by the current year.
+func readHeader(file string) (string, error) {
+	if file == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	return strings.ReplaceAll(string(b), "YEAR", strconv.Itoa(time.Now().UTC().Year())), nil
+}

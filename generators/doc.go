@@ -1,0 +1,14 @@
+// Package generators turns Go API types into typed informers, listers and a
+// shared informer factory running on the informer-gen runtime
+// (runtime/cache, runtime/factory, runtime/lister), in one pass.
+//
+// The pipeline is: load the input packages (syntax only: no dependency is
+// type-checked, see load.go), read their +genclient and package tags, build
+// a model of groups, versions and types with one source for every resource
+// name, render each output file from the templates package, gofmt it in
+// process, and finally either write the whole set (each file through a
+// temporary file and a rename, so a failing run writes nothing) or compare
+// it with what is on disk.
+//
+// Generate is the entry point; cmd/informer-gen is its command line.
+package generators

@@ -1,0 +1,129 @@
+package generators
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// sourcePackage is an input package read from source, syntax only.
+//
+// Loading deliberately stops at syntax: resolving the patterns is one `go
+// list` without dependencies, and each file is parsed once, in parallel. No
+// package is type-checked, because nothing the generator needs (type names,
+// comments, an ObjectMeta field, the SchemeGroupVersion and Resource
+// declarations) requires types, and type-checking the dependency graph of an
+// API package (apimachinery and beyond) is what makes gengo-based
+// generators slow.
+type sourcePackage struct {
+	Path  string // import path
+	Name  string // package name
+	Dir   string // directory
+	Files []*sourceFile
+}
+
+type sourceFile struct {
+	Name string // path on disk
+	AST  *ast.File
+	Fset *token.FileSet
+}
+
+// loadPackages resolves patterns from dir and parses every non-test Go file
+// of the matched packages. The result is sorted by import path.
+func loadPackages(dir string, patterns []string) ([]*sourcePackage, error) {
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles,
+		Dir:  dir,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("resolving input packages %q: %w", patterns, err)
+	}
+	var errs []error
+	seen := map[string]bool{}
+	var out []*sourcePackage
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			errs = append(errs, fmt.Errorf("input package %s: %s", p.PkgPath, e.Msg))
+		}
+		if len(p.Errors) > 0 || seen[p.PkgPath] {
+			continue
+		}
+		seen[p.PkgPath] = true
+		sp := &sourcePackage{Path: p.PkgPath, Name: p.Name}
+		for _, f := range p.GoFiles {
+			sp.Files = append(sp.Files, &sourceFile{Name: f})
+		}
+		if len(p.GoFiles) > 0 {
+			sp.Dir = parentDir(p.GoFiles[0])
+		}
+		out = append(out, sp)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no Go package matches %s (from directory %q)", strings.Join(quoteAll(patterns), " "), dir)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if err := parseAll(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseAll parses the files of pkgs on GOMAXPROCS goroutines. Each file has
+// its own FileSet so that workers never share one.
+func parseAll(pkgs []*sourcePackage) error {
+	var files []*sourceFile
+	for _, p := range pkgs {
+		files = append(files, p.Files...)
+	}
+	work := make(chan *sourceFile)
+	errs := make([]error, len(files))
+	index := make(map[*sourceFile]int, len(files))
+	for i, f := range files {
+		index[f] = i
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range work {
+				f.Fset = token.NewFileSet()
+				f.AST, errs[index[f]] = parser.ParseFile(f.Fset, f.Name, nil, parser.ParseComments|parser.SkipObjectResolution)
+			}
+		}()
+	}
+	for _, f := range files {
+		work <- f
+	}
+	close(work)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func parentDir(file string) string {
+	i := strings.LastIndexAny(file, `/\`)
+	if i < 0 {
+		return "."
+	}
+	return file[:i]
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = fmt.Sprintf("%q", v)
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package generators
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Options configures one generator run. The zero value is not valid: set at
+// least Patterns, OutputDir and ClientsetPackage (OutputPackage is derived
+// from OutputDir's module when empty).
+type Options struct {
+	// Patterns are the Go package patterns of the API packages, as for
+	// `go list`: import paths, relative directories ("./apis/...").
+	Patterns []string
+	// Dir is the directory relative patterns, paths and the Go module are
+	// resolved from; empty means the process's working directory.
+	Dir string
+
+	// OutputDir is the base directory of the generated code.
+	OutputDir string
+	// OutputPackage is the import path of OutputDir. When empty it is
+	// derived from the go.mod enclosing OutputDir.
+	OutputPackage string
+	// InformersSubdir and ListersSubdir name the folders under OutputDir
+	// holding informers and listers ("informers" and "listers" when empty).
+	InformersSubdir string
+	ListersSubdir   string
+	// SingleDirectory puts informers directly in InformersSubdir instead of
+	// InformersSubdir/externalversions.
+	SingleDirectory bool
+
+	// ClientsetPackage is the import path of the versioned clientset (the
+	// client-gen output). A path starting with "./" or "../" is resolved
+	// against Dir's module.
+	ClientsetPackage string
+
+	// Boilerplate is the license header put on top of every file, with
+	// "YEAR" already replaced; it may be empty.
+	Boilerplate string
+
+	// PluralExceptions maps a type name to its plural where the English
+	// rules of gengo's namer get it wrong, e.g. "Endpoints": "Endpoints".
+	PluralExceptions map[string]string
+}
+
+const (
+	defaultInformersSubdir = "informers"
+	defaultListersSubdir   = "listers"
+)
+
+// DefaultPluralExceptions is the plural exception list client-gen uses by
+// default, so that informers call the clientset's methods by their names.
+var DefaultPluralExceptions = []string{"Endpoints:Endpoints"}
+
+// ParsePluralExceptions parses "Type:Plural" entries.
+func ParsePluralExceptions(entries []string) (map[string]string, error) {
+	out := make(map[string]string, len(entries))
+	for _, e := range entries {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		typ, plural, ok := strings.Cut(e, ":")
+		if !ok || !isGoIdentifier(typ) || !isGoIdentifier(plural) {
+			return nil, fmt.Errorf("--plural-exceptions: %q is not Type:Plural (two Go identifiers)", e)
+		}
+		out[typ] = plural
+	}
+	return out, nil
+}
+
+// validate checks o and fills in defaults.
+func (o *Options) validate() error {
+	var errs []error
+	if len(o.Patterns) == 0 {
+		errs = append(errs, errors.New("no input packages: pass Go package patterns as arguments or with --input-dirs"))
+	}
+	if o.OutputDir == "" {
+		errs = append(errs, errors.New("--output-dir must be specified"))
+	}
+	if o.ClientsetPackage == "" {
+		errs = append(errs, errors.New("--versioned-clientset-package must be specified (the import path of the client-gen clientset)"))
+	}
+	if o.InformersSubdir == "" {
+		o.InformersSubdir = defaultInformersSubdir
+	}
+	if o.ListersSubdir == "" {
+		o.ListersSubdir = defaultListersSubdir
+	}
+	for flag, sub := range map[string]string{"--informers-subdir": o.InformersSubdir, "--listers-subdir": o.ListersSubdir} {
+		if path.IsAbs(sub) || strings.Contains(sub, "..") || strings.ContainsAny(sub, `\`) {
+			errs = append(errs, fmt.Errorf("%s: %q must be a relative folder inside --output-dir", flag, sub))
+		}
+	}
+	if o.InformersSubdir == o.ListersSubdir {
+		errs = append(errs, fmt.Errorf("--informers-subdir and --listers-subdir are both %q", o.InformersSubdir))
+	}
+	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+	return errors.Join(errs...)
+}

@@ -1,0 +1,30 @@
+// Package templates holds the text of every file informer-gen writes, one
+// text/template per output file kind, so that the shape of each generated
+// file can be read in one place:
+//
+//   - factory.go.tmpl: the shared informer factory of the informers package;
+//   - generic.go.tmpl: GenericInformer and ForResource;
+//   - factory_interfaces.go.tmpl: the internalinterfaces package;
+//   - group_interface.go.tmpl, version_interface.go.tmpl: one accessor
+//     package per API group and per group version;
+//   - informer.go.tmpl: one informer per type;
+//   - lister.go.tmpl, expansion_generated.go.tmpl: one lister per type and
+//     the expansion interfaces of a lister package.
+//
+// Every template receives the data the generators package documents for it
+// and starts with the boilerplate header and the "Code generated" line.
+package templates
+
+import (
+	"embed"
+	"text/template"
+)
+
+//go:embed *.tmpl
+var files embed.FS
+
+// Parse parses every template; each is named after its file, e.g.
+// "informer.go.tmpl". The result is safe for concurrent Execute calls.
+func Parse() (*template.Template, error) {
+	return template.New("").Option("missingkey=error").ParseFS(files, "*.tmpl")
+}
