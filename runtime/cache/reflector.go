@@ -1,0 +1,604 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// ReflectorStore is what a Reflector writes into (a DeltaFIFO or a Store).
+// The Reflector calls it from its own goroutine only, except Resync, which
+// it calls from its resync goroutine: implementations must be safe for
+// concurrent use.
+type ReflectorStore interface {
+	Add(obj any) error
+	Update(obj any) error
+	Delete(obj any) error
+	Replace(list []any, resourceVersion string) error
+	Resync() error
+}
+
+// ResourceVersionUpdater is optionally implemented by a ReflectorStore that
+// wants to hear of resourceVersions that carry no object (bookmarks, the end
+// of a watch list). The Reflector calls it from its own goroutine, after the
+// event is otherwise handled.
+type ResourceVersionUpdater interface {
+	UpdateResourceVersion(resourceVersion string)
+}
+
+const (
+	defaultPageSize        = 500
+	defaultMinWatchTimeout = 5 * time.Minute
+	// veryShortWatch is how quickly a watch must close, without delivering
+	// anything, to count as a failure rather than a clean close (so a server
+	// that closes every watch at once is not re-watched in a hot loop).
+	veryShortWatch = time.Second
+)
+
+// ReflectorOptions configures a Reflector. The zero value of every field is
+// a sensible default.
+type ReflectorOptions struct {
+	// Name identifies the reflector in logs; default derived from
+	// ExpectedType.
+	Name string
+	// ExpectedType, when set, is the Go type of the objects to accept;
+	// objects of another type are logged and dropped.
+	ExpectedType runtime.Object
+	// ResyncPeriod is how often store.Resync() is called (when ShouldResync
+	// is nil or returns true); 0 means never.
+	ResyncPeriod time.Duration
+	// ShouldResync, when set, is asked before each periodic resync.
+	ShouldResync func() bool
+	// PageSize is the page size of lists; 0 means 500. A ListWatch with
+	// DisableChunking is never paged.
+	PageSize int64
+	// UseWatchList streams the initial list with a watch
+	// (sendInitialEvents) and falls back to a plain LIST when the server
+	// does not support it.
+	UseWatchList bool
+	// WatchListTimeout bounds how long a streamed initial list may take
+	// before the end-of-initial-events bookmark arrives; past it the
+	// reflector falls back to LIST. Default MinWatchTimeout.
+	WatchListTimeout time.Duration
+	// WatchErrorHandler is called on every list or watch failure; the
+	// default logs with klog.
+	WatchErrorHandler WatchErrorHandler
+	// Metrics, when set, receives list and watch measurements.
+	Metrics Metrics
+	// Clock is the time source; nil means the real clock.
+	Clock clock.WithTicker
+	// MinWatchTimeout is the minimum server-side watch timeout; each watch
+	// asks for a random timeout in [MinWatchTimeout, 2*MinWatchTimeout).
+	// Default 5 minutes.
+	MinWatchTimeout time.Duration
+	// IdleTimeout closes and restarts a watch that delivered nothing, not
+	// even a bookmark, for this long: it protects from half-open
+	// connections. Default 2*MinWatchTimeout + 1 minute, just past the
+	// longest timeout the server was asked to honour, so a healthy but
+	// quiet watch is never cut short by the client.
+	IdleTimeout time.Duration
+}
+
+// Reflector keeps a ReflectorStore in sync with the server: it lists, then
+// watches from the list's resourceVersion, relisting when the watch can no
+// longer resume. Create one with NewReflector and start it with Run.
+type Reflector struct {
+	name         string
+	lw           ListerWatcher
+	store        ReflectorStore
+	expectedType reflect.Type
+	opts         ReflectorOptions
+	clock        clock.WithTicker
+	onError      WatchErrorHandler
+	chunking     bool
+
+	// Owned by the Run goroutine.
+	backoff          *backoff
+	paginatedResult  bool // the first list came back paginated: keep paging
+	watchListBlocked bool // the server does not support watch lists
+
+	lastRV        atomic.Pointer[string]
+	rvUnavailable atomic.Bool // the last RV expired: list and watch from "" next
+	running       atomic.Bool
+}
+
+// NewReflector returns a Reflector that fills store from lw.
+func NewReflector(lw ListerWatcher, store ReflectorStore, opts ReflectorOptions) *Reflector {
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	if opts.MinWatchTimeout <= 0 {
+		opts.MinWatchTimeout = defaultMinWatchTimeout
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = 2*opts.MinWatchTimeout + time.Minute
+	}
+	if opts.WatchListTimeout <= 0 {
+		opts.WatchListTimeout = opts.MinWatchTimeout
+	}
+	r := &Reflector{
+		name:    opts.Name,
+		lw:      lw,
+		store:   store,
+		opts:    opts,
+		clock:   opts.Clock,
+		onError: opts.WatchErrorHandler,
+		backoff: newBackoff(opts.Clock),
+	}
+	if opts.ExpectedType != nil {
+		r.expectedType = reflect.TypeOf(opts.ExpectedType)
+	}
+	if r.name == "" {
+		r.name = "reflector"
+		if r.expectedType != nil {
+			r.name = r.expectedType.String()
+		}
+	}
+	if r.onError == nil {
+		r.onError = r.logError
+	}
+	lwc, ok := lw.(*ListWatch)
+	r.chunking = !ok || !lwc.DisableChunking
+	empty := ""
+	r.lastRV.Store(&empty)
+	return r
+}
+
+// Name returns the name the reflector logs under.
+func (r *Reflector) Name() string { return r.name }
+
+// LastSyncResourceVersion returns the resourceVersion last observed (list,
+// event or bookmark). It is safe for concurrent use.
+func (r *Reflector) LastSyncResourceVersion() string { return *r.lastRV.Load() }
+
+func (r *Reflector) setLastSyncResourceVersion(rv string) {
+	if *r.lastRV.Load() == rv {
+		return
+	}
+	r.lastRV.Store(&rv)
+	if r.opts.Metrics != nil {
+		r.opts.Metrics.ResourceVersion(rv)
+	}
+}
+
+// relistResourceVersion is the resourceVersion of the next list: "0" for
+// the first one (servable from the watch cache), "" after the last one
+// expired (a consistent read, never older than what we saw), else the last
+// one seen (a list not older than it).
+func (r *Reflector) relistResourceVersion() string {
+	if r.rvUnavailable.Load() {
+		return ""
+	}
+	if rv := r.LastSyncResourceVersion(); rv != "" {
+		return rv
+	}
+	return "0"
+}
+
+// rewatchResourceVersion is the resourceVersion a watch list starts from.
+func (r *Reflector) rewatchResourceVersion() string {
+	if r.rvUnavailable.Load() {
+		return ""
+	}
+	return r.LastSyncResourceVersion()
+}
+
+// Run lists and watches until ctx is done, then returns after every
+// goroutine it started ended. A Reflector runs once; later calls return at
+// once. The ListerWatcher must honour ctx for Run to return promptly.
+func (r *Reflector) Run(ctx context.Context) {
+	if !r.running.CompareAndSwap(false, true) {
+		return
+	}
+	logger := klog.FromContext(ctx)
+	logger.V(3).Info("Starting reflector", "reflector", r.name, "resyncPeriod", r.opts.ResyncPeriod)
+	defer logger.V(3).Info("Stopped reflector", "reflector", r.name)
+
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	if r.opts.ResyncPeriod > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.resyncLoop(ctx)
+		}()
+	}
+	for ctx.Err() == nil {
+		if err := r.listAndWatch(ctx); err != nil && ctx.Err() == nil {
+			r.onError(ctx, err)
+		}
+		if !sleep(ctx, r.clock, r.backoff.next()) {
+			return
+		}
+	}
+}
+
+// resyncLoop calls store.Resync every ResyncPeriod until ctx is done.
+func (r *Reflector) resyncLoop(ctx context.Context) {
+	for {
+		if !sleep(ctx, r.clock, r.opts.ResyncPeriod) {
+			return
+		}
+		if r.opts.ShouldResync != nil && !r.opts.ShouldResync() {
+			continue
+		}
+		if err := r.store.Resync(); err != nil {
+			klog.FromContext(ctx).Error(err, "Resync failed", "reflector", r.name)
+		}
+	}
+}
+
+// listAndWatch fills the store, by watch list or list, then watches until
+// the watch can no longer resume or ctx is done. It returns the error that
+// made it give up; nil when ctx is done.
+func (r *Reflector) listAndWatch(ctx context.Context) error {
+	var w watch.Interface
+	if r.opts.UseWatchList && !r.watchListBlocked {
+		var err error
+		w, err = r.watchList(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			klog.FromContext(ctx).V(2).Info("Watch list failed, falling back to list", "reflector", r.name, "err", err)
+			r.onError(ctx, err)
+			w = nil
+		}
+	}
+	if w == nil {
+		if err := r.list(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+	return r.watchLoop(ctx, w)
+}
+
+// pageSize is the Limit of the first page of a list at resourceVersion.
+func (r *Reflector) pageSize(resourceVersion string) int64 {
+	switch {
+	case !r.chunking:
+		return 0
+	case r.opts.PageSize > 0:
+		return r.opts.PageSize
+	case r.paginatedResult:
+		return defaultPageSize
+	case resourceVersion != "" && resourceVersion != "0":
+		// A list not older than a known RV can be served whole from the
+		// watch cache only without a limit; paging would force a
+		// read from etcd (the client-go rule).
+		return 0
+	}
+	return defaultPageSize
+}
+
+// list lists every object and replaces the store's content with them.
+func (r *Reflector) list(ctx context.Context) error {
+	start := r.clock.Now()
+	rv := r.relistResourceVersion()
+	items, listRV, paginated, err := r.listAll(ctx, rv)
+	if err != nil && (isExpiredError(err) || isTooLargeResourceVersionError(err)) {
+		// The resourceVersion is gone or not there yet: list the latest
+		// state with a consistent read.
+		r.rvUnavailable.Store(true)
+		rv = ""
+		items, listRV, paginated, err = r.listAll(ctx, rv)
+	}
+	if r.opts.Metrics != nil {
+		r.opts.Metrics.ListDone(len(items), r.clock.Since(start), err)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: list: %w", r.name, err)
+	}
+	if rv == "0" && paginated {
+		r.paginatedResult = true
+	}
+	r.rvUnavailable.Store(false)
+	if err := r.store.Replace(items, listRV); err != nil {
+		return fmt.Errorf("%s: storing the list: %w", r.name, err)
+	}
+	r.setLastSyncResourceVersion(listRV)
+	klog.FromContext(ctx).V(2).Info("Caches populated", "reflector", r.name, "items", len(items), "resourceVersion", listRV)
+	return nil
+}
+
+// listAll lists at resourceVersion, page by page, and returns the objects,
+// the list's resourceVersion and whether it came in several pages. When a
+// continue token expires mid-way, the list restarts from scratch with a
+// consistent read (RV ""), and unpaged when that expires too.
+func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any, string, bool, error) {
+	limit := r.pageSize(resourceVersion)
+	opts := metav1.ListOptions{ResourceVersion: resourceVersion, Limit: limit}
+	var items []any
+	pages, restarts := 0, 0
+	for {
+		obj, err := r.lw.List(ctx, opts)
+		if err != nil {
+			if opts.Continue != "" && isExpiredError(err) && restarts < 2 {
+				klog.FromContext(ctx).V(2).Info("List continue token expired, restarting the list", "reflector", r.name)
+				restarts++
+				if restarts == 2 {
+					limit = 0
+				}
+				opts = metav1.ListOptions{Limit: limit}
+				items, pages = items[:0], 0
+				continue
+			}
+			return nil, "", false, err
+		}
+		pages++
+		listMeta, err := meta.ListAccessor(obj)
+		if err != nil {
+			return nil, "", false, fmt.Errorf("unable to understand list result %T: %w", obj, err)
+		}
+		if items == nil {
+			if n := meta.LenList(obj); n > 0 {
+				items = make([]any, 0, n)
+			}
+		}
+		err = meta.EachListItemWithAlloc(obj, func(item runtime.Object) error {
+			if r.expectedType != nil && reflect.TypeOf(item) != r.expectedType {
+				klog.FromContext(ctx).Error(nil, "Dropping listed object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(item))
+				return nil
+			}
+			items = append(items, item)
+			return nil
+		})
+		if err != nil {
+			return nil, "", false, fmt.Errorf("unable to extract list items of %T: %w", obj, err)
+		}
+		next := listMeta.GetContinue()
+		if next == "" || opts.Limit == 0 {
+			return items, listMeta.GetResourceVersion(), pages > 1, nil
+		}
+		// Continue requests carry no resourceVersion: the token pins it.
+		opts = metav1.ListOptions{Limit: opts.Limit, Continue: next}
+	}
+}
+
+// watchLoop consumes w (or a new watch when w is nil) and re-watches from
+// the last resourceVersion for as long as that is possible. It returns nil
+// when ctx is done and the error that requires a relist otherwise.
+func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
+	for {
+		if ctx.Err() != nil {
+			if w != nil {
+				w.Stop()
+			}
+			return nil
+		}
+		start := r.clock.Now()
+		// A watch handed over by watchList is past its initial events.
+		holdRV := false
+		if w == nil {
+			rv := r.LastSyncResourceVersion()
+			holdRV = rv == "" || rv == "0"
+			timeout := r.watchTimeoutSeconds()
+			var err error
+			w, err = r.lw.Watch(ctx, metav1.ListOptions{
+				ResourceVersion:     rv,
+				TimeoutSeconds:      &timeout,
+				AllowWatchBookmarks: true,
+			})
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				err = fmt.Errorf("%s: watch: %w", r.name, err)
+				if isRetriableWatchError(err) {
+					r.onError(ctx, err)
+					if !sleep(ctx, r.clock, r.backoff.next()) {
+						return nil
+					}
+					continue
+				}
+				return r.noteExpiry(err)
+			}
+			if r.opts.Metrics != nil {
+				r.opts.Metrics.WatchStarted()
+			}
+		}
+		events, err := r.consume(ctx, w, start, holdRV)
+		w = nil
+		if r.opts.Metrics != nil {
+			r.opts.Metrics.WatchEnded(events, err)
+		}
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err == nil:
+			continue // closed cleanly (server timeout): resume at once
+		case errors.Is(err, errWatchIdle), errors.Is(err, errVeryShortWatch), isRetriableWatchError(err):
+			r.onError(ctx, err)
+			if errors.Is(err, errWatchIdle) {
+				continue
+			}
+			if !sleep(ctx, r.clock, r.backoff.next()) {
+				return nil
+			}
+		default:
+			return r.noteExpiry(err)
+		}
+	}
+}
+
+// noteExpiry remembers that the last resourceVersion is no longer served,
+// so the next list is a consistent read from "", and returns err.
+func (r *Reflector) noteExpiry(err error) error {
+	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
+		r.rvUnavailable.Store(true)
+	}
+	return err
+}
+
+func (r *Reflector) watchTimeoutSeconds() int64 {
+	d := r.opts.MinWatchTimeout + time.Duration(rand.Float64()*float64(r.opts.MinWatchTimeout))
+	return max(int64(d/time.Second), 1)
+}
+
+var (
+	errWatchIdle      = errors.New("watch delivered nothing for the idle timeout; restarting it")
+	errVeryShortWatch = errors.New("watch closed immediately without delivering anything")
+)
+
+// consume applies the events of w to the store until w closes, fails, stays
+// idle for IdleTimeout, or ctx is done; it always stops w. holdRV delays
+// resourceVersion tracking until the first non-Added event, for watches
+// started at "" or "0" whose synthetic Added events are not in RV order.
+// It returns the number of events handled and why it stopped (nil for a
+// clean close).
+func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.Time, holdRV bool) (int, error) {
+	defer w.Stop()
+	idle := r.clock.NewTimer(r.opts.IdleTimeout)
+	defer idle.Stop()
+	lastEvent := r.clock.Now()
+	events := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return events, ctx.Err()
+		case <-idle.C():
+			// The timer is armed for the idle timeout after the event seen
+			// when it was last armed; re-arm it for the time left since.
+			if left := r.opts.IdleTimeout - r.clock.Since(lastEvent); left > 0 {
+				idle.Reset(left)
+				continue
+			}
+			return events, fmt.Errorf("%s: %w", r.name, errWatchIdle)
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				if events == 0 && r.clock.Since(start) < veryShortWatch {
+					return events, fmt.Errorf("%s: %w", r.name, errVeryShortWatch)
+				}
+				return events, nil
+			}
+			lastEvent = r.clock.Now()
+			if ev.Type == watch.Error {
+				return events, fmt.Errorf("%s: watch event: %w", r.name, apierrors.FromObject(ev.Object))
+			}
+			events++
+			rv, ok := r.apply(ctx, ev, r.store)
+			if !ok {
+				continue
+			}
+			if ev.Type != watch.Added {
+				holdRV = false
+			}
+			if holdRV {
+				continue
+			}
+			r.setLastSyncResourceVersion(rv)
+			if u, ok := r.store.(ResourceVersionUpdater); ok && ev.Type == watch.Bookmark {
+				u.UpdateResourceVersion(rv)
+			}
+		}
+	}
+}
+
+// apply writes one watch event to store and returns the event's
+// resourceVersion; ok is false when the event was dropped.
+func (r *Reflector) apply(ctx context.Context, ev watch.Event, store ReflectorStore) (rv string, ok bool) {
+	logger := klog.FromContext(ctx)
+	if r.expectedType != nil && reflect.TypeOf(ev.Object) != r.expectedType {
+		logger.Error(nil, "Dropping watch event with an object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(ev.Object))
+		return "", false
+	}
+	m, err := meta.Accessor(ev.Object)
+	if err != nil {
+		logger.Error(err, "Dropping watch event without object metadata", "reflector", r.name, "type", ev.Type)
+		return "", false
+	}
+	switch ev.Type {
+	case watch.Added:
+		err = store.Add(ev.Object)
+	case watch.Modified:
+		err = store.Update(ev.Object)
+	case watch.Deleted:
+		err = store.Delete(ev.Object)
+	case watch.Bookmark:
+	default:
+		logger.Error(nil, "Dropping watch event of unknown type", "reflector", r.name, "type", ev.Type)
+		return "", false
+	}
+	if err != nil {
+		logger.Error(err, "Store rejected a watch event", "reflector", r.name, "type", ev.Type)
+	}
+	return m.GetResourceVersion(), true
+}
+
+// logError is the default WatchErrorHandler.
+func (r *Reflector) logError(ctx context.Context, err error) {
+	logger := klog.FromContext(ctx)
+	switch {
+	case isExpiredError(err):
+		logger.V(4).Info("Watch closed: resourceVersion expired", "reflector", r.name, "err", err)
+	case errors.Is(err, io.EOF), errors.Is(err, errWatchIdle):
+		logger.V(4).Info("Watch closed", "reflector", r.name, "err", err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		logger.V(1).Info("Watch closed unexpectedly", "reflector", r.name, "err", err)
+	default:
+		logger.Error(err, "Failed to list or watch", "reflector", r.name)
+	}
+}
+
+// isExpiredError reports a 410: the resourceVersion is older than the
+// server's history.
+func isExpiredError(err error) bool {
+	return apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
+}
+
+// isTooLargeResourceVersionError reports a resourceVersion the server has
+// not reached yet.
+func isTooLargeResourceVersionError(err error) bool {
+	if apierrors.HasStatusCause(err, metav1.CauseTypeResourceVersionTooLarge) {
+		return true
+	}
+	if !apierrors.IsTimeout(err) {
+		return false
+	}
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) {
+		return false
+	}
+	s := status.Status()
+	if s.Details != nil {
+		for _, c := range s.Details.Causes {
+			if c.Message == "Too large resource version" {
+				return true
+			}
+		}
+	}
+	return strings.Contains(s.Message, "Too large resource version")
+}
+
+// isRetriableWatchError reports transient failures after which the watch
+// can resume from the same resourceVersion once the server recovers, with
+// no need to relist.
+func isRetriableWatchError(err error) bool {
+	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
+		return false
+	}
+	return utilnet.IsConnectionRefused(err) || utilnet.IsConnectionReset(err) ||
+		errors.Is(err, io.ErrUnexpectedEOF) ||
+		apierrors.IsTooManyRequests(err) || apierrors.IsInternalError(err) ||
+		apierrors.IsServiceUnavailable(err) || apierrors.IsServerTimeout(err) ||
+		apierrors.IsTimeout(err)
+}

@@ -1,0 +1,149 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
+)
+
+// errNoInitialEventsEnd reports a watch list whose stream did not carry the
+// end-of-initial-events bookmark: the server does not support watch lists.
+var errNoInitialEventsEnd = errors.New("watch list: no initial-events-end bookmark")
+
+// watchList fills the store with a streamed initial list: a watch with
+// sendInitialEvents=true whose synthetic events are buffered in a temporary
+// store until the bookmark annotated k8s.io/initial-events-end, after which
+// the store's content is replaced at the bookmark's resourceVersion. It
+// returns the watch, still open, to be consumed by watchLoop.
+//
+// It retries transient failures (with back-off) and expired
+// resourceVersions (from ""); any other failure is returned so the caller
+// falls back to LIST. When the failure shows the server lacks watch-list
+// support, later relists go straight to LIST.
+func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
+	for {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		start := r.clock.Now()
+		timeout := r.watchTimeoutSeconds()
+		sendInitialEvents := true
+		w, err := r.lw.Watch(ctx, metav1.ListOptions{
+			ResourceVersion:      r.rewatchResourceVersion(),
+			ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+			SendInitialEvents:    &sendInitialEvents,
+			AllowWatchBookmarks:  true,
+			TimeoutSeconds:       &timeout,
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			err = fmt.Errorf("%s: watch list: %w", r.name, err)
+			if retry := r.watchListRetry(ctx, err); retry {
+				continue
+			}
+			return nil, err
+		}
+		if r.opts.Metrics != nil {
+			r.opts.Metrics.WatchStarted()
+		}
+		items, rv, events, err := r.collectInitialEvents(ctx, w)
+		if err != nil {
+			w.Stop()
+			if r.opts.Metrics != nil {
+				r.opts.Metrics.WatchEnded(events, err)
+			}
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if retry := r.watchListRetry(ctx, err); retry {
+				continue
+			}
+			return nil, err
+		}
+		if r.opts.Metrics != nil {
+			r.opts.Metrics.ListDone(len(items), r.clock.Since(start), nil)
+		}
+		r.rvUnavailable.Store(false)
+		if err := r.store.Replace(items, rv); err != nil {
+			w.Stop()
+			return nil, fmt.Errorf("%s: storing the watch list: %w", r.name, err)
+		}
+		r.setLastSyncResourceVersion(rv)
+		if u, ok := r.store.(ResourceVersionUpdater); ok {
+			u.UpdateResourceVersion(rv)
+		}
+		klog.FromContext(ctx).V(2).Info("Caches populated by watch list", "reflector", r.name, "items", len(items), "resourceVersion", rv)
+		return w, nil
+	}
+}
+
+// watchListRetry reports whether the watch list should be tried again
+// after err, reporting err and backing off first when it is transient. It
+// records the server's lack of support when err shows it.
+func (r *Reflector) watchListRetry(ctx context.Context, err error) bool {
+	switch {
+	case isExpiredError(err) || isTooLargeResourceVersionError(err):
+		r.onError(ctx, err)
+		r.rvUnavailable.Store(true)
+		return true
+	case isRetriableWatchError(err):
+		r.onError(ctx, err)
+		return sleep(ctx, r.clock, r.backoff.next())
+	case errors.Is(err, errNoInitialEventsEnd), apierrors.IsBadRequest(err),
+		apierrors.IsInvalid(err), apierrors.IsMethodNotSupported(err):
+		r.watchListBlocked = true
+	}
+	return false
+}
+
+// collectInitialEvents buffers the initial events of w until the
+// initial-events-end bookmark and returns the buffered objects and the
+// bookmark's resourceVersion. It gives up after WatchListTimeout, or when
+// the watch closes or stays idle for IdleTimeout first. It leaves w open.
+func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface) (items []any, rv string, events int, err error) {
+	buffer := NewStore(DeletionHandlingMetaNamespaceKeyFunc)
+	deadline := r.clock.NewTimer(r.opts.WatchListTimeout)
+	defer deadline.Stop()
+	idle := r.clock.NewTimer(r.opts.IdleTimeout)
+	defer idle.Stop()
+	lastEvent := r.clock.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, "", events, ctx.Err()
+		case <-deadline.C():
+			return nil, "", events, fmt.Errorf("%s: %w within %v", r.name, errNoInitialEventsEnd, r.opts.WatchListTimeout)
+		case <-idle.C():
+			if left := r.opts.IdleTimeout - r.clock.Since(lastEvent); left > 0 {
+				idle.Reset(left)
+				continue
+			}
+			return nil, "", events, fmt.Errorf("%s: watch list: %w", r.name, errWatchIdle)
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return nil, "", events, fmt.Errorf("%s: %w: the watch closed after %d events", r.name, errNoInitialEventsEnd, events)
+			}
+			lastEvent = r.clock.Now()
+			if ev.Type == watch.Error {
+				return nil, "", events, fmt.Errorf("%s: watch list event: %w", r.name, apierrors.FromObject(ev.Object))
+			}
+			events++
+			evRV, ok := r.apply(ctx, ev, buffer)
+			if !ok || ev.Type != watch.Bookmark {
+				continue
+			}
+			m, err := meta.Accessor(ev.Object)
+			if err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+				return buffer.List(), evRV, events, nil
+			}
+		}
+	}
+}
