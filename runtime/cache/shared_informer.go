@@ -1,0 +1,442 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.
+type SharedIndexInformerOptions struct {
+	// ResyncPeriod is the default resync period of handlers; 0 disables
+	// resync for handlers that do not ask for their own period.
+	ResyncPeriod time.Duration
+	// Indexers are installed on the cache at creation.
+	Indexers Indexers
+	// ObjectDescription names the informer in logs and metrics; the Go type
+	// of the example object by default.
+	ObjectDescription string
+	// Metrics receives the informer's measurements; nil disables them.
+	Metrics Metrics
+	// PageSize is the page size of the reflector's lists; 0 lets the
+	// reflector choose.
+	PageSize int64
+	// UseWatchList makes the reflector stream the initial list over a
+	// watch when the server supports it.
+	UseWatchList bool
+	// DetectCacheMutations turns the cache mutation detector on; it is
+	// also on when KUBE_CACHE_MUTATION_DETECTOR=true.
+	DetectCacheMutations bool
+	// Clock drives resync scheduling; the real clock by default.
+	Clock clock.WithTicker
+}
+
+// applyBatch is the most keys the informer pops from its queue at once.
+const applyBatch = 512
+
+// NewSharedInformer returns a SharedInformer for the objects lw serves,
+// with the default resync period defaultResync.
+func NewSharedInformer(lw ListerWatcher, exampleObject runtime.Object, defaultResync time.Duration) SharedInformer {
+	return NewSharedIndexInformer(lw, exampleObject, defaultResync, Indexers{})
+}
+
+// NewSharedIndexInformer returns a SharedIndexInformer for the objects lw
+// serves, with the default resync period defaultResync and indexers.
+func NewSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, defaultResync time.Duration, indexers Indexers) SharedIndexInformer {
+	return NewSharedIndexInformerWithOptions(lw, exampleObject, SharedIndexInformerOptions{ResyncPeriod: defaultResync, Indexers: indexers})
+}
+
+// NewSharedIndexInformerWithOptions returns a SharedIndexInformer for the
+// objects lw serves, all of exampleObject's type.
+func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.Object, opts SharedIndexInformerOptions) SharedIndexInformer {
+	c := opts.Clock
+	if c == nil {
+		c = clock.RealClock{}
+	}
+	name := opts.ObjectDescription
+	if name == "" {
+		name = fmt.Sprintf("%T", exampleObject)
+	}
+	s := &sharedIndexInformer{
+		indexer:           NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, opts.Indexers),
+		lw:                lw,
+		exampleObject:     exampleObject,
+		name:              name,
+		opts:              opts,
+		clock:             c,
+		processor:         newProcessor(c),
+		defaultResync:     opts.ResyncPeriod,
+		resyncCheckPeriod: opts.ResyncPeriod,
+		fastCapacity:      defaultFastCapacity,
+	}
+	if opts.DetectCacheMutations || mutationDetectorFromEnv() {
+		s.detector = newMutationDetector(name)
+	}
+	return s
+}
+
+// sharedIndexInformer implements SharedIndexInformer: a Reflector feeds a
+// DeltaFIFO; one goroutine pops batches from it, applies them to the
+// indexer and hands notifications to the listeners, each of which runs its
+// handler on its own goroutine.
+type sharedIndexInformer struct {
+	indexer       Indexer
+	lw            ListerWatcher
+	exampleObject runtime.Object
+	name          string
+	opts          SharedIndexInformerOptions
+	clock         clock.WithTicker
+	processor     *processor
+	detector      *mutationDetector
+	fastCapacity  int // per-listener in-order buffer; tests lower it
+
+	// mu guards the configuration and lifecycle fields below.
+	mu                sync.Mutex
+	started, stopped  bool
+	defaultResync     time.Duration
+	resyncCheckPeriod time.Duration
+	transform         TransformFunc
+	watchErrorHandler WatchErrorHandler
+
+	fifo      atomic.Pointer[DeltaFIFO]
+	reflector atomic.Pointer[Reflector]
+	isStopped atomic.Bool
+
+	// applyMu makes applying a batch to the indexer and the listeners
+	// atomic with respect to a handler joining a running informer.
+	applyMu sync.Mutex
+}
+
+var _ SharedIndexInformer = (*sharedIndexInformer)(nil)
+
+// Run lists and watches until ctx is done; see SharedInformer.Run.
+func (s *sharedIndexInformer) Run(ctx context.Context) {
+	s.mu.Lock()
+	if s.started {
+		s.mu.Unlock()
+		return
+	}
+	s.started = true
+	fifo := NewDeltaFIFO(DeltaFIFOOptions{
+		KeyFunction:  MetaNamespaceKeyFunc,
+		KnownObjects: s.indexer,
+		Transformer:  s.transform,
+		Metrics:      s.opts.Metrics,
+	})
+	r := NewReflector(s.lw, fifo, ReflectorOptions{
+		Name:              s.name,
+		ExpectedType:      s.exampleObject,
+		ResyncPeriod:      s.resyncCheckPeriod,
+		ShouldResync:      s.processor.shouldResync,
+		PageSize:          s.opts.PageSize,
+		UseWatchList:      s.opts.UseWatchList,
+		WatchErrorHandler: s.watchErrorHandler,
+		Metrics:           s.opts.Metrics,
+		Clock:             s.clock,
+	})
+	s.fifo.Store(fifo)
+	s.reflector.Store(r)
+	s.mu.Unlock()
+
+	var wg sync.WaitGroup
+	run := func(f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
+	if s.detector != nil {
+		run(func() { s.detector.run(ctx) })
+	}
+	run(func() { s.processor.run(ctx) })
+	run(func() { r.Run(ctx) })
+	run(func() {
+		stop := context.AfterFunc(ctx, fifo.Close)
+		defer stop()
+		s.processLoop(fifo)
+	})
+	wg.Wait()
+
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
+	if s.detector != nil {
+		s.detector.check()
+	}
+	s.isStopped.Store(true)
+}
+
+// processLoop pops and applies batches until the queue closes.
+func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
+	for {
+		if _, err := fifo.PopBatch(applyBatch, s.apply); err != nil {
+			if errors.Is(err, ErrFIFOClosed) {
+				return
+			}
+			utilruntime.HandleError(err)
+		}
+	}
+}
+
+// apply applies a popped batch to the indexer and notifies the listeners.
+// It runs with the queue locked.
+func (s *sharedIndexInformer) apply(batch []PoppedDeltas) {
+	s.applyMu.Lock()
+	listeners, syncing := s.processor.snapshot()
+	n := 0
+	for i := range batch {
+		item := &batch[i]
+		for _, d := range item.Deltas {
+			s.applyDelta(item.Key, d, item.IsInInitialList, listeners, syncing)
+		}
+		n += len(item.Deltas)
+	}
+	s.applyMu.Unlock()
+	if s.opts.Metrics != nil {
+		s.opts.Metrics.EventsProcessed(n)
+	}
+}
+
+// applyDelta applies one delta of key. A relisted object whose
+// resourceVersion did not change is not notified; an object whose UID
+// changed under the same key is notified as a delete of the cached one
+// followed by an add.
+func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, listeners, syncing []*listener) {
+	switch d.Type {
+	case Sync:
+		notifyAll(syncing, notification{kind: notifyResync, key: key, newObj: d.Object})
+	case Added, Updated, Replaced:
+		obj := d.Object
+		old, exists, err := s.indexer.GetByKey(key)
+		if err != nil {
+			utilruntime.HandleError(fmt.Errorf("cache %s: reading key %q: %w", s.name, key, err))
+			return
+		}
+		if !exists {
+			s.store(key, obj)
+			notifyAll(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
+			return
+		}
+		oldUID, oldRV := identity(old)
+		newUID, newRV := identity(obj)
+		switch {
+		case oldUID != newUID && oldUID != "" && newUID != "":
+			s.store(key, obj)
+			var gone any = old
+			if d.Type == Replaced {
+				gone = DeletedFinalStateUnknown{Key: key, Obj: old}
+			}
+			notifyAll(listeners, notification{kind: notifyDelete, key: key, oldObj: gone})
+			notifyAll(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
+		case d.Type == Replaced && oldRV == newRV && newRV != "":
+			// Relist of an unchanged object: keep the cached one, no noise.
+		default:
+			s.store(key, obj)
+			notifyAll(listeners, notification{kind: notifyUpdate, key: key, oldObj: old, newObj: obj})
+		}
+	case Deleted:
+		old, exists, err := s.indexer.GetByKey(key)
+		if err != nil {
+			utilruntime.HandleError(fmt.Errorf("cache %s: reading key %q: %w", s.name, key, err))
+			return
+		}
+		if !exists {
+			return
+		}
+		if err := s.indexer.Delete(old); err != nil {
+			utilruntime.HandleError(fmt.Errorf("cache %s: deleting key %q: %w", s.name, key, err))
+			return
+		}
+		if s.detector != nil {
+			s.detector.forget(key)
+		}
+		notifyAll(listeners, notification{kind: notifyDelete, key: key, oldObj: d.Object})
+	}
+}
+
+// store puts obj in the indexer under key.
+func (s *sharedIndexInformer) store(key string, obj any) {
+	if err := s.indexer.Update(obj); err != nil {
+		utilruntime.HandleError(fmt.Errorf("cache %s: storing key %q: %w", s.name, key, err))
+		return
+	}
+	if s.detector != nil {
+		s.detector.record(key, obj)
+	}
+}
+
+func notifyAll(listeners []*listener, n notification) {
+	for _, l := range listeners {
+		l.push(n)
+	}
+}
+
+// identity returns the UID and resourceVersion of obj, empty when obj has
+// no object metadata.
+func identity(obj any) (uid, resourceVersion string) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return "", ""
+	}
+	return string(m.GetUID()), m.GetResourceVersion()
+}
+
+// AddEventHandler registers handler with the default resync period.
+func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithOptions(handler, HandlerOptions{})
+}
+
+// AddEventHandlerWithResyncPeriod registers handler with its own resync
+// period.
+func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithOptions(handler, HandlerOptions{ResyncPeriod: &resyncPeriod})
+}
+
+// AddEventHandlerWithOptions registers handler; see SharedInformer.
+func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, errProcessorStopped)
+	}
+	resyncPeriod := s.defaultResync
+	if options.ResyncPeriod != nil {
+		resyncPeriod = *options.ResyncPeriod
+	}
+	if resyncPeriod > 0 {
+		if resyncPeriod < minimumResyncPeriod {
+			klog.V(2).InfoS("Resync period too small, using the minimum", "informer", s.name, "resyncPeriod", resyncPeriod, "minimumResyncPeriod", minimumResyncPeriod)
+			resyncPeriod = minimumResyncPeriod
+		}
+		if resyncPeriod < s.resyncCheckPeriod || s.resyncCheckPeriod == 0 && !s.started {
+			if s.started {
+				klog.V(2).InfoS("Resync period shorter than the running informer's check period, using the check period", "informer", s.name, "resyncPeriod", resyncPeriod, "resyncCheckPeriod", s.resyncCheckPeriod)
+				resyncPeriod = s.resyncCheckPeriod
+			} else {
+				s.resyncCheckPeriod = resyncPeriod
+				s.processor.resyncCheckPeriodChanged(resyncPeriod)
+			}
+		}
+	}
+	l := newListener(handler, options.Name, s.fastCapacity, s.opts.Metrics)
+	l.requestedResync = resyncPeriod
+	reg := &registration{informer: s, listener: l}
+	if !s.started {
+		if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
+			return nil, err
+		}
+		return reg, nil
+	}
+	// Join a running informer: with deltas blocked, hand the handler the
+	// current content as its initial list, then let deltas flow again.
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
+	if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
+		return nil, err
+	}
+	for _, obj := range s.indexer.List() {
+		key, err := MetaNamespaceKeyFunc(obj)
+		if err != nil {
+			utilruntime.HandleError(fmt.Errorf("cache %s: keying cached %T: %w", s.name, obj, err))
+			continue
+		}
+		l.push(notification{kind: notifyAdd, initial: true, key: key, newObj: obj})
+	}
+	return reg, nil
+}
+
+// RemoveEventHandler stops deliveries to the handler of handle.
+func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
+	reg, ok := handle.(*registration)
+	if !ok || reg.informer != s {
+		return fmt.Errorf("cache %s: registration %v does not belong to this informer", s.name, handle)
+	}
+	s.processor.remove(reg.listener)
+	return nil
+}
+
+// GetStore returns the cache.
+func (s *sharedIndexInformer) GetStore() Store { return s.indexer }
+
+// GetIndexer returns the cache with its indexes.
+func (s *sharedIndexInformer) GetIndexer() Indexer { return s.indexer }
+
+// AddIndexers installs more indexes on the cache, before or after Run.
+func (s *sharedIndexInformer) AddIndexers(indexers Indexers) error {
+	return s.indexer.AddIndexers(indexers)
+}
+
+// HasSynced is true once the first list has been applied to the cache.
+func (s *sharedIndexInformer) HasSynced() bool {
+	fifo := s.fifo.Load()
+	return fifo != nil && fifo.HasSynced()
+}
+
+// LastSyncResourceVersion is the reflector's last synced resourceVersion,
+// empty before Run.
+func (s *sharedIndexInformer) LastSyncResourceVersion() string {
+	r := s.reflector.Load()
+	if r == nil {
+		return ""
+	}
+	return r.LastSyncResourceVersion()
+}
+
+// SetWatchErrorHandler installs handler; it fails once Run started.
+func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return fmt.Errorf("cache %s: informer already started", s.name)
+	}
+	s.watchErrorHandler = handler
+	return nil
+}
+
+// SetTransform installs transform; it fails once Run started.
+func (s *sharedIndexInformer) SetTransform(transform TransformFunc) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return fmt.Errorf("cache %s: informer already started", s.name)
+	}
+	s.transform = transform
+	return nil
+}
+
+// IsStopped is true once Run has returned.
+func (s *sharedIndexInformer) IsStopped() bool { return s.isStopped.Load() }
+
+// registration is the handle of one handler of one informer.
+type registration struct {
+	informer *sharedIndexInformer
+	listener *listener
+	synced   atomic.Bool
+}
+
+// HasSynced is true once the handler has been handed its initial list.
+func (r *registration) HasSynced() bool {
+	if r.synced.Load() {
+		return true
+	}
+	if r.listener.initialPending.Load() != 0 || !r.informer.HasSynced() {
+		return false
+	}
+	// Re-read: the informer may have synced while initial adds were still
+	// being queued to this listener.
+	if r.listener.initialPending.Load() != 0 {
+		return false
+	}
+	r.synced.Store(true)
+	return true
+}
