@@ -54,7 +54,7 @@ func (m *listenerModel) step(r *rand.Rand, keys int) {
 	}
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
+func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
@@ -109,7 +109,7 @@ func TestListenerStalledHandlerHoldsAtMostOneEntryPerKeyAndConverges(t *testing.
 				}
 			}
 			close(h.gate)
-			waitFor(t, "listener to drain", func() bool { return l.pendingCount() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
+			eventually(t, "listener to drain", func() bool { return l.pendingCount() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
 			l.stop()
 			h.checkViolations(t)
 			if d := diffViews(h.snapshot(), m.store); len(d) > 0 {
@@ -133,8 +133,8 @@ func TestListenerCoalescingCancelsUndeliveredInitialAdd(t *testing.T) {
 	l.push(notification{kind: notifyAdd, initial: true, key: "ns/x", newObj: testObject("ns", "x", "1")})
 	l.push(notification{kind: notifyDelete, key: "ns/x", oldObj: testObject("ns", "x", "1")})
 	close(h.gate)
-	waitFor(t, "initial adds delivered", func() bool { return l.initialPending.Load() == 0 })
-	waitFor(t, "listener idle", func() bool { return l.pendingCount() == 0 })
+	eventually(t, "initial adds delivered", func() bool { return l.initialPending.Load() == 0 })
+	eventually(t, "listener idle", func() bool { return l.pendingCount() == 0 })
 	l.stop()
 	h.checkViolations(t)
 	if _, ok := h.snapshot()["ns/x"]; ok {
