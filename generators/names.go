@@ -69,7 +69,10 @@ func groupGoName(group string) string {
 	for _, part := range strings.FieldsFunc(label, func(r rune) bool { return r == '-' || r == '_' }) {
 		b.WriteString(namer.IC(part))
 	}
-	return b.String()
+	if out := b.String(); isGoIdentifier(out) {
+		return out
+	}
+	return "Group" + b.String()
 }
 
 // lowerFirst returns s with its first letter in lower case, the private

@@ -1,0 +1,96 @@
+package generators
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden output under testdata/fixtures/generated")
+
+// fixtureOptions generates for the fixture module in testdata/fixtures.
+func fixtureOptions(t *testing.T) Options {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	boilerplate, err := os.ReadFile(filepath.Join(dir, "hack-boilerplate.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{
+		Patterns:         []string{"./apis/...", "./api/..."},
+		Dir:              dir,
+		OutputDir:        "generated",
+		ClientsetPackage: "./clientset",
+		Boilerplate:      string(boilerplate),
+	}
+}
+
+func TestGoldenOutputMatchesCheckedInFiles(t *testing.T) {
+	out, err := Generate(fixtureOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if _, _, err := out.Write(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	diffs, err := out.Verify()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diffs {
+		t.Errorf("%s (run go test ./generators -run Golden -update)", d)
+	}
+	if _, ok := out.Files[filepath.Join(out.Base, "listers", "stable", "v1", "widget_expansion.go")]; ok {
+		t.Error("the user's widget_expansion.go is in the output")
+	}
+}
+
+func TestGenerateIsDeterministic(t *testing.T) {
+	first, err := Generate(fixtureOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		again, err := Generate(fixtureOptions(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(again.Files) != len(first.Files) {
+			t.Fatalf("run produced %d files, first run %d", len(again.Files), len(first.Files))
+		}
+		for p, content := range first.Files {
+			if !bytes.Equal(again.Files[p], content) {
+				t.Fatalf("%s differs between runs", p)
+			}
+		}
+	}
+}
+
+// TestGeneratedFixturesBuildVetAndPass builds and vets the golden output
+// together with the fixture API packages and fake clientset, and runs the
+// fixture module's end-to-end tests of the generated factory.
+func TestGeneratedFixturesBuildVetAndPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	dir := fixtureOptions(t).Dir
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %v in %s: %v\n%s", args, dir, err, out)
+		}
+	}
+}
