@@ -2,6 +2,7 @@ package cache
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // testObject returns a small namespaced object with the given identity, the
@@ -22,4 +23,17 @@ func testObjectWithLabels(namespace, name, resourceVersion string, labels map[st
 	o := testObject(namespace, name, resourceVersion)
 	o.Labels = labels
 	return o
+}
+
+// otherObject is a runtime.Object of a type the reflector tests do not
+// expect.
+type otherObject struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+}
+
+func (o *otherObject) DeepCopyObject() runtime.Object {
+	c := *o
+	o.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	return &c
 }
