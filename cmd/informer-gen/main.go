@@ -50,7 +50,7 @@ type flags struct {
 
 	// Upstream flags that do not apply here.
 	listersPackage   string
-	internalClientse string
+	internalClientset string
 	buildTag         string
 }
 
@@ -71,7 +71,7 @@ func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
 	fs.IntVarP(&f.verbose, "v", "v", 0, "verbosity: 1 prints a summary and timings")
 
 	fs.StringVar(&f.listersPackage, "listers-package", "", "ignored: informer-gen writes the listers itself, under --output-dir/--listers-subdir")
-	fs.StringVar(&f.internalClientse, "internal-clientset-package", "", "ignored: informer-gen generates external versions only")
+	fs.StringVar(&f.internalClientset, "internal-clientset-package", "", "ignored: informer-gen generates external versions only")
 	fs.StringVar(&f.buildTag, "build-tag", "", "ignored: generated files carry no build tag")
 	return fs
 }
