@@ -49,9 +49,9 @@ type flags struct {
 	verbose          int
 
 	// Upstream flags that do not apply here.
-	listersPackage   string
+	listersPackage    string
 	internalClientset string
-	buildTag         string
+	buildTag          string
 }
 
 func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
