@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Regenerates everything generated in the repository:
+#   1. the golden output of the generator's fixtures
+#      (generators/testdata/fixtures/generated), through the golden test's
+#      -update flag;
+#   2. the example CRD project (examples/crd): its own hack/update-codegen.sh
+#      when it exists (deepcopy-gen, client-gen, then our informer-gen via
+#      go generate), otherwise only our informers and listers via
+#      go generate.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+echo "update-codegen: generator fixtures (golden files)" >&2
+go test ./generators -run '^TestGoldenOutputMatchesCheckedInFiles$' -count=1 -update >/dev/null
+
+if [ -x examples/crd/hack/update-codegen.sh ]; then
+  echo "update-codegen: examples/crd (examples/crd/hack/update-codegen.sh)" >&2
+  examples/crd/hack/update-codegen.sh
+elif [ -f examples/crd/generate.go ]; then
+  echo "update-codegen: examples/crd (go generate ./generate.go)" >&2
+  (cd examples/crd && go generate ./generate.go)
+fi
+echo "update-codegen: done" >&2
