@@ -51,6 +51,9 @@ func readDeclarations(p *sourcePackage) *declarations {
 
 func (d *declarations) readFile(f *sourceFile) {
 	file := f.AST
+	if file == nil { // skipped: holds nothing the generator reads
+		return
+	}
 	endLine := make(map[int]*ast.CommentGroup, len(file.Comments))
 	var pkgLines []string
 	for _, cg := range file.Comments {

@@ -1,11 +1,14 @@
 package generators
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -99,8 +102,16 @@ func parseAll(pkgs []*sourcePackage) error {
 		go func() {
 			defer wg.Done()
 			for f := range work {
+				src, err := os.ReadFile(f.Name)
+				if err != nil {
+					errs[index[f]] = err
+					continue
+				}
+				if !mayMatter(src) {
+					continue
+				}
 				f.Fset = token.NewFileSet()
-				f.AST, errs[index[f]] = parser.ParseFile(f.Fset, f.Name, nil, parser.ParseComments|parser.SkipObjectResolution)
+				f.AST, errs[index[f]] = parser.ParseFile(f.Fset, f.Name, src, parser.ParseComments|parser.SkipObjectResolution)
 			}
 		}()
 	}
@@ -110,6 +121,29 @@ func parseAll(pkgs []*sourcePackage) error {
 	close(work)
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// relevantText is what a file must contain to hold anything the generator
+// reads: a +genclient type, SchemeGroupVersion, Resource or a package tag.
+var relevantText = [][]byte{
+	[]byte("genclient"), []byte("SchemeGroupVersion"), []byte("func Resource("), []byte("var Resource"),
+	[]byte("groupName"), []byte("groupGoName"), []byte("informer-gen"), []byte("lister-gen"),
+}
+
+// resourceInVarBlock finds "Resource = ..." inside a var block.
+var resourceInVarBlock = regexp.MustCompile(`(?m)^\tResource\s*=`)
+
+// mayMatter reports whether src can hold something the generator reads.
+// Files that cannot (typically large generated ones such as generated.pb.go
+// or swagger docs, which are also only worth skipping when they mention
+// none of these words) are not parsed.
+func mayMatter(src []byte) bool {
+	for _, word := range relevantText {
+		if bytes.Contains(src, word) {
+			return true
+		}
+	}
+	return resourceInVarBlock.Match(src)
 }
 
 func parentDir(file string) string {
