@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/informer-gen/informer-gen v0.0.0
+	go.uber.org/goleak v1.3.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
