@@ -1,0 +1,138 @@
+package conformance
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// Client is one informer's connection to a Server. It serves List and
+// Watch (it is a runtime/cache ListerWatcher as is; ClientGoListerWatcher
+// adapts it to client-go) and records, in its Trace, exactly what the
+// informer's reflector received, in the order it received it.
+//
+// All methods are safe for concurrent use.
+type Client struct {
+	server *Server
+	name   string
+
+	// Guarded by server.mu.
+	failLeft     int
+	failErr      error
+	healthyEpoch int // epoch of the last watch opened that can resume
+	lists        int
+	watchCalls   int
+
+	traceMu sync.Mutex
+	trace   Trace
+}
+
+// Name is the name the client was created with.
+func (c *Client) Name() string { return c.name }
+
+// Trace returns a copy of what the client delivered so far.
+func (c *Client) Trace() Trace {
+	c.traceMu.Lock()
+	defer c.traceMu.Unlock()
+	return slices.Clone(c.trace)
+}
+
+// Calls returns how many List and Watch calls the client served (failed
+// ones included).
+func (c *Client) Calls() (lists, watches int) {
+	c.server.mu.Lock()
+	defer c.server.mu.Unlock()
+	return c.lists, c.watchCalls
+}
+
+func (c *Client) record(e TraceEntry) {
+	c.traceMu.Lock()
+	c.trace = append(c.trace, e)
+	c.traceMu.Unlock()
+}
+
+// List returns every present object at the current resourceVersion, in
+// one page, whatever the options ask: a list "not older than" any
+// resourceVersion the server reached is the current state.
+func (c *Client) List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rv, err := parseResourceVersion(opts.ResourceVersion)
+	if err != nil {
+		return nil, err
+	}
+	s := c.server
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.lists++
+	if rv > s.rv {
+		return nil, errTooLarge(rv)
+	}
+	list := s.listLocked()
+	objects := make(map[string]State, len(list.Items))
+	for i := range list.Items {
+		objects[keyOf(&list.Items[i])] = StateOf(&list.Items[i])
+	}
+	// Recorded under the server lock: nothing the client receives later
+	// can be recorded before it.
+	c.record(TraceEntry{Kind: TraceList, ResourceVersion: list.ResourceVersion, Objects: objects})
+	return list, nil
+}
+
+// Watch replays the changes after opts.ResourceVersion and then follows
+// live ones. "" and "0" start with ADDED events of the present objects. A
+// resourceVersion below the compaction horizon gets a watch that delivers
+// a single 410 Gone error event, as a real server does. While the server
+// made this client's Watch calls fail, Watch returns that error instead.
+func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rv, err := parseResourceVersion(opts.ResourceVersion)
+	if err != nil {
+		return nil, err
+	}
+	s := c.server
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.watchCalls++
+	if c.failLeft > 0 {
+		c.failLeft--
+		return nil, c.failErr
+	}
+	if rv > s.rv {
+		return nil, errTooLarge(rv)
+	}
+	w := &serverWatch{
+		server: s,
+		client: c,
+		ctx:    ctx,
+		ch:     make(chan watch.Event),
+		stop:   make(chan struct{}),
+		end:    -1,
+	}
+	switch {
+	case rv < 0:
+		list := s.listLocked()
+		for i := range list.Items {
+			w.pending = append(w.pending, watch.Event{Type: watch.Added, Object: &list.Items[i]})
+		}
+		w.cursor = len(s.log)
+		c.healthyEpoch = s.epoch
+	case rv < s.horizon:
+		w.cursor = len(s.log)
+		w.end, w.endStatus = w.cursor, goneStatus()
+	default:
+		w.cursor = s.logIndexAfter(rv)
+		c.healthyEpoch = s.epoch
+	}
+	s.watches[w] = struct{}{}
+	s.running.Add(1)
+	go w.run()
+	return w, nil
+}

@@ -1,0 +1,215 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+)
+
+// OpKind is the kind of one scenario step.
+type OpKind uint8
+
+// The kinds of step.
+const (
+	// OpChange applies Op.Change.
+	OpChange OpKind = iota + 1
+	// OpBookmark sends a bookmark.
+	OpBookmark
+	// OpCloseWatches closes the open watches cleanly.
+	OpCloseWatches
+	// OpExpire compacts and expires the open watches around Op.Gap.
+	OpExpire
+	// OpFailWatches makes the next Op.Failures Watch calls of each client
+	// fail with Op.Failure, then closes the open watches.
+	OpFailWatches
+)
+
+// FailureKind is the error a failing Watch call returns.
+type FailureKind uint8
+
+// The Watch failures.
+const (
+	// FailPlain is an error without API status: both reflectors relist.
+	FailPlain FailureKind = iota + 1
+	// FailTooManyRequests is a 429: both reflectors retry the watch.
+	FailTooManyRequests
+	// FailInternal is a 500: runtime/cache retries the watch, client-go
+	// relists.
+	FailInternal
+)
+
+// Err returns the error of the failure kind.
+func (k FailureKind) Err() error {
+	switch k {
+	case FailTooManyRequests:
+		return apierrors.NewTooManyRequests("conformance: watch throttled", 1)
+	case FailInternal:
+		return apierrors.NewInternalError(errors.New("conformance: watch failed"))
+	}
+	return errors.New("conformance: connection lost")
+}
+
+var failureNames = [...]string{FailPlain: "plain", FailTooManyRequests: "429", FailInternal: "500"}
+
+// Op is one step of a scenario.
+type Op struct {
+	Kind     OpKind
+	Change   Change      // OpChange
+	Gap      []Change    // OpExpire
+	Failures int         // OpFailWatches
+	Failure  FailureKind // OpFailWatches
+}
+
+// Disrupts is true for steps that end the open watches; the driver waits
+// after them until every informer watches again.
+func (o Op) Disrupts() bool {
+	return o.Kind == OpCloseWatches || o.Kind == OpExpire || o.Kind == OpFailWatches
+}
+
+// Apply performs the step on s.
+func (o Op) Apply(s *Server) error {
+	switch o.Kind {
+	case OpChange:
+		return s.Apply(o.Change)
+	case OpBookmark:
+		s.Bookmark()
+	case OpCloseWatches:
+		s.CloseWatches()
+	case OpExpire:
+		return s.ExpireWatches(o.Gap)
+	case OpFailWatches:
+		s.FailWatches(o.Failures, o.Failure.Err())
+	default:
+		return fmt.Errorf("conformance: unknown op %d", o.Kind)
+	}
+	return nil
+}
+
+// String renders the step for failure messages.
+func (o Op) String() string {
+	switch o.Kind {
+	case OpChange:
+		return o.Change.String()
+	case OpBookmark:
+		return "bookmark"
+	case OpCloseWatches:
+		return "close-watches"
+	case OpExpire:
+		gap := make([]string, len(o.Gap))
+		for i, c := range o.Gap {
+			gap[i] = c.String()
+		}
+		return "expire[" + strings.Join(gap, " ") + "]"
+	case OpFailWatches:
+		return fmt.Sprintf("fail-watches(%d x %s)", o.Failures, failureNames[o.Failure])
+	}
+	return fmt.Sprintf("Op(%d)", o.Kind)
+}
+
+// Scenario is a seeded script: the objects present before the informers
+// start, then the steps.
+type Scenario struct {
+	Seed    uint64
+	Initial []string // keys
+	Ops     []Op
+}
+
+// String renders the scenario for failure messages.
+func (sc Scenario) String() string {
+	ops := make([]string, len(sc.Ops))
+	for i, o := range sc.Ops {
+		ops[i] = o.String()
+	}
+	return fmt.Sprintf("seed %d: initial %v; ops %s", sc.Seed, sc.Initial, strings.Join(ops, ", "))
+}
+
+// Generation bounds. Each disruption costs the reflectors a back-off of
+// 0.8 s doubling per disruption, so scenarios get a small budget of them.
+const (
+	genNamespaces     = 2
+	genNames          = 6
+	genMinOps         = 8
+	genMaxOps         = 40
+	genMaxDisruptions = 3
+	genMaxGap         = 6
+)
+
+// Generate returns the scenario of seed: a deterministic function of it.
+// Every scenario has at least one expiry with a non-empty gap, and at most
+// genMaxDisruptions disruption units (a failing watch counting once per
+// failure).
+func Generate(seed uint64) Scenario {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	keys := make([]string, 0, genNamespaces*genNames)
+	for ns := range genNamespaces {
+		for n := range genNames {
+			keys = append(keys, fmt.Sprintf("ns%d/cm%d", ns, n))
+		}
+	}
+	present := map[string]bool{}
+	sc := Scenario{Seed: seed}
+	for _, k := range keys {
+		if rng.IntN(2) == 0 {
+			present[k] = true
+			sc.Initial = append(sc.Initial, k)
+		}
+	}
+	change := func() Change {
+		k := keys[rng.IntN(len(keys))]
+		if !present[k] {
+			present[k] = true
+			return Change{Kind: ChangeAdd, Key: k}
+		}
+		switch r := rng.IntN(8); {
+		case r < 4:
+			return Change{Kind: ChangeUpdate, Key: k}
+		case r < 6:
+			delete(present, k)
+			return Change{Kind: ChangeDelete, Key: k}
+		default:
+			return Change{Kind: ChangeRecreate, Key: k}
+		}
+	}
+	expire := func() Op {
+		gap := make([]Change, 1+rng.IntN(genMaxGap))
+		for i := range gap {
+			gap[i] = change()
+		}
+		return Op{Kind: OpExpire, Gap: gap}
+	}
+
+	n := genMinOps + rng.IntN(genMaxOps-genMinOps+1)
+	budget := 1 + rng.IntN(genMaxDisruptions)
+	expireAt := rng.IntN(n) // where the guaranteed expiry goes
+	budget--
+	for i := range n {
+		if i == expireAt {
+			sc.Ops = append(sc.Ops, expire())
+			continue
+		}
+		r := rng.IntN(100)
+		switch {
+		case r < 8:
+			sc.Ops = append(sc.Ops, Op{Kind: OpBookmark})
+		case r < 18 && budget > 0:
+			switch d := rng.IntN(10); {
+			case d < 5:
+				sc.Ops = append(sc.Ops, expire())
+				budget--
+			case d < 7:
+				sc.Ops = append(sc.Ops, Op{Kind: OpCloseWatches})
+				budget--
+			default:
+				f := 1 + rng.IntN(min(budget, 2))
+				sc.Ops = append(sc.Ops, Op{Kind: OpFailWatches, Failures: f, Failure: FailureKind(1 + rng.IntN(3))})
+				budget -= f
+			}
+		default:
+			sc.Ops = append(sc.Ops, Op{Kind: OpChange, Change: change()})
+		}
+	}
+	return sc
+}
