@@ -26,6 +26,7 @@ func Overhead(ctx context.Context, in *Input, subj subject.Subject) (float64, er
 		return 0, err
 	}
 	after := heapAlloc()
+	peak(subj.Name + "-overhead")
 	runtime.KeepAlive(inf)
 	n := float64(in.Config.Objects)
 	return (float64(after-before) - in.ObjectBytes*n) / n, nil

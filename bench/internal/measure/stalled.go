@@ -62,6 +62,7 @@ func Stalled(ctx context.Context, in *Input, subj subject.Subject) (StalledResul
 		return StalledResult{}, err
 	}
 	res := StalledResult{Growth: heapAlloc() - before}
+	peak(subj.Name + "-stalled")
 	released = true
 	close(release)
 	if err := waitClosed(ctx, "the released handler to see every update", stalled.done); err != nil {

@@ -17,11 +17,15 @@ func Sync(ctx context.Context, in *Input, subj subject.Subject) (time.Duration, 
 		return 0, err
 	}
 	runtime.GC()
+	end := timed(subj.Name + "-sync")
 	t0 := time.Now()
 	r := start(ctx, inf)
 	defer r.stop()
-	if err := waitFor(ctx, "HasSynced", inf.HasSynced); err != nil {
+	err := waitFor(ctx, "HasSynced", inf.HasSynced)
+	elapsed := time.Since(t0)
+	end()
+	if err != nil {
 		return 0, err
 	}
-	return time.Since(t0), nil
+	return elapsed, nil
 }

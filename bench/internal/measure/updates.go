@@ -48,13 +48,16 @@ func Updates(ctx context.Context, in *Input, subj subject.Subject, handlers int)
 		return UpdatesResult{}, err
 	}
 	runtime.GC()
+	end := timed(fmt.Sprintf("%s-updates%d", subj.Name, handlers))
 	t0 := src.Start()
 	for i, t := range trackers {
 		if err := waitClosed(ctx, fmt.Sprintf("handler %d to see every update", i), t.done); err != nil {
+			end()
 			return UpdatesResult{}, err
 		}
 	}
 	elapsed := time.Since(t0)
+	end()
 	res := UpdatesResult{
 		Elapsed:      elapsed,
 		EventsPerSec: float64(in.Config.Updates) / elapsed.Seconds(),

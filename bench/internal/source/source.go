@@ -66,7 +66,7 @@ func (s *Source) Watch(ctx context.Context, _ metav1.ListOptions) (watch.Interfa
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	w := &feedWatch{ch: make(chan watch.Event), done: make(chan struct{})}
+	w := &feedWatch{ch: make(chan watch.Event, feedBuffer), done: make(chan struct{})}
 	s.mu.Lock()
 	first := !s.fed
 	s.fed = true
@@ -113,7 +113,11 @@ func (s *Source) take() []watch.Event {
 	return evs
 }
 
-// feedWatch is a watch.Interface over an unbuffered channel.
+// feedBuffer is the capacity of a watch's channel: enough that the feed
+// rarely blocks, so that its own cost stays small next to the informer's.
+const feedBuffer = 1024
+
+// feedWatch is a watch.Interface over a buffered channel.
 type feedWatch struct {
 	ch   chan watch.Event
 	done chan struct{}
@@ -142,12 +146,16 @@ func (w *feedWatch) feed(ctx context.Context, start <-chan struct{}, s *Source) 
 	for i := range evs {
 		select {
 		case w.ch <- evs[i]:
-			evs[i] = watch.Event{}
-		case <-w.done:
-			return
-		case <-ctx.Done():
-			return
+		default:
+			select {
+			case w.ch <- evs[i]:
+			case <-w.done:
+				return
+			case <-ctx.Done():
+				return
+			}
 		}
+		evs[i] = watch.Event{}
 	}
 	select {
 	case <-w.done:
