@@ -1,0 +1,208 @@
+// Command benchreport runs the informer benchmarks of package bench in
+// alternating rounds, client-go's informer and ours on identical input, and
+// writes docs/benchmarks.md (a table of ours/peer ratios with medians and
+// spreads, the machine, the Go version and the commit) and a chart of
+// events/s and memory.
+//
+// Usage (from bench/): go run ./cmd/benchreport [-rounds 5] [-small]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"testing"
+	"time"
+
+	"github.com/informer-gen/informer-gen/bench/internal/dataset"
+	"github.com/informer-gen/informer-gen/bench/internal/measure"
+	"github.com/informer-gen/informer-gen/bench/internal/subject"
+)
+
+func main() {
+	rounds := flag.Int("rounds", 5, "rounds of every measurement, each running both implementations")
+	small := flag.Bool("small", false, "use the small dataset (1k objects) instead of 100k")
+	out := flag.String("out", "../docs/benchmarks.md", "Markdown report to write")
+	chart := flag.String("chart", "../docs/benchmarks.png", "chart to write (.png or .svg)")
+	profile := flag.String("profile", "", "directory for CPU profiles of the timed phases and heap profiles at the heap measurements (last round wins)")
+	benchtime := flag.Duration("benchtime", time.Second, "time per lister benchmark")
+	flag.Parse()
+	testing.Init()
+	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
+		log.Fatal(err)
+	}
+
+	cfg := dataset.Full
+	if *small {
+		cfg = dataset.Small
+	}
+	if *profile != "" {
+		if err := os.MkdirAll(*profile, 0o755); err != nil {
+			log.Fatal(err)
+		}
+		measure.SetHooks(profileHooks(*profile))
+	}
+	started := time.Now()
+	in := measure.NewInput(cfg)
+	res := newResults(cfg, *rounds)
+	ctx := context.Background()
+	for r := range *rounds {
+		subjects := subject.All()
+		if r%2 == 1 {
+			subjects[0], subjects[1] = subjects[1], subjects[0]
+		}
+		log.Printf("round %d/%d (%s first)", r+1, *rounds, subjects[0].Name)
+		for _, m := range measurements {
+			for _, subj := range subjects {
+				vals, err := m.run(ctx, in, subj)
+				if err != nil {
+					log.Fatalf("%s/%s: %v", m.name, subj.Name, err)
+				}
+				res.add(m, subj.Name, vals)
+			}
+		}
+	}
+	res.duration = time.Since(started)
+	if err := writeReport(*out, res); err != nil {
+		log.Fatal(err)
+	}
+	if err := writeChart(*chart, res); err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("wrote %s and %s in %s", *out, *chart, res.duration.Round(time.Second))
+}
+
+// profileHooks writes CPU profiles of timed phases and heap profiles at
+// heap measurements into dir, one file per phase name.
+func profileHooks(dir string) measure.Hooks {
+	return measure.Hooks{
+		Timed: func(name string) func() {
+			f, err := os.Create(filepath.Join(dir, name+".cpu.pprof"))
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				log.Fatal(err)
+			}
+			return func() {
+				pprof.StopCPUProfile()
+				if err := f.Close(); err != nil {
+					log.Fatal(err)
+				}
+			}
+		},
+		Peak: func(name string) {
+			f, err := os.Create(filepath.Join(dir, name+".heap.pprof"))
+			if err != nil {
+				log.Fatal(err)
+			}
+			defer f.Close()
+			runtime.GC()
+			if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+				log.Fatal(err)
+			}
+		},
+	}
+}
+
+// measurement is one benchmark of the report; run returns one value per
+// metric.
+type measurement struct {
+	name    string
+	metrics []metric
+	run     func(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error)
+}
+
+// metric describes one reported figure.
+type metric struct {
+	key, title, unit string
+	// higherIsBetter orients the ratio: goals are stated on ours/peer.
+	higherIsBetter bool
+	// goal, when set, is the required ratio ours/peer, with goalText
+	// describing it.
+	goal     float64
+	goalText string
+}
+
+var measurements = []measurement{
+	{
+		name:    "Sync",
+		metrics: []metric{{key: "sync", title: "Time until HasSynced", unit: "ms", goal: 0.5, goalText: "initial sync ≥2x faster (ratio ≤ 0.50)"}},
+		run: func(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error) {
+			d, err := measure.Sync(ctx, in, subj)
+			return []float64{float64(d.Microseconds()) / 1000}, err
+		},
+	},
+	{
+		name:    "Updates1",
+		metrics: []metric{{key: "updates1", title: "Update events/s, 1 handler", unit: "events/s", higherIsBetter: true, goal: 3, goalText: "≥3x client-go's events/s (ratio ≥ 3.00)"}},
+		run:     updates(1),
+	},
+	{
+		name:    "Updates4",
+		metrics: []metric{{key: "updates4", title: "Update events/s, 4 handlers", unit: "events/s", higherIsBetter: true, goal: 3, goalText: "≥3x client-go's events/s (ratio ≥ 3.00)"}},
+		run:     updates(4),
+	},
+	{
+		name:    "Overhead",
+		metrics: []metric{{key: "overhead", title: "Heap per cached object beyond the object", unit: "B/object", goal: 0.7, goalText: "≤70% of client-go's (ratio ≤ 0.70)"}},
+		run: func(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error) {
+			v, err := measure.Overhead(ctx, in, subj)
+			return []float64{v}, err
+		},
+	},
+	{
+		name: "Stalled",
+		metrics: []metric{
+			{key: "stalled", title: "Heap growth with 1 stalled handler", unit: "MiB", goal: 0.1, goalText: "under a tenth of client-go's (ratio < 0.10)"},
+			{key: "stalledcalls", title: "Updates delivered to the stalled handler once released", unit: "calls"},
+		},
+		run: func(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error) {
+			r, err := measure.Stalled(ctx, in, subj)
+			return []float64{float64(r.Growth) / (1 << 20), float64(r.StalledCalls)}, err
+		},
+	},
+	{
+		name: "ListerList",
+		metrics: []metric{
+			{key: "listns", title: "Lister List of one namespace", unit: "ns/op"},
+			{key: "listallocs", title: "Lister List allocations", unit: "allocs/op"},
+		},
+		run: lister(measure.ListerList),
+	},
+	{
+		name: "ListerGet",
+		metrics: []metric{
+			{key: "getns", title: "Lister Get", unit: "ns/op"},
+			{key: "getallocs", title: "Lister Get allocations", unit: "allocs/op"},
+		},
+		run: lister(measure.ListerGet),
+	},
+}
+
+func updates(handlers int) func(context.Context, *measure.Input, subject.Subject) ([]float64, error) {
+	return func(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error) {
+		r, err := measure.Updates(ctx, in, subj, handlers)
+		return []float64{r.EventsPerSec}, err
+	}
+}
+
+func lister(f func(*testing.B, *measure.Input, subject.Lister)) func(context.Context, *measure.Input, subject.Subject) ([]float64, error) {
+	return func(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error) {
+		l, stop, err := measure.SyncedLister(ctx, in, subj)
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
+		r := testing.Benchmark(func(b *testing.B) { f(b, in, l) })
+		if r.N == 0 {
+			return nil, fmt.Errorf("benchmark failed")
+		}
+		return []float64{float64(r.NsPerOp()), float64(r.AllocsPerOp())}, nil
+	}
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"time"
+
+	"github.com/informer-gen/informer-gen/bench/internal/dataset"
+)
+
+// peer and ours are the subject names the report compares.
+const (
+	peer = "clientgo"
+	ours = "ours"
+)
+
+// results holds every value measured, per metric and subject, in round
+// order.
+type results struct {
+	cfg      dataset.Config
+	rounds   int
+	duration time.Duration
+	metrics  []metric
+	values   map[string]map[string]series
+}
+
+func newResults(cfg dataset.Config, rounds int) *results {
+	r := &results{cfg: cfg, rounds: rounds, values: map[string]map[string]series{}}
+	for _, m := range measurements {
+		for _, mt := range m.metrics {
+			r.metrics = append(r.metrics, mt)
+			r.values[mt.key] = map[string]series{}
+		}
+	}
+	return r
+}
+
+// add records one run of m for subject.
+func (r *results) add(m measurement, subject string, vals []float64) {
+	for i, mt := range m.metrics {
+		r.values[mt.key][subject] = append(r.values[mt.key][subject], vals[i])
+	}
+}
+
+// get returns the values of metric key for subject.
+func (r *results) get(key, subject string) series { return r.values[key][subject] }
