@@ -87,6 +87,7 @@ func (pn panel) plot(res *results) (*plot.Plot, error) {
 	p.Y.Label.Text = pn.unit
 	p.Y.Min = 0
 	w := vg.Points(22)
+	top := 0.0
 	for i, s := range []struct {
 		name  string
 		label string
@@ -95,6 +96,7 @@ func (pn panel) plot(res *results) (*plot.Plot, error) {
 		vals := make(plotter.Values, len(pn.keys))
 		for k, key := range pn.keys {
 			vals[k] = res.get(key, s.name).median() / pn.scale
+			top = max(top, vals[k])
 		}
 		bars, err := plotter.NewBarChart(vals, w)
 		if err != nil {
@@ -106,6 +108,8 @@ func (pn panel) plot(res *results) (*plot.Plot, error) {
 		p.Add(bars)
 		p.Legend.Add(s.label, bars)
 	}
+	// Headroom above the bars for the legend.
+	p.Y.Max = top * 1.35
 	p.Legend.Top = true
 	p.NominalX(pn.labels...)
 	return p, nil

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the informer benchmarks side by side with client-go (module bench/)
+# and writes docs/benchmarks.md and docs/benchmarks.png. Takes a few
+# minutes; not part of CI (hack/test.sh runs only bench/'s smoke tests).
+#
+# Usage: ./hack/bench.sh                  (5 rounds, 100k objects)
+#        ROUNDS=3 ./hack/bench.sh
+#        PROFILE=/tmp/prof ./hack/bench.sh (also write CPU profiles of the
+#                                           timed phases and heap profiles)
+#        GOBENCH=1 ./hack/bench.sh        (also run `go test -bench` once)
+set -euo pipefail
+cd "$(dirname "$0")/../bench"
+
+args=(-rounds "${ROUNDS:-5}" -out ../docs/benchmarks.md -chart ../docs/benchmarks.png)
+if [ -n "${PROFILE:-}" ]; then
+  args+=(-profile "$PROFILE")
+fi
+
+echo "=== smoke tests (bench/, small size)"
+go test -count=1 .
+
+if [ -n "${GOBENCH:-}" ]; then
+  echo "=== go test -bench (one iteration each)"
+  go test -run '^$' -bench . -benchmem -benchtime 1x .
+fi
+
+echo "=== benchreport: alternating rounds"
+go run ./cmd/benchreport "${args[@]}"
+echo "=== wrote docs/benchmarks.md and docs/benchmarks.png"
