@@ -8,8 +8,8 @@
 // hack/update-codegen.sh regenerates everything; hack/verify-codegen.sh
 // fails when the checked-in code is stale.
 //
-// The informer-gen //go:generate directives belong in this file, below this
-// comment, so that `go generate ./...` (run last by hack/update-codegen.sh,
-// after deepcopy-gen and client-gen) writes pkg/generated/informers and
-// pkg/generated/listers from the module root.
+// The informer-gen //go:generate directive lives in generate.go; `go
+// generate ./...`, run last by hack/update-codegen.sh (after deepcopy-gen
+// and client-gen, whose output it builds on), writes pkg/generated/informers
+// and pkg/generated/listers from the module root.
 package crd

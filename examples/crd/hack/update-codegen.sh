@@ -53,9 +53,7 @@ rm -rf ./pkg/generated/clientset
   --input-base "$mod_path/apis" \
   "${inputs[@]}"
 
-# Informers and listers: our generator, run through the //go:generate
-# directives of this module (added by the informer-gen generator work; see
-# apis/stable/v1/generate.go once it exists). With no directives this is a
-# no-op.
+# Informers and listers: our informer-gen, run through the //go:generate
+# directive in generate.go (built from the repository beside this module).
 echo "go generate ./..." >&2
 go generate ./...
