@@ -12,9 +12,11 @@ import (
 type StalledResult struct {
 	// Growth is the live heap once a healthy handler has seen every
 	// update while the other handler is still stalled, minus the live heap
-	// before the updates were built. Sent objects are kept alive only by
-	// the informer, so Growth counts both the informer's bookkeeping for
-	// the stalled handler and the object versions it retains for it.
+	// once the stalled handler, released, has caught up: both states hold
+	// the same cache, so Growth is what the stall alone keeps alive. Sent
+	// objects are kept alive only by the informer, so Growth counts both
+	// the informer's bookkeeping for the stalled handler and the object
+	// versions it retains for it.
 	Growth int64
 	// FinalOK is true when, after the stalled handler was released, both
 	// handlers ended with the final state of every object.
@@ -25,9 +27,10 @@ type StalledResult struct {
 }
 
 // Stalled syncs an informer with a healthy handler and one that blocks in
-// its first OnUpdate, feeds in.Config.Updates updates, measures the heap
-// growth once the healthy handler has seen them all, then releases the
-// stalled handler and checks that both end with the final state.
+// its first OnUpdate, feeds in.Config.Updates updates, takes the live heap
+// once the healthy handler has seen them all, then releases the stalled
+// handler, checks that both end with the final state and takes the live
+// heap again.
 func Stalled(ctx context.Context, in *Input, subj subject.Subject) (StalledResult, error) {
 	src := source.New(in.List, nil)
 	inf := subj.New(src)
@@ -55,19 +58,19 @@ func Stalled(ctx context.Context, in *Input, subj subject.Subject) (StalledResul
 	if err := src.WaitWatching(ctx); err != nil {
 		return StalledResult{}, err
 	}
-	before := heapAlloc()
 	src.SetEvents(in.Config.Events())
 	src.Start()
 	if err := waitClosed(ctx, "the healthy handler to see every update", healthy.done); err != nil {
 		return StalledResult{}, err
 	}
-	res := StalledResult{Growth: heapAlloc() - before}
+	during := heapAlloc()
 	peak(subj.Name + "-stalled")
 	released = true
 	close(release)
 	if err := waitClosed(ctx, "the released handler to see every update", stalled.done); err != nil {
-		return res, err
+		return StalledResult{}, err
 	}
+	res := StalledResult{Growth: during - heapAlloc()}
 	res.StalledCalls = stalled.updates.Load()
 	res.FinalOK = healthy.finalStateOK() && stalled.finalStateOK()
 	if !res.FinalOK {
