@@ -49,14 +49,16 @@ type scenarioOutcome struct {
 	result   *Result // nil when the run could not start
 	counts   Counts
 	errs     []error
+	elapsed  time.Duration
 }
 
 // runScenario runs and checks sc.
 func runScenario(ctx context.Context, sc Scenario) scenarioOutcome {
 	ctx, cancel := context.WithTimeout(ctx, scenarioTimeout)
 	defer cancel()
+	start := time.Now()
 	r, err := Run(ctx, sc)
-	out := scenarioOutcome{scenario: sc, result: r}
+	out := scenarioOutcome{scenario: sc, result: r, elapsed: time.Since(start)}
 	if err != nil {
 		out.errs = append(out.errs, fmt.Errorf("run: %w", err))
 	}
@@ -115,9 +117,12 @@ func TestSeededScenariosMatchClientGo(t *testing.T) {
 	elapsed := time.Since(start)
 
 	var total Counts
+	var longest, sum time.Duration
 	failed := 0
 	for _, o := range outcomes {
 		total.Add(o.counts)
+		sum += o.elapsed
+		longest = max(longest, o.elapsed)
 		if len(o.errs) > 0 {
 			failed++
 			if failed <= 10 {
@@ -125,8 +130,9 @@ func TestSeededScenariosMatchClientGo(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d seeds from %d (concurrency %d) in %v: %d failed; %v",
-		len(seeds), seeds[0], *concurrencyFlag, elapsed.Round(time.Millisecond), failed, total)
+	t.Logf("%d seeds from %d (concurrency %d) in %v (scenario mean %v, longest %v): %d failed; %v",
+		len(seeds), seeds[0], *concurrencyFlag, elapsed.Round(time.Millisecond),
+		(sum / time.Duration(len(outcomes))).Round(time.Millisecond), longest.Round(time.Millisecond), failed, total)
 	if failed > 10 {
 		t.Errorf("%d more seeds failed", failed-10)
 	}
@@ -153,7 +159,7 @@ func TestSeededScenariosMatchClientGo(t *testing.T) {
 func keyedNotes(notes []Note) map[string][]string {
 	out := map[string][]string{}
 	for _, n := range notes {
-		if n.Kind == NoteAdd && n.Initial {
+		if n.Kind == NoteAdd && n.Initial || n.Key == SentinelKey {
 			continue
 		}
 		out[n.Key] = append(out[n.Key], n.String())

@@ -35,6 +35,10 @@ type Result struct {
 	ClientGo, Ours Observed
 }
 
+// SentinelKey is the key of the object Run adds after the last step of
+// every scenario; scenarios must not use it.
+const SentinelKey = "zz-sentinel/end"
+
 // pollInterval is how often Run re-checks a condition it waits for.
 const pollInterval = 2 * time.Millisecond
 
@@ -43,9 +47,10 @@ const pollInterval = 2 * time.Millisecond
 // with resync off. It waits for both to sync before the first step, and
 // after every disrupting step until both watch again, so that both
 // informers observe the same sequence of server states. After the last
-// step it waits until both caches and both handlers' views equal the
-// server's final state, then stops both informers and returns once every
-// goroutine they and the server started has ended.
+// step it adds the object SentinelKey and waits until both caches and both
+// handlers' views equal the server's final state, then stops both
+// informers and returns once every goroutine they and the server started
+// has ended.
 //
 // ctx bounds the run; on a timeout Run returns what it observed so far
 // with an error saying what it was waiting for.
@@ -125,6 +130,12 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 				return observe(), err
 			}
 		}
+	}
+	// Handlers see notifications in delivery order, and a relist's no-op
+	// updates do not change a handler's view: wait for a last add to reach
+	// both handlers, so that everything before it has too.
+	if err := srv.Apply(Change{Kind: ChangeAdd, Key: SentinelKey}); err != nil {
+		return observe(), err
 	}
 	final := srv.State()
 	err := poll(ctx, func() bool {

@@ -186,12 +186,18 @@ func Generate(seed uint64) Scenario {
 	expireAt := rng.IntN(n) // where the guaranteed expiry goes
 	budget--
 	for i := range n {
-		if i == expireAt {
-			sc.Ops = append(sc.Ops, expire())
-			continue
-		}
 		r := rng.IntN(100)
+		if i == expireAt || r >= 8 && r < 18 && budget > 0 {
+			// A watch closed before delivering anything is "very short"
+			// to client-go, which relists after it and so backs off once
+			// more: make sure the current watch delivers something.
+			if len(sc.Ops) == 0 || sc.Ops[len(sc.Ops)-1].Disrupts() {
+				sc.Ops = append(sc.Ops, Op{Kind: OpBookmark})
+			}
+		}
 		switch {
+		case i == expireAt:
+			sc.Ops = append(sc.Ops, expire())
 		case r < 8:
 			sc.Ops = append(sc.Ops, Op{Kind: OpBookmark})
 		case r < 18 && budget > 0:
