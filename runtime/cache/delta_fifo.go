@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -98,11 +99,17 @@ type PoppedDeltas struct {
 // DeletedFinalStateUnknown tombstone holding their last known state.
 //
 // All methods are safe for concurrent use. The process function given to
-// PopBatch runs with the queue locked, so applying a batch to the cache is
-// atomic with respect to Replace and Resync, which read that cache.
+// PopBatch runs without the queue locked, so the producer keeps queueing
+// while a batch is applied; Replace and Resync, which read the cache the
+// batch is being applied to, wait for the batch to finish, and Delete
+// queues unconditionally meanwhile.
 type DeltaFIFO struct {
-	mu   sync.Mutex
-	cond sync.Cond
+	popMu sync.Mutex // serialises PopBatch callers
+	mu    sync.Mutex
+	cond  sync.Cond // signalled when a key is queued or the queue closes
+	idle  sync.Cond // broadcast when a batch finished processing
+
+	processing bool // a popped batch is being processed
 
 	items  map[string]*fifoEntry
 	queue  []*fifoEntry // keys in FIFO order, from head
@@ -126,6 +133,10 @@ type fifoEntry struct {
 	deltas Deltas
 }
 
+// idleSpins is how many times a consumer yields before sleeping on an
+// empty queue.
+const idleSpins = 2
+
 // maxFreeEntries caps the recycled entries a DeltaFIFO keeps.
 const maxFreeEntries = 4096
 
@@ -142,6 +153,7 @@ func NewDeltaFIFO(opts DeltaFIFOOptions) *DeltaFIFO {
 		f.keyFunc = MetaNamespaceKeyFunc
 	}
 	f.cond.L = &f.mu
+	f.idle.L = &f.mu
 	return f
 }
 
@@ -168,7 +180,9 @@ func (f *DeltaFIFO) Update(obj any) error {
 }
 
 // Delete queues a Deleted delta for obj, unless its key is neither queued
-// nor known to the cache (there is nothing to delete).
+// nor known to the cache (there is nothing to delete). While a batch is
+// being processed the cache may be about to learn the key, so the delete is
+// queued anyway (the informer ignores deletes of keys it does not hold).
 func (f *DeltaFIFO) Delete(obj any) error {
 	key, err := f.KeyOf(obj)
 	if err != nil {
@@ -176,7 +190,7 @@ func (f *DeltaFIFO) Delete(obj any) error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, queued := f.items[key]; !queued {
+	if _, queued := f.items[key]; !queued && !f.processing {
 		if f.known == nil {
 			return nil
 		}
@@ -194,6 +208,7 @@ func (f *DeltaFIFO) Delete(obj any) error {
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.waitIdleLocked()
 	keys := make(map[string]struct{}, len(list))
 	for _, obj := range list {
 		key, err := f.KeyOf(obj)
@@ -254,6 +269,7 @@ func (f *DeltaFIFO) Resync() error {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.waitIdleLocked()
 	for _, key := range f.known.ListKeys() {
 		if _, queued := f.items[key]; queued {
 			continue
@@ -335,16 +351,34 @@ func dedupDeletes(d Deltas) Deltas {
 	return d[:n-1]
 }
 
+// waitIdleLocked waits until no popped batch is being processed, so that
+// the cache reflects every key no longer queued.
+func (f *DeltaFIFO) waitIdleLocked() {
+	for f.processing {
+		f.idle.Wait()
+	}
+}
+
 // PopBatch waits until a key is queued or the queue is closed, then takes
 // up to max keys (all queued keys when max <= 0), oldest first, and calls
-// process once with them while holding the queue's lock. The batch and its
-// Deltas are valid only during the call; process must not call methods of
-// the queue. It returns the number of keys processed, or ErrFIFOClosed
-// once Close was called.
+// process once with them, without holding the queue's lock. The batch and
+// its Deltas are valid only during the call. Replace and Resync wait for
+// process to return, so process must not call them. It returns the number
+// of keys processed, or ErrFIFOClosed once Close was called.
 func (f *DeltaFIFO) PopBatch(max int, process func(batch []PoppedDeltas)) (int, error) {
+	f.popMu.Lock()
+	defer f.popMu.Unlock()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for len(f.queue) == f.head && !f.closed {
+	for spin := 0; len(f.queue) == f.head && !f.closed; spin++ {
+		if spin < idleSpins {
+			// Let a producer on this P queue more before sleeping: waking
+			// a sleeping consumer per key costs more than the key.
+			f.mu.Unlock()
+			runtime.Gosched()
+			f.mu.Lock()
+			continue
+		}
 		f.cond.Wait()
 	}
 	if f.closed {
@@ -368,7 +402,15 @@ func (f *DeltaFIFO) PopBatch(max int, process func(batch []PoppedDeltas)) (int, 
 	}
 	f.head += n
 	f.compactLocked()
-	process(f.batch)
+	f.processing = true
+	f.mu.Unlock()
+	func() {
+		// Re-lock even if process panics, for the deferred unlock.
+		defer f.mu.Lock()
+		process(f.batch)
+	}()
+	f.processing = false
+	f.idle.Broadcast()
 	f.initialPopulationCount -= initial
 	clear(f.batch)
 	f.batch = f.batch[:0]

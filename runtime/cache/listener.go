@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -191,6 +192,14 @@ func (l *listener) pendingCount() int {
 	return len(l.fast) + len(l.pending)
 }
 
+// drained reports whether the listener waits for work with nothing
+// pending: every notification pushed so far has been delivered.
+func (l *listener) drained() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.idle && len(l.fast) == 0 && len(l.order) == l.head
+}
+
 // stop makes run return after the handler call in progress, dropping the
 // pending notifications.
 func (l *listener) stop() {
@@ -207,7 +216,14 @@ func (l *listener) run() {
 	var coalesced []*pendingEntry
 	for {
 		l.mu.Lock()
-		for !l.stopped && len(l.fast) == 0 && len(l.order) == l.head {
+		for spin := 0; !l.stopped && len(l.fast) == 0 && len(l.order) == l.head; spin++ {
+			if spin < idleSpins {
+				// Yield to the producer before sleeping; see DeltaFIFO.
+				l.mu.Unlock()
+				runtime.Gosched()
+				l.mu.Lock()
+				continue
+			}
 			if l.metrics != nil {
 				l.metrics.HandlerLag(l.name, 0)
 			}

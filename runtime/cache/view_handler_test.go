@@ -132,20 +132,30 @@ func (h *viewHandler) checkViolations(t *testing.T) {
 	}
 }
 
-// diffViews describes how got differs from want (by object identity).
+// diffViews describes how got differs from want (by object identity), in
+// at most ten messages plus a count.
 func diffViews(got, want map[string]any) []string {
 	var out []string
+	n := 0
+	note := func(format string, args ...any) {
+		if n++; n <= 10 {
+			out = append(out, fmt.Sprintf(format, args...))
+		}
+	}
 	for k, w := range want {
 		if g, ok := got[k]; !ok {
-			out = append(out, fmt.Sprintf("missing %s", k))
+			note("missing %s", k)
 		} else if g != w {
-			out = append(out, fmt.Sprintf("%s: got %v, want %v", k, g, w))
+			note("%s: got %p, want %p", k, g, w)
 		}
 	}
 	for k := range got {
 		if _, ok := want[k]; !ok {
-			out = append(out, fmt.Sprintf("unexpected %s", k))
+			note("unexpected %s", k)
 		}
+	}
+	if n > 10 {
+		out = append(out, fmt.Sprintf("... %d differences in all", n))
 	}
 	return out
 }

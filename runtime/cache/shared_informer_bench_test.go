@@ -1,0 +1,242 @@
+package cache
+
+import (
+	"context"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// benchLW serves a fixed list, then one watch fed by the benchmark through
+// a buffered channel.
+type benchLW struct {
+	list  *metav1.PartialObjectMetadataList
+	watch *benchWatch
+}
+
+type benchWatch struct {
+	ch   chan watch.Event
+	stop chan struct{}
+	once atomic.Bool
+}
+
+func (w *benchWatch) ResultChan() <-chan watch.Event { return w.ch }
+func (w *benchWatch) Stop() {
+	if w.once.CompareAndSwap(false, true) {
+		close(w.stop)
+	}
+}
+
+func (lw *benchLW) List(context.Context, metav1.ListOptions) (kruntime.Object, error) {
+	return lw.list, nil
+}
+
+func (lw *benchLW) Watch(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
+	if lw.watch.once.Load() {
+		// Only one watch: later ones stay silent until the end.
+		w := &benchWatch{ch: make(chan watch.Event), stop: make(chan struct{})}
+		return w, nil
+	}
+	return lw.watch, nil
+}
+
+// send delivers ev unless the watch was stopped.
+func (w *benchWatch) send(ev watch.Event) {
+	select {
+	case w.ch <- ev:
+	case <-w.stop:
+	}
+}
+
+func informerBenchObjects(n int, rv int) []metav1.PartialObjectMetadata {
+	items := make([]metav1.PartialObjectMetadata, n)
+	for i := range items {
+		items[i] = metav1.PartialObjectMetadata{
+			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+			ObjectMeta: metav1.ObjectMeta{
+				Namespace: "ns" + strconv.Itoa(i%10), Name: "o" + strconv.Itoa(i),
+				UID: types.UID("uid-" + strconv.Itoa(i)), ResourceVersion: strconv.Itoa(rv),
+				Labels: map[string]string{"app": "bench"},
+			},
+		}
+	}
+	return items
+}
+
+// countingHandler counts calls; it does no other work.
+type countingHandler struct{ n atomic.Int64 }
+
+func (h *countingHandler) OnAdd(any, bool)   { h.n.Add(1) }
+func (h *countingHandler) OnUpdate(_, _ any) { h.n.Add(1) }
+func (h *countingHandler) OnDelete(any)      { h.n.Add(1) }
+func (h *countingHandler) OnResync(any)      { h.n.Add(1) }
+
+func runBenchInformer(b *testing.B, lw *benchLW, handlers ...ResourceEventHandler) (*sharedIndexInformer, func()) {
+	inf := NewSharedIndexInformer(lw, &metav1.PartialObjectMetadata{}, 0, Indexers{NamespaceIndex: MetaNamespaceIndexFunc}).(*sharedIndexInformer)
+	for _, h := range handlers {
+		if _, err := inf.AddEventHandler(h); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inf.Run(ctx)
+	}()
+	return inf, func() { cancel(); <-done }
+}
+
+func BenchmarkInitialSync100k(b *testing.B) {
+	const n = 100000
+	items := informerBenchObjects(n, 1)
+	for b.Loop() {
+		b.StopTimer()
+		list := &metav1.PartialObjectMetadataList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}
+		list.Items = make([]metav1.PartialObjectMetadata, n)
+		copy(list.Items, items)
+		lw := &benchLW{list: list, watch: &benchWatch{ch: make(chan watch.Event), stop: make(chan struct{})}}
+		h := &countingHandler{}
+		b.StartTimer()
+		inf, stop := runBenchInformer(b, lw, h)
+		for !inf.HasSynced() {
+			time.Sleep(100 * time.Microsecond)
+		}
+		b.StopTimer()
+		stop()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(n), "objects/op")
+}
+
+func benchmarkUpdates(b *testing.B, handlers int) {
+	const keys = 10000
+	base := informerBenchObjects(keys, 1)
+	list := &metav1.PartialObjectMetadataList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: base}
+	lw := &benchLW{list: list, watch: &benchWatch{ch: make(chan watch.Event, 1024), stop: make(chan struct{})}}
+	hs := make([]*countingHandler, handlers)
+	rehs := make([]ResourceEventHandler, handlers)
+	for i := range hs {
+		hs[i] = &countingHandler{}
+		rehs[i] = hs[i]
+	}
+	inf, stop := runBenchInformer(b, lw, rehs...)
+	defer stop()
+	for !inf.HasSynced() {
+		time.Sleep(100 * time.Microsecond)
+	}
+	for _, h := range hs {
+		for h.n.Load() < keys {
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	// Pre-build the updated objects outside the timer.
+	const batch = 1 << 16
+	events := make([]watch.Event, batch)
+	for i := range events {
+		o := base[i%keys].DeepCopy()
+		o.ResourceVersion = strconv.Itoa(2 + i)
+		events[i] = watch.Event{Type: watch.Modified, Object: o}
+	}
+	sentinel := base[0].DeepCopy()
+	sentinel.Name = "sentinel"
+	calls := func() (n int64) {
+		for _, h := range hs {
+			n += h.n.Load()
+		}
+		return n
+	}
+	before := calls()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		lw.watch.send(events[i%batch])
+	}
+	lw.watch.send(watch.Event{Type: watch.Added, Object: sentinel})
+	waitDelivered(inf, "ns0/sentinel")
+	elapsed := time.Since(start)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
+	b.ReportMetric(float64(calls()-before)/float64(b.N*handlers), "calls/event")
+}
+
+// waitDelivered waits until the informer stored key (the last event sent)
+// and every listener delivered everything pushed to it.
+func waitDelivered(inf *sharedIndexInformer, key string) {
+	for {
+		if _, ok, _ := inf.indexer.GetByKey(key); ok {
+			break
+		}
+		time.Sleep(20 * time.Microsecond)
+	}
+	inf.fifo.Load().Len() // waits for the batch being applied
+	listeners, _ := inf.processor.snapshot()
+	for _, l := range listeners {
+		for !l.drained() {
+			time.Sleep(20 * time.Microsecond)
+		}
+	}
+}
+
+func BenchmarkUpdates1Handler(b *testing.B)  { benchmarkUpdates(b, 1) }
+func BenchmarkUpdates4Handlers(b *testing.B) { benchmarkUpdates(b, 4) }
+
+// BenchmarkStalledHandlerHeap measures the heap a stalled handler makes the
+// informer hold while 200k updates over 100k objects flow.
+func BenchmarkStalledHandlerHeap(b *testing.B) {
+	const keys, updates = 100000, 200000
+	base := informerBenchObjects(keys, 1)
+	events := make([]watch.Event, updates)
+	for i := range events {
+		o := base[i%keys].DeepCopy()
+		o.ResourceVersion = strconv.Itoa(2 + i)
+		events[i] = watch.Event{Type: watch.Modified, Object: o}
+	}
+	for b.Loop() {
+		list := &metav1.PartialObjectMetadataList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}
+		list.Items = make([]metav1.PartialObjectMetadata, keys)
+		copy(list.Items, base)
+		lw := &benchLW{list: list, watch: &benchWatch{ch: make(chan watch.Event, 1024), stop: make(chan struct{})}}
+		gate := make(chan struct{})
+		var seen atomic.Int64
+		stalled := ResourceEventHandlerFuncs{
+			AddFunc:    func(any, bool) { <-gate },
+			UpdateFunc: func(any, any) { <-gate },
+		}
+		counter := ResourceEventHandlerFuncs{
+			AddFunc:    func(any, bool) { seen.Add(1) },
+			UpdateFunc: func(any, any) { seen.Add(1) },
+		}
+		inf, stop := runBenchInformer(b, lw, stalled, counter)
+		for seen.Load() < keys {
+			time.Sleep(100 * time.Microsecond)
+		}
+		_ = inf
+		before := heapInUseBytes()
+		for _, ev := range events {
+			lw.watch.send(ev)
+		}
+		for seen.Load() < keys+updates {
+			time.Sleep(100 * time.Microsecond)
+		}
+		after := heapInUseBytes()
+		b.ReportMetric(float64(after)-float64(before), "heap-growth-bytes")
+		close(gate)
+		stop()
+	}
+}
+
+func heapInUseBytes() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
