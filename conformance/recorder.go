@@ -74,9 +74,35 @@ type Recorder struct {
 	// anything else.
 	Unwrap func(obj any) (key string, inner any, ok bool)
 
+	gate   sync.Mutex // held while the handler is made to lag
+	holdMu sync.Mutex
+	held   bool
+
 	mu    sync.Mutex
 	notes []Note
 	view  map[string]State
+}
+
+// Hold makes the handler block on its next call until Release: the
+// informer's notifications pile up as for a stalled handler. Hold and
+// Release may be called from any goroutine; Hold while held is a no-op.
+func (r *Recorder) Hold() {
+	r.holdMu.Lock()
+	defer r.holdMu.Unlock()
+	if !r.held {
+		r.held = true
+		r.gate.Lock()
+	}
+}
+
+// Release lets a held handler run again; it is a no-op when not held.
+func (r *Recorder) Release() {
+	r.holdMu.Lock()
+	defer r.holdMu.Unlock()
+	if r.held {
+		r.held = false
+		r.gate.Unlock()
+	}
 }
 
 // OnAdd records an add.
@@ -103,6 +129,8 @@ func (r *Recorder) OnDelete(obj any) {
 }
 
 func (r *Recorder) note(n Note) {
+	r.gate.Lock()
+	r.gate.Unlock() // only waits for Release while held
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.view == nil {

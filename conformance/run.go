@@ -52,6 +52,9 @@ const pollInterval = 2 * time.Millisecond
 // informers and returns once every goroutine they and the server started
 // has ended.
 //
+// With sc.HoldHandlers, both handlers are blocked from the first step to
+// the last, so notifications pile up (and runtime/cache's coalesce).
+//
 // ctx bounds the run; on a timeout Run returns what it observed so far
 // with an error saying what it was waiting for.
 func Run(ctx context.Context, sc Scenario) (*Result, error) {
@@ -89,6 +92,8 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	wg.Go(func() { ourInformer.Run(runCtx) })
 	stopped := false
 	stop := func() {
+		cgRecorder.Release()
+		ourRecorder.Release()
 		if !stopped {
 			stopped = true
 			cancel()
@@ -121,6 +126,10 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err := settle("start"); err != nil {
 		return observe(), err
 	}
+	if sc.HoldHandlers {
+		cgRecorder.Hold()
+		ourRecorder.Hold()
+	}
 	for i, op := range sc.Ops {
 		if err := op.Apply(srv); err != nil {
 			return observe(), fmt.Errorf("op %d %v: %w", i, op, err)
@@ -131,6 +140,8 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 			}
 		}
 	}
+	cgRecorder.Release()
+	ourRecorder.Release()
 	// Handlers see notifications in delivery order, and a relist's no-op
 	// updates do not change a handler's view: wait for a last add to reach
 	// both handlers, so that everything before it has too.

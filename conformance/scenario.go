@@ -115,6 +115,9 @@ type Scenario struct {
 	Seed    uint64
 	Initial []string // keys
 	Ops     []Op
+	// HoldHandlers blocks both handlers while the steps run, as stalled
+	// handlers: runtime/cache may then coalesce notifications per key.
+	HoldHandlers bool
 }
 
 // String renders the scenario for failure messages.
@@ -123,7 +126,7 @@ func (sc Scenario) String() string {
 	for i, o := range sc.Ops {
 		ops[i] = o.String()
 	}
-	return fmt.Sprintf("seed %d: initial %v; ops %s", sc.Seed, sc.Initial, strings.Join(ops, ", "))
+	return fmt.Sprintf("seed %d (hold handlers %t): initial %v; ops %s", sc.Seed, sc.HoldHandlers, sc.Initial, strings.Join(ops, ", "))
 }
 
 // Generation bounds. Each disruption costs the reflectors a back-off of
@@ -150,7 +153,7 @@ func Generate(seed uint64) Scenario {
 		}
 	}
 	present := map[string]bool{}
-	sc := Scenario{Seed: seed}
+	sc := Scenario{Seed: seed, HoldHandlers: rng.IntN(4) == 0}
 	for _, k := range keys {
 		if rng.IntN(2) == 0 {
 			present[k] = true
