@@ -3,7 +3,10 @@ module github.com/informer-gen/informer-gen/e2e
 go 1.26.0
 
 require (
+	github.com/informer-gen/informer-gen v0.0.0
+	github.com/informer-gen/informer-gen/examples/crd v0.0.0-00010101000000-000000000000
 	go.etcd.io/etcd/client/v3 v3.7.0
+	go.uber.org/goleak v1.3.0
 	go.uber.org/zap v1.27.1
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -61,7 +64,6 @@ require (
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260526163538-3dc84a4a5aaa // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260526163538-3dc84a4a5aaa // indirect
 	google.golang.org/grpc v1.82.1 // indirect

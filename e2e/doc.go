@@ -1,0 +1,12 @@
+// Package e2e holds the end-to-end tests of informer-gen: the generated
+// clientset of the example CRD project (examples/crd) and our runtime
+// (runtime/cache) against a real kube-apiserver and etcd started by
+// internal/cluster, including fault injection (API server restart, cut
+// connections, etcd compaction, missing permissions) followed by a check
+// that the informer's store converges to the server's state.
+//
+// The first run builds kube-apiserver and etcd from source
+// (hack/kube-binaries.sh), which takes several minutes; run with a
+// generous -timeout. With -short the tests that need the cluster are
+// skipped.
+package e2e
