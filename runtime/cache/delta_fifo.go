@@ -3,7 +3,6 @@ package cache
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -80,6 +79,16 @@ type DeltaFIFOOptions struct {
 	Transformer TransformFunc
 	// Metrics, when set, receives QueueDepth.
 	Metrics Metrics
+	// Process, when set, makes the queue process itself: every call that
+	// queues something then drains the queue on the caller's goroutine, in
+	// batches of at most MaxBatch keys (all queued keys when 0), unless
+	// another caller is already draining it, which then takes the new keys
+	// too. This saves a goroutine hand-off per change. The batch and its
+	// Deltas are valid only during the call; Process must not call the
+	// queue. PopBatch must not be used with it.
+	Process func(batch []PoppedDeltas)
+	// MaxBatch bounds the batches given to Process.
+	MaxBatch int
 }
 
 // PoppedDeltas is one key handed out by PopBatch.
@@ -126,16 +135,14 @@ type DeltaFIFO struct {
 	known     KeyListerGetter
 	transform TransformFunc
 	metrics   Metrics
+	process   func(batch []PoppedDeltas)
+	maxBatch  int
 }
 
 type fifoEntry struct {
 	key    string
 	deltas Deltas
 }
-
-// idleSpins is how many times a consumer yields before sleeping on an
-// empty queue.
-const idleSpins = 2
 
 // maxFreeEntries caps the recycled entries a DeltaFIFO keeps.
 const maxFreeEntries = 4096
@@ -148,6 +155,8 @@ func NewDeltaFIFO(opts DeltaFIFOOptions) *DeltaFIFO {
 		known:     opts.KnownObjects,
 		transform: opts.Transformer,
 		metrics:   opts.Metrics,
+		process:   opts.Process,
+		maxBatch:  opts.MaxBatch,
 	}
 	if f.keyFunc == nil {
 		f.keyFunc = MetaNamespaceKeyFunc
@@ -168,15 +177,17 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 // Add queues an Added delta for obj.
 func (f *DeltaFIFO) Add(obj any) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.queueLocked(Added, obj, true)
+	err := f.queueLocked(Added, obj, true)
+	f.drainAndUnlock()
+	return err
 }
 
 // Update queues an Updated delta for obj.
 func (f *DeltaFIFO) Update(obj any) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.queueLocked(Updated, obj, true)
+	err := f.queueLocked(Updated, obj, true)
+	f.drainAndUnlock()
+	return err
 }
 
 // Delete queues a Deleted delta for obj, unless its key is neither queued
@@ -189,25 +200,33 @@ func (f *DeltaFIFO) Delete(obj any) error {
 		return fmt.Errorf("cache: cannot key %T: %w", obj, err)
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	if _, queued := f.items[key]; !queued && !f.processing {
 		if f.known == nil {
+			f.mu.Unlock()
 			return nil
 		}
 		_, exists, err := f.known.GetByKey(key)
 		if err == nil && !exists {
+			f.mu.Unlock()
 			return nil
 		}
 	}
-	return f.queueLocked(Deleted, obj, true)
+	err = f.queueKeyedLocked(key, Deleted, obj, true)
+	f.drainAndUnlock()
+	return err
 }
 
 // Replace queues a Replaced delta for every object of list, then a Deleted
 // tombstone for every queued or known key absent from list. The first call
 // fixes the initial population that HasSynced waits for.
-func (f *DeltaFIFO) Replace(list []any, _ string) error {
+func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	err := f.replaceLocked(list, resourceVersion)
+	f.drainAndUnlock()
+	return err
+}
+
+func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 	f.waitIdleLocked()
 	keys := make(map[string]struct{}, len(list))
 	for _, obj := range list {
@@ -268,7 +287,12 @@ func (f *DeltaFIFO) Resync() error {
 		return nil
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	err := f.resyncLocked()
+	f.drainAndUnlock()
+	return err
+}
+
+func (f *DeltaFIFO) resyncLocked() error {
 	f.waitIdleLocked()
 	for _, key := range f.known.ListKeys() {
 		if _, queued := f.items[key]; queued {
@@ -370,20 +394,18 @@ func (f *DeltaFIFO) PopBatch(max int, process func(batch []PoppedDeltas)) (int, 
 	defer f.popMu.Unlock()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for spin := 0; len(f.queue) == f.head && !f.closed; spin++ {
-		if spin < idleSpins {
-			// Let a producer on this P queue more before sleeping: waking
-			// a sleeping consumer per key costs more than the key.
-			f.mu.Unlock()
-			runtime.Gosched()
-			f.mu.Lock()
-			continue
-		}
+	for len(f.queue) == f.head && !f.closed {
 		f.cond.Wait()
 	}
 	if f.closed {
 		return 0, ErrFIFOClosed
 	}
+	return f.processOneBatchLocked(max, process), nil
+}
+
+// processOneBatchLocked pops up to max keys and processes them with the
+// lock released; it is called and returns with f.mu held.
+func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDeltas)) int {
 	n := len(f.queue) - f.head
 	if max > 0 && n > max {
 		n = max
@@ -405,7 +427,7 @@ func (f *DeltaFIFO) PopBatch(max int, process func(batch []PoppedDeltas)) (int, 
 	f.processing = true
 	f.mu.Unlock()
 	func() {
-		// Re-lock even if process panics, for the deferred unlock.
+		// Re-lock even if process panics, for the callers' unlock.
 		defer f.mu.Lock()
 		process(f.batch)
 	}()
@@ -422,7 +444,19 @@ func (f *DeltaFIFO) PopBatch(max int, process func(batch []PoppedDeltas)) (int, 
 	if f.metrics != nil {
 		f.metrics.QueueDepth(len(f.queue) - f.head)
 	}
-	return n, nil
+	return n
+}
+
+// drainAndUnlock, for a self-processing queue, processes queued keys until
+// the queue is empty, unless another goroutine is processing (it will take
+// them); then it unlocks f.mu.
+func (f *DeltaFIFO) drainAndUnlock() {
+	if f.process != nil && !f.processing {
+		for len(f.queue) > f.head && !f.closed {
+			f.processOneBatchLocked(f.maxBatch, f.process)
+		}
+	}
+	f.mu.Unlock()
 }
 
 // recycleLocked keeps the processed entry e for reuse, dropping its

@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"reflect"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -270,5 +271,60 @@ func mustNoErr(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestDeltaFIFOSelfProcessingLeavesNoKeyBehindWithConcurrentProducers(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	inBatch := false
+	var f *DeltaFIFO
+	f = NewDeltaFIFO(DeltaFIFOOptions{MaxBatch: 3, Process: func(batch []PoppedDeltas) {
+		mu.Lock()
+		if inBatch {
+			t.Error("two batches processed at once")
+		}
+		inBatch = true
+		for _, p := range batch {
+			seen[p.Key] += len(p.Deltas)
+		}
+		inBatch = false
+		mu.Unlock()
+	}})
+	var wg sync.WaitGroup
+	for p := 0; p < 4; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 500; i++ {
+				mustNoErr(t, f.Add(testObject("ns", "p"+strconv.Itoa(p)+"-"+strconv.Itoa(i), "1")))
+			}
+		}()
+	}
+	wg.Wait()
+	if f.Len() != 0 {
+		t.Fatalf("%d keys left queued", f.Len())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 2000 {
+		t.Fatalf("processed %d keys, want 2000", len(seen))
+	}
+}
+
+func TestDeltaFIFOSelfProcessingSyncsAfterTheFirstReplace(t *testing.T) {
+	var initial []bool
+	f := NewDeltaFIFO(DeltaFIFOOptions{Process: func(batch []PoppedDeltas) {
+		for _, p := range batch {
+			initial = append(initial, p.IsInInitialList)
+		}
+	}})
+	mustNoErr(t, f.Replace([]any{testObject("ns", "a", "1"), testObject("ns", "b", "1")}, "1"))
+	if !f.HasSynced() {
+		t.Fatal("not synced after Replace returned")
+	}
+	mustNoErr(t, f.Add(testObject("ns", "c", "2")))
+	if want := []bool{true, true, false}; !reflect.DeepEqual(initial, want) {
+		t.Fatalf("IsInInitialList = %v, want %v", initial, want)
 	}
 }

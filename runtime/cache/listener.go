@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -216,14 +215,7 @@ func (l *listener) run() {
 	var coalesced []*pendingEntry
 	for {
 		l.mu.Lock()
-		for spin := 0; !l.stopped && len(l.fast) == 0 && len(l.order) == l.head; spin++ {
-			if spin < idleSpins {
-				// Yield to the producer before sleeping; see DeltaFIFO.
-				l.mu.Unlock()
-				runtime.Gosched()
-				l.mu.Lock()
-				continue
-			}
+		for !l.stopped && len(l.fast) == 0 && len(l.order) == l.head {
 			if l.metrics != nil {
 				l.metrics.HandlerLag(l.name, 0)
 			}

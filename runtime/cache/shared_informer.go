@@ -2,7 +2,6 @@ package cache
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -85,7 +84,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 }
 
 // sharedIndexInformer implements SharedIndexInformer: a Reflector feeds a
-// DeltaFIFO; one goroutine pops batches from it, applies them to the
+// self-processing DeltaFIFO, which applies batches of changes to the
 // indexer and hands notifications to the listeners, each of which runs its
 // handler on its own goroutine.
 type sharedIndexInformer struct {
@@ -131,6 +130,10 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		KnownObjects: s.indexer,
 		Transformer:  s.transform,
 		Metrics:      s.opts.Metrics,
+		// The reflector's goroutine applies what it queues (see
+		// DeltaFIFOOptions.Process): no hand-off per change.
+		Process:  s.apply,
+		MaxBatch: applyBatch,
 	})
 	r := NewReflector(s.lw, fifo, ReflectorOptions{
 		Name:              s.name,
@@ -159,11 +162,9 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		run(func() { s.detector.run(ctx) })
 	}
 	run(func() { s.processor.run(ctx) })
-	run(func() { r.Run(ctx) })
 	run(func() {
-		stop := context.AfterFunc(ctx, fifo.Close)
-		defer stop()
-		s.processLoop(fifo)
+		r.Run(ctx)
+		fifo.Close()
 	})
 	wg.Wait()
 
@@ -176,20 +177,9 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.isStopped.Store(true)
 }
 
-// processLoop pops and applies batches until the queue closes.
-func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
-	for {
-		if _, err := fifo.PopBatch(applyBatch, s.apply); err != nil {
-			if errors.Is(err, ErrFIFOClosed) {
-				return
-			}
-			utilruntime.HandleError(err)
-		}
-	}
-}
-
 // apply applies a popped batch to the indexer and notifies the listeners.
-// It runs with the queue locked.
+// The queue calls it from the goroutine that queued the changes (the
+// reflector's), one batch at a time.
 func (s *sharedIndexInformer) apply(batch []PoppedDeltas) {
 	s.applyMu.Lock()
 	listeners, syncing := s.processor.snapshot()

@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -105,10 +106,11 @@ func waitConverged(t testing.TB, srv *modelServer, inf *informerRun, handlers ..
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		want := srv.state()
-		got := storeState(inf.GetStore().List())
-		ok := fmt.Sprint(got) == fmt.Sprint(want)
-		cache := map[string]any{}
-		for _, o := range inf.GetStore().List() {
+		objs := inf.GetStore().List()
+		got := storeState(objs)
+		ok := maps.Equal(got, want)
+		cache := make(map[string]any, len(objs))
+		for _, o := range objs {
 			k, _ := MetaNamespaceKeyFunc(o)
 			cache[k] = o
 		}
@@ -122,7 +124,7 @@ func waitConverged(t testing.TB, srv *modelServer, inf *informerRun, handlers ..
 		if time.Now().After(deadline) {
 			t.Fatalf("not converged:\ncache %v\nserver %v\nhandler views: %v", got, want, viewDiff)
 		}
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(time.Duration(1+len(objs)/1000) * time.Millisecond)
 	}
 }
 
