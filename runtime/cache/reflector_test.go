@@ -737,6 +737,12 @@ func TestReflectorReportsMetrics(t *testing.T) {
 	w.Send(ev(watch.Added, testObject("a", "z", "11")))
 	w.Close()
 	lw.nextWatcher(t)
+	// The reflector reports WatchStarted after Watch returns.
+	waitFor(t, "second WatchStarted", func() bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return m.watchStarts == 2
+	})
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.lists) != 1 || m.lists[0] != 2 {
