@@ -50,6 +50,7 @@ func main() {
 	started := time.Now()
 	in := measure.NewInput(cfg)
 	res := newResults(cfg, *rounds)
+	res.loadBefore = loadAverage()
 	ctx := context.Background()
 	for r := range *rounds {
 		subjects := subject.All()
@@ -68,6 +69,7 @@ func main() {
 		}
 	}
 	res.duration = time.Since(started)
+	res.loadAfter = loadAverage()
 	if err := writeReport(*out, res); err != nil {
 		log.Fatal(err)
 	}

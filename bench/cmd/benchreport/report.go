@@ -29,6 +29,11 @@ func writeReport(path string, res *results) error {
 	p("hand-written part comes from `bench/cmd/benchreport/notes.md`.\n\n")
 	p("- Date: %s\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	p("- Machine: %s, %d cores (GOMAXPROCS %d), %s RAM\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), memTotal())
+	p("- Load average (1 min) at start and end: %.1f and %.1f", res.loadBefore, res.loadAfter)
+	if max(res.loadBefore, res.loadAfter) > float64(runtime.NumCPU()) {
+		p(" (more than the cores: other processes competed for the CPU, expect wide spreads)")
+	}
+	p("\n")
 	p("- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	p("- Commit: %s\n", gitCommit())
 	p("- Peer: k8s.io/client-go %s (`tools/cache.SharedIndexInformer`, `listers/core/v1`)\n", moduleVersion("k8s.io/client-go"))
@@ -89,6 +94,24 @@ func cpuModel() string {
 		}
 	}
 	return "unknown CPU"
+}
+
+// loadAverage is the 1-minute load average of /proc/loadavg, -1 when
+// unknown.
+func loadAverage() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return -1
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return -1
+	}
+	return v
 }
 
 // memTotal is MemTotal of /proc/meminfo in GiB.

@@ -18,8 +18,11 @@ type results struct {
 	cfg      dataset.Config
 	rounds   int
 	duration time.Duration
-	metrics  []metric
-	values   map[string]map[string]series
+	// loadBefore and loadAfter are the 1-minute load averages when the
+	// rounds started and ended.
+	loadBefore, loadAfter float64
+	metrics               []metric
+	values                map[string]map[string]series
 }
 
 func newResults(cfg dataset.Config, rounds int) *results {
