@@ -136,8 +136,9 @@ func (s *Shared) Start(ctx context.Context) {
 }
 
 // WaitForCacheSync waits until every started informer has synced or ctx is
-// done, and reports, per object type, whether its informer synced.
-func (s *Shared) WaitForCacheSync(ctx context.Context) map[reflect.Type]bool {
+// done, and reports, per object type, whether its informer synced. When one
+// did not, the result's Err is context.Cause(ctx).
+func (s *Shared) WaitForCacheSync(ctx context.Context) cache.SyncResult {
 	s.mu.Lock()
 	waiting := map[reflect.Type]cache.SharedIndexInformer{}
 	for t, inf := range s.informers {
@@ -147,9 +148,12 @@ func (s *Shared) WaitForCacheSync(ctx context.Context) map[reflect.Type]bool {
 	}
 	s.mu.Unlock()
 
-	res := make(map[reflect.Type]bool, len(waiting))
+	res := cache.SyncResult{Synced: make(map[reflect.Type]bool, len(waiting))}
 	for t, inf := range waiting {
-		res[t] = cache.WaitForCacheSync(ctx, inf.HasSynced)
+		res.Synced[t] = cache.WaitForCacheSync(ctx, inf.HasSynced)
+		if !res.Synced[t] {
+			res.Err = context.Cause(ctx)
+		}
 	}
 	return res
 }

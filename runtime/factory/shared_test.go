@@ -2,7 +2,9 @@ package factory
 
 import (
 	"context"
+	"errors"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -163,8 +165,8 @@ func TestStartRunsInformersAddedLaterAndShutdownWaits(t *testing.T) {
 
 	synced := s.WaitForCacheSync(ctx)
 	want := map[reflect.Type]bool{reflect.TypeOf(&metav1.PartialObjectMetadata{}): true, reflect.TypeOf(&otherType{}): true}
-	if !reflect.DeepEqual(synced, want) {
-		t.Fatalf("WaitForCacheSync = %v, want %v", synced, want)
+	if !reflect.DeepEqual(synced.Synced, want) || synced.AsError() != nil {
+		t.Fatalf("WaitForCacheSync = %+v, want %v", synced, want)
 	}
 	s.Shutdown()
 	if first.runs.Load() != 1 || second.runs.Load() != 1 {
@@ -199,7 +201,7 @@ func TestWaitForCacheSyncIgnoresInformersNotStarted(t *testing.T) {
 	var rec recorder
 	s := New()
 	s.InformerFor(&metav1.PartialObjectMetadata{}, rec.newInformer)
-	if got := s.WaitForCacheSync(t.Context()); len(got) != 0 {
+	if got := s.WaitForCacheSync(t.Context()).Synced; len(got) != 0 {
 		t.Fatalf("WaitForCacheSync = %v, want empty before Start", got)
 	}
 }
@@ -210,5 +212,30 @@ func TestClusterInformerForIgnoresNamespaces(t *testing.T) {
 	s.ClusterInformerFor(&metav1.PartialObjectMetadata{}, rec.newInformer)
 	if len(rec.made) != 1 || rec.made[0].config.Namespace != metav1.NamespaceAll {
 		t.Fatalf("made %d informers (first namespace %q), want one for all namespaces", len(rec.made), rec.made[0].config.Namespace)
+	}
+}
+
+// neverSynced is an informer whose first list never completes.
+type neverSynced struct{ *fakeInformer }
+
+func (neverSynced) HasSynced() bool { return false }
+
+func TestWaitForCacheSyncReportsWhatDidNotSync(t *testing.T) {
+	s := New()
+	s.InformerFor(&metav1.PartialObjectMetadata{}, func(c InformerConfig) cache.SharedIndexInformer {
+		return neverSynced{newFakeInformer(c)}
+	})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	s.Start(ctx)
+	cause := errors.New("gave up")
+	cancel(cause)
+	res := s.WaitForCacheSync(ctx)
+	s.Shutdown()
+	if res.Synced[reflect.TypeOf(&metav1.PartialObjectMetadata{})] {
+		t.Fatal("reported synced")
+	}
+	err := res.AsError()
+	if !errors.Is(err, cause) || !strings.Contains(err.Error(), "v1.PartialObjectMetadata") {
+		t.Fatalf("AsError() = %v, want it to wrap the cause and name the type", err)
 	}
 }

@@ -122,10 +122,10 @@ func (f *sharedInformerFactory) Shutdown() {
 }
 
 func (f *sharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
-	return f.WaitForCacheSyncWithContext(wait.ContextForChannel(stopCh))
+	return f.WaitForCacheSyncWithContext(wait.ContextForChannel(stopCh)).Synced
 }
 
-func (f *sharedInformerFactory) WaitForCacheSyncWithContext(ctx context.Context) map[reflect.Type]bool {
+func (f *sharedInformerFactory) WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult {
 	return f.shared.WaitForCacheSync(ctx)
 }
 
@@ -161,12 +161,8 @@ func (f *sharedInformerFactory) ClusterInformerFor(obj runtime.Object, newFunc i
 //	genericInformer := factory.ForResource(resource)
 //	typedInformer := factory.SomeAPIGroup().V1().SomeType()
 //	factory.StartWithContext(ctx)           // Start processing these informers.
-//	synced := factory.WaitForCacheSyncWithContext(ctx)
-//	for v, ok := range synced {
-//	    if !ok {
-//	        fmt.Fprintf(os.Stderr, "caches failed to sync: %v", v)
-//	        return
-//	    }
+//	if err := factory.WaitForCacheSyncWithContext(ctx).AsError(); err != nil {
+//	    return err // names the informers that did not sync
 //	}
 //
 //	// Informers can also be created after Start, but then
@@ -198,8 +194,9 @@ type SharedInformerFactory interface {
 	WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool
 
 	// WaitForCacheSyncWithContext blocks until all started informers' caches were synced
-	// or the context gets canceled, and reports per type whether it synced.
-	WaitForCacheSyncWithContext(ctx context.Context) map[reflect.Type]bool
+	// or the context gets canceled, and reports per type whether it synced;
+	// AsError of the result names the informers that did not.
+	WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult
 
 	// ForResource gives generic access to a shared informer of the matching type.
 	ForResource(resource schema.GroupVersionResource) (GenericInformer, error)
