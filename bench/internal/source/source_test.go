@@ -1,0 +1,91 @@
+package source
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func events(n int) []watch.Event {
+	evs := make([]watch.Event, n)
+	for i := range evs {
+		evs[i] = watch.Event{Type: watch.Modified, Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: string(rune('a' + i))}}}
+	}
+	return evs
+}
+
+func TestWatchSendsNothingBeforeStartThenEveryEventInOrder(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	list := &corev1.ConfigMapList{}
+	evs := events(3 * feedBuffer)
+	s := New(list, evs)
+	if got, err := s.List(ctx, metav1.ListOptions{Limit: 10}); err != nil || got != list {
+		t.Fatalf("List = %v, %v; want the list, whole", got, err)
+	}
+	w, err := s.Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if err := s.WaitWatching(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case ev := <-w.ResultChan():
+		t.Fatalf("got %v before Start", ev)
+	case <-time.After(20 * time.Millisecond):
+	}
+	s.Start()
+	for i := range 3 * feedBuffer {
+		ev := <-w.ResultChan()
+		if want := string(rune('a' + i)); ev.Object.(*corev1.ConfigMap).ResourceVersion != want {
+			t.Fatalf("event %d has resourceVersion %q, want %q", i, ev.Object.(*corev1.ConfigMap).ResourceVersion, want)
+		}
+	}
+	// Once the feed has ended (its channel closed), no sent event may be
+	// referenced by the source any more.
+	w.Stop()
+	for range w.ResultChan() {
+	}
+	for i, ev := range evs {
+		if ev.Object != nil {
+			t.Fatalf("event %d still referenced by the source after it was sent", i)
+		}
+	}
+}
+
+func TestStopAndCancelCloseEveryWatch(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		end  func(cancel context.CancelFunc, w watch.Interface)
+	}{
+		{"stop", func(_ context.CancelFunc, w watch.Interface) { w.Stop(); w.Stop() }},
+		{"cancel", func(cancel context.CancelFunc, _ watch.Interface) { cancel() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			s := New(&corev1.ConfigMapList{}, events(2*feedBuffer))
+			first, _ := s.Watch(ctx, metav1.ListOptions{})
+			second, _ := s.Watch(ctx, metav1.ListOptions{})
+			s.Start()
+			<-first.ResultChan() // the feed is running
+			tc.end(cancel, first)
+			if tc.name == "stop" {
+				second.Stop()
+			}
+			for _, w := range []watch.Interface{first, second} {
+				for range w.ResultChan() {
+				}
+			}
+		})
+	}
+}
