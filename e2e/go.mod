@@ -3,6 +3,7 @@ module github.com/informer-gen/informer-gen/e2e
 go 1.26.0
 
 require (
+	github.com/go-logr/logr v1.4.3
 	github.com/informer-gen/informer-gen v0.0.0
 	github.com/informer-gen/informer-gen/examples/crd v0.0.0-00010101000000-000000000000
 	go.etcd.io/etcd/client/v3 v3.7.0
@@ -23,7 +24,6 @@ require (
 	github.com/emicklei/go-restful/v3 v3.13.0 // indirect
 	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
-	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-openapi/jsonpointer v1.0.0 // indirect
 	github.com/go-openapi/jsonreference v1.0.0 // indirect
 	github.com/go-openapi/swag v0.27.1 // indirect

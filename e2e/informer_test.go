@@ -107,10 +107,12 @@ func TestGeneratedFactoryInformerAndListerServeServerState(t *testing.T) {
 	lister := widgets.Lister()
 	f.StartWithContext(ctx)
 	t.Cleanup(f.Shutdown)
-	for typ, ok := range f.WaitForCacheSyncWithContext(ctx) {
-		if !ok {
-			t.Fatalf("%v did not sync", typ)
-		}
+	res := f.WaitForCacheSyncWithContext(ctx)
+	if err := res.AsError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Synced) != 1 {
+		t.Fatalf("factory started %d informers, want 1 (Widgets): %v", len(res.Synced), res.Synced)
 	}
 
 	if err := wl.remove(ctx, 0, 100, nth(2, 0)); err != nil {

@@ -10,13 +10,19 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
+
+// quietControllerRuntimeLog silences envtest's logger, which otherwise
+// prints a stack trace complaining that no logger was set.
+var quietControllerRuntimeLog sync.Once
 
 // Options configure a Cluster.
 type Options struct {
@@ -64,6 +70,7 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, retErr error) {
 		}
 		opts.CRDDirectory = filepath.Join(root, "examples", "crd", "config", "crd")
 	}
+	quietControllerRuntimeLog.Do(func() { ctrllog.SetLogger(logr.Discard()) })
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = 60 * time.Second
 	}
@@ -137,20 +144,37 @@ func (c *Cluster) EtcdURL() string {
 	return c.env.ControlPlane.Etcd.URL.String()
 }
 
-// StopAPIServer stops kube-apiserver (gracefully, SIGTERM) and leaves etcd
+// KillAPIServer kills kube-apiserver with SIGKILL, as a crash would: open
+// connections and watches break at once, nothing is drained. etcd keeps
 // running with its data. Clients see connections refused until
 // StartAPIServer.
-func (c *Cluster) StopAPIServer() error {
+func (c *Cluster) KillAPIServer() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stopped {
 		return errors.New("cluster: stopped")
 	}
-	return c.env.ControlPlane.APIServer.Stop()
+	apiServer := c.env.ControlPlane.APIServer
+	pid, err := findChild(apiServer.Path, "--cert-dir="+c.certDir)
+	if err != nil {
+		return err
+	}
+	if err := killAndReap(pid, 30*time.Second); err != nil {
+		return err
+	}
+	// Let envtest see the exit and reset its process state; its Stop
+	// returns at once for a process that has exited.
+	for range 100 {
+		if err := apiServer.Stop(); err == nil {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return apiServer.Stop()
 }
 
 // StartAPIServer starts kube-apiserver again on the same address with the
-// same certificates after StopAPIServer, and waits until the CRD resources
+// same certificates after KillAPIServer, and waits until the CRD resources
 // are served again.
 func (c *Cluster) StartAPIServer(ctx context.Context) error {
 	c.mu.Lock()
@@ -164,9 +188,9 @@ func (c *Cluster) StartAPIServer(ctx context.Context) error {
 	return c.waitServed(ctx)
 }
 
-// RestartAPIServer is StopAPIServer followed by StartAPIServer.
+// RestartAPIServer is KillAPIServer followed by StartAPIServer.
 func (c *Cluster) RestartAPIServer(ctx context.Context) error {
-	if err := c.StopAPIServer(); err != nil {
+	if err := c.KillAPIServer(); err != nil {
 		return err
 	}
 	return c.StartAPIServer(ctx)
