@@ -252,6 +252,7 @@ func TestInformerBacksOffWhenForbidden(t *testing.T) {
 			before := len(errs.snapshot())
 			time.Sleep(window)
 			failures := len(errs.snapshot()) - before
+			t.Logf("%d list/watch failures in %v", failures, window)
 			if failures > maxFailures {
 				t.Errorf("%d list/watch failures in %v: the informer is spinning", failures, window)
 			}
