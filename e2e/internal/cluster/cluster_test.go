@@ -82,5 +82,3 @@ func TestClusterRestartKeepsDataAndStopCleansUp(t *testing.T) {
 		}
 	}
 }
-
-
