@@ -36,12 +36,10 @@ func NewNamespaced[T runtime.Object](parent ResourceIndexer[T], namespace string
 }
 
 // List returns the objects whose labels match selector. In a namespaced
-// ResourceIndexer it reads the namespace index when the indexer has one.
+// ResourceIndexer it reads the namespace index when the indexer has one,
+// and filters every object by namespace otherwise.
 func (r ResourceIndexer[T]) List(selector labels.Selector) ([]T, error) {
-	objs, err := r.candidates()
-	if err != nil {
-		return nil, err
-	}
+	objs, filterNamespace := r.candidates()
 	everything := selector == nil || selector.Empty()
 	ret := make([]T, 0, len(objs))
 	for _, o := range objs {
@@ -50,17 +48,15 @@ func (r ResourceIndexer[T]) List(selector labels.Selector) ([]T, error) {
 			utilruntime.HandleError(fmt.Errorf("lister: %s cache holds %T", r.resource, o))
 			continue
 		}
-		if !everything {
+		if !everything || filterNamespace {
 			m, err := meta.Accessor(o)
 			if err != nil {
 				return nil, err
 			}
-			if !selector.Matches(labels.Set(m.GetLabels())) {
+			if filterNamespace && m.GetNamespace() != r.namespace {
 				continue
 			}
-		}
-		if r.namespace != "" && !r.hasNamespaceIndex() {
-			if m, err := meta.Accessor(o); err != nil || m.GetNamespace() != r.namespace {
+			if !everything && !selector.Matches(labels.Set(m.GetLabels())) {
 				continue
 			}
 		}
@@ -70,17 +66,17 @@ func (r ResourceIndexer[T]) List(selector labels.Selector) ([]T, error) {
 }
 
 // candidates returns the objects List filters: the namespace's objects when
-// the namespace index exists, every object otherwise.
-func (r ResourceIndexer[T]) candidates() ([]any, error) {
-	if r.namespace != "" && r.hasNamespaceIndex() {
-		return r.indexer.ByIndex(cache.NamespaceIndex, r.namespace)
+// the namespace index exists, every object otherwise, in which case
+// filterNamespace says List must check each object's namespace.
+func (r ResourceIndexer[T]) candidates() (objs []any, filterNamespace bool) {
+	if r.namespace == "" {
+		return r.indexer.List(), false
 	}
-	return r.indexer.List(), nil
-}
-
-func (r ResourceIndexer[T]) hasNamespaceIndex() bool {
-	_, ok := r.indexer.GetIndexers()[cache.NamespaceIndex]
-	return ok
+	if objs, err := r.indexer.ByIndex(cache.NamespaceIndex, r.namespace); err == nil {
+		return objs, false
+	}
+	// The indexer has no namespace index.
+	return r.indexer.List(), true
 }
 
 // Get returns the object named name (in the ResourceIndexer's namespace, if
