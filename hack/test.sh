@@ -9,7 +9,7 @@ root=$(pwd)
 
 # Modules tested, in order. The root module first; nested modules that exist.
 modules=(.)
-for m in examples/crd e2e conformance; do
+for m in examples/crd e2e conformance bench; do
   [ -f "$m/go.mod" ] && modules+=("$m")
 done
 
