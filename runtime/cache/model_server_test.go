@@ -329,3 +329,11 @@ func (w *modelWatch) pump() {
 		}
 	}
 }
+
+// has reports whether name exists.
+func (s *modelServer) has(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.objects[name]
+	return ok
+}

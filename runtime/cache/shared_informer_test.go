@@ -115,8 +115,10 @@ func waitConverged(t testing.TB, srv *modelServer, inf *informerRun, handlers ..
 			cache[k] = o
 		}
 		var viewDiff []string
-		for _, h := range handlers {
-			viewDiff = append(viewDiff, diffViews(h.snapshot(), cache)...)
+		for i, h := range handlers {
+			if d := diffViews(h.snapshot(), cache); len(d) > 0 {
+				viewDiff = append(viewDiff, fmt.Sprintf("handler %d: %v", i, d))
+			}
 		}
 		if ok && len(viewDiff) == 0 {
 			return
