@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/informer-gen/informer-gen/e2e/internal/cluster"
 )
 
@@ -54,6 +56,7 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	before := goleak.IgnoreCurrent()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	defer stopAll()
@@ -89,7 +92,18 @@ func run(m *testing.M) int {
 	track(c)
 	shared = c
 	fmt.Fprintf(os.Stderr, "e2e: control plane up at %s in %v\n", c.APIServerAddress(), time.Since(start).Round(time.Millisecond))
-	return m.Run()
+	code := m.Run()
+	if code != 0 {
+		return code
+	}
+	// Every informer, watch and proxy goroutine the tests started must be
+	// gone; idle HTTP connections are closed with the control plane.
+	stopAll()
+	if err := goleak.Find(before); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: goroutine leak after the tests: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 // sharedCluster returns the shared cluster or skips the test with -short.
