@@ -1,0 +1,101 @@
+// Package cache is the runtime that generated informers and listers run
+// on: a Reflector lists and watches one kind of object, a DeltaFIFO queues
+// the changes, and a SharedIndexInformer applies them to an Indexer (the
+// cache listers read) and fans them out to any number of event handlers.
+// It depends on k8s.io/apimachinery and k8s.io/klog only, never on
+// k8s.io/client-go.
+//
+// # Pipeline
+//
+// The Reflector lists, then watches from the list's resourceVersion,
+// resuming a dropped watch from the last resourceVersion it saw and
+// relisting when that version expired (410 Gone). It writes into a
+// DeltaFIFO, which records per object key the changes not yet applied
+// (Added, Updated, Deleted, Replaced, Sync), merges consecutive deletes and
+// hands keys out in the order they were first queued. The informer's queue
+// processes itself: the goroutine that queued a change (the reflector's)
+// applies queued keys in batches to the Indexer and appends notifications
+// to each handler's buffer, with no goroutine hand-off per change. Each
+// handler runs on its own goroutine, so a slow handler never slows the
+// cache or the other handlers.
+//
+// An optional TransformFunc (SharedInformer.SetTransform, before Run)
+// rewrites each object version once, before it enters the queue, so the
+// cache and the handlers only ever see transformed objects.
+//
+// # Relists without noise
+//
+// A relist (the first list, or one after the watch could not resume)
+// is compared with the cache key by key:
+//
+//   - an object whose resourceVersion equals the cached one produces no
+//     notification at all (the cached object is kept); handlers that asked
+//     for resyncs do not get one either: resyncs come only from their own
+//     timer;
+//   - an object whose resourceVersion changed produces one OnUpdate;
+//   - a cached object missing from the list produces one OnDelete carrying
+//     a DeletedFinalStateUnknown tombstone whose Obj is the last state this
+//     client knew;
+//   - an object not cached produces one OnAdd.
+//
+// # Re-created objects (UID awareness)
+//
+// When an object arrives whose UID differs from the cached object's under
+// the same key (it was deleted and re-created and the deletion was not
+// observed), handlers get OnDelete of the cached object followed by OnAdd
+// of the new one, never an OnUpdate across two different objects. On a
+// relist the delete carries a DeletedFinalStateUnknown tombstone; on a
+// watch ADDED or MODIFIED event it carries the cached object itself.
+//
+// # Delivery guarantee
+//
+// Each handler has its own goroutine and its own buffer. Its methods are
+// called one at a time, never concurrently, and the notifications of one
+// object key are never reordered. While the handler keeps up, it receives
+// every notification in the order the cache changed, across keys too.
+//
+// A handler that falls behind does not make the informer hold an unbounded
+// backlog: beyond a small fixed in-order buffer (1024 notifications), the
+// pending notifications are coalesced per key, so the memory a lagging
+// handler holds is bounded by the number of distinct object keys, not by
+// the number of events. When it catches up the handler has been told, for
+// every key:
+//
+//   - the final state: its view built from OnAdd/OnUpdate/OnDelete equals
+//     the cache (an object it never saw and that is gone again is not
+//     mentioned at all);
+//   - every delete of an object it had been told about, before any add of
+//     a re-created object under that key;
+//   - an OnAdd before any OnUpdate of an object, and OnUpdate(old, new)
+//     with old the state it was last given.
+//
+// What a lagging handler may miss is intermediate states: successive
+// updates of one key merge into one OnUpdate from the oldest to the newest
+// state; a pending resync merges into any other pending notification of
+// its key; and while it lags, notifications of different keys may be
+// delivered in a different order than the changes happened.
+//
+// # Handlers and resync
+//
+// A handler added after the informer started first receives the cache
+// content as OnAdd with isInInitialList true; its registration's HasSynced
+// becomes true once it has been handed all of it (for handlers added before
+// Run: once it has been handed the whole first list). RemoveEventHandler
+// stops deliveries at once; pending notifications are dropped.
+//
+// A handler asks for periodic resyncs with a resync period (at least one
+// second). The informer checks for due resyncs at the shortest period
+// requested before Run (a period requested after Run that is shorter than
+// the check period is raised to it). A resync calls ResyncHandler.OnResync
+// when the handler implements it (ResourceEventHandlerFuncs and typed
+// handlers do), and OnUpdate(obj, obj) otherwise.
+//
+// # Debugging
+//
+// With KUBE_CACHE_MUTATION_DETECTOR=true in the environment, or
+// SharedIndexInformerOptions.DetectCacheMutations, the informer keeps a
+// deep copy of every cached object and panics, every second and when Run
+// ends, if a cached object was mutated (handlers and lister readers must
+// deep-copy before changing objects). It doubles memory and costs a deep
+// copy per change: do not use it in production.
+package cache
