@@ -116,12 +116,22 @@ func (l *listener) push(n notification) {
 	} else {
 		l.coalesceLocked(n)
 	}
+	if l.metrics != nil {
+		// Report a growing backlog every lagReportStep notifications; the
+		// goroutine reports the rest as it drains.
+		if n := len(l.fast) + len(l.pending); n%lagReportStep == 0 {
+			l.metrics.HandlerLag(l.name, n)
+		}
+	}
 	if l.idle {
 		l.idle = false
 		l.cond.Signal()
 	}
 	l.mu.Unlock()
 }
+
+// lagReportStep is the backlog growth between HandlerLag reports from push.
+const lagReportStep = 256
 
 // coalesceLocked merges n into the pending entry of its key.
 func (l *listener) coalesceLocked(n notification) {
