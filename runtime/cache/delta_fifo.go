@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -79,16 +80,6 @@ type DeltaFIFOOptions struct {
 	Transformer TransformFunc
 	// Metrics, when set, receives QueueDepth.
 	Metrics Metrics
-	// Process, when set, makes the queue process itself: every call that
-	// queues something then drains the queue on the caller's goroutine, in
-	// batches of at most MaxBatch keys (all queued keys when 0), unless
-	// another caller is already draining it, which then takes the new keys
-	// too. This saves a goroutine hand-off per change. The batch and its
-	// Deltas are valid only during the call; Process must not call the
-	// queue. PopBatch must not be used with it.
-	Process func(batch []PoppedDeltas)
-	// MaxBatch bounds the batches given to Process.
-	MaxBatch int
 }
 
 // PoppedDeltas is one key handed out by PopBatch.
@@ -135,14 +126,16 @@ type DeltaFIFO struct {
 	known     KeyListerGetter
 	transform TransformFunc
 	metrics   Metrics
-	process   func(batch []PoppedDeltas)
-	maxBatch  int
 }
 
 type fifoEntry struct {
 	key    string
 	deltas Deltas
 }
+
+// idleSpins is how many times a consumer yields before sleeping on an
+// empty queue.
+const idleSpins = 2
 
 // maxFreeEntries caps the recycled entries a DeltaFIFO keeps.
 const maxFreeEntries = 4096
@@ -155,8 +148,6 @@ func NewDeltaFIFO(opts DeltaFIFOOptions) *DeltaFIFO {
 		known:     opts.KnownObjects,
 		transform: opts.Transformer,
 		metrics:   opts.Metrics,
-		process:   opts.Process,
-		maxBatch:  opts.MaxBatch,
 	}
 	if f.keyFunc == nil {
 		f.keyFunc = MetaNamespaceKeyFunc
@@ -178,7 +169,7 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 func (f *DeltaFIFO) Add(obj any) error {
 	f.mu.Lock()
 	err := f.queueLocked(Added, obj, true)
-	f.drainAndUnlock()
+	f.mu.Unlock()
 	return err
 }
 
@@ -186,7 +177,7 @@ func (f *DeltaFIFO) Add(obj any) error {
 func (f *DeltaFIFO) Update(obj any) error {
 	f.mu.Lock()
 	err := f.queueLocked(Updated, obj, true)
-	f.drainAndUnlock()
+	f.mu.Unlock()
 	return err
 }
 
@@ -212,7 +203,7 @@ func (f *DeltaFIFO) Delete(obj any) error {
 		}
 	}
 	err = f.queueKeyedLocked(key, Deleted, obj, true)
-	f.drainAndUnlock()
+	f.mu.Unlock()
 	return err
 }
 
@@ -222,7 +213,7 @@ func (f *DeltaFIFO) Delete(obj any) error {
 func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	f.mu.Lock()
 	err := f.replaceLocked(list, resourceVersion)
-	f.drainAndUnlock()
+	f.mu.Unlock()
 	return err
 }
 
@@ -288,7 +279,7 @@ func (f *DeltaFIFO) Resync() error {
 	}
 	f.mu.Lock()
 	err := f.resyncLocked()
-	f.drainAndUnlock()
+	f.mu.Unlock()
 	return err
 }
 
@@ -394,7 +385,15 @@ func (f *DeltaFIFO) PopBatch(max int, process func(batch []PoppedDeltas)) (int, 
 	defer f.popMu.Unlock()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for len(f.queue) == f.head && !f.closed {
+	for spin := 0; len(f.queue) == f.head && !f.closed; spin++ {
+		if spin < idleSpins {
+			// Let the producer queue more before sleeping: waking a
+			// sleeping consumer per key costs more than the key.
+			f.mu.Unlock()
+			runtime.Gosched()
+			f.mu.Lock()
+			continue
+		}
 		f.cond.Wait()
 	}
 	if f.closed {
@@ -445,18 +444,6 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 		f.metrics.QueueDepth(len(f.queue) - f.head)
 	}
 	return n
-}
-
-// drainAndUnlock, for a self-processing queue, processes queued keys until
-// the queue is empty, unless another goroutine is processing (it will take
-// them); then it unlocks f.mu.
-func (f *DeltaFIFO) drainAndUnlock() {
-	if f.process != nil && !f.processing {
-		for len(f.queue) > f.head && !f.closed {
-			f.processOneBatchLocked(f.maxBatch, f.process)
-		}
-	}
-	f.mu.Unlock()
 }
 
 // recycleLocked keeps the processed entry e for reuse, dropping its

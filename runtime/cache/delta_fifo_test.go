@@ -274,23 +274,26 @@ func mustNoErr(t *testing.T, err error) {
 	}
 }
 
-func TestDeltaFIFOSelfProcessingLeavesNoKeyBehindWithConcurrentProducers(t *testing.T) {
+func TestDeltaFIFOConcurrentProducersAndConsumerLoseNoKey(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[string]int{}
-	inBatch := false
-	var f *DeltaFIFO
-	f = NewDeltaFIFO(DeltaFIFOOptions{MaxBatch: 3, Process: func(batch []PoppedDeltas) {
-		mu.Lock()
-		if inBatch {
-			t.Error("two batches processed at once")
+	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	consumed := make(chan struct{})
+	go func() {
+		defer close(consumed)
+		for {
+			_, err := f.PopBatch(3, func(batch []PoppedDeltas) {
+				mu.Lock()
+				for _, p := range batch {
+					seen[p.Key] += len(p.Deltas)
+				}
+				mu.Unlock()
+			})
+			if err != nil {
+				return
+			}
 		}
-		inBatch = true
-		for _, p := range batch {
-			seen[p.Key] += len(p.Deltas)
-		}
-		inBatch = false
-		mu.Unlock()
-	}})
+	}()
 	var wg sync.WaitGroup
 	for p := 0; p < 4; p++ {
 		wg.Add(1)
@@ -302,29 +305,46 @@ func TestDeltaFIFOSelfProcessingLeavesNoKeyBehindWithConcurrentProducers(t *test
 		}()
 	}
 	wg.Wait()
-	if f.Len() != 0 {
-		t.Fatalf("%d keys left queued", f.Len())
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(seen) != 2000 {
-		t.Fatalf("processed %d keys, want 2000", len(seen))
-	}
+	eventually(t, "all keys processed", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(seen) == 2000
+	})
+	f.Close()
+	<-consumed
 }
 
-func TestDeltaFIFOSelfProcessingSyncsAfterTheFirstReplace(t *testing.T) {
-	var initial []bool
-	f := NewDeltaFIFO(DeltaFIFOOptions{Process: func(batch []PoppedDeltas) {
-		for _, p := range batch {
-			initial = append(initial, p.IsInInitialList)
-		}
-	}})
-	mustNoErr(t, f.Replace([]any{testObject("ns", "a", "1"), testObject("ns", "b", "1")}, "1"))
-	if !f.HasSynced() {
-		t.Fatal("not synced after Replace returned")
+func TestDeltaFIFOReplaceWaitsForTheBatchBeingProcessed(t *testing.T) {
+	known := NewIndexer(MetaNamespaceKeyFunc, nil)
+	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: known})
+	mustNoErr(t, f.Add(testObject("ns", "limbo", "1")))
+	inProcess, release := make(chan struct{}), make(chan struct{})
+	popped := make(chan struct{})
+	go func() {
+		defer close(popped)
+		_, err := f.PopBatch(0, func(batch []PoppedDeltas) {
+			close(inProcess)
+			<-release
+			// Apply the batch to the cache, as the informer does.
+			for _, p := range batch {
+				mustNoErr(t, known.Add(p.Deltas.Newest().Object))
+			}
+		})
+		mustNoErr(t, err)
+	}()
+	<-inProcess
+	replaced := make(chan error, 1)
+	go func() { replaced <- f.Replace(nil, "2") }()
+	select {
+	case <-replaced:
+		t.Fatal("Replace ran while a popped batch was not yet in the cache")
+	case <-time.After(20 * time.Millisecond):
 	}
-	mustNoErr(t, f.Add(testObject("ns", "c", "2")))
-	if want := []bool{true, true, false}; !reflect.DeepEqual(initial, want) {
-		t.Fatalf("IsInInitialList = %v, want %v", initial, want)
+	close(release)
+	<-popped
+	mustNoErr(t, <-replaced)
+	want := map[string][]DeltaType{"ns/limbo": {Deleted}}
+	if got := deltaTypes(popAll(t, f)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("deltas = %v, want %v: the key in flight must be tombstoned", got, want)
 	}
 }

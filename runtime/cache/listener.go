@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -225,7 +226,14 @@ func (l *listener) run() {
 	var coalesced []*pendingEntry
 	for {
 		l.mu.Lock()
-		for !l.stopped && len(l.fast) == 0 && len(l.order) == l.head {
+		for spin := 0; !l.stopped && len(l.fast) == 0 && len(l.order) == l.head; spin++ {
+			if spin < idleSpins {
+				// Yield to the producer before sleeping; see DeltaFIFO.
+				l.mu.Unlock()
+				runtime.Gosched()
+				l.mu.Lock()
+				continue
+			}
 			if l.metrics != nil {
 				l.metrics.HandlerLag(l.name, 0)
 			}

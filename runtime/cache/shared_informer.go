@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -84,7 +85,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 }
 
 // sharedIndexInformer implements SharedIndexInformer: a Reflector feeds a
-// self-processing DeltaFIFO, which applies batches of changes to the
+// DeltaFIFO; one goroutine pops batches from it, applies them to the
 // indexer and hands notifications to the listeners, each of which runs its
 // handler on its own goroutine.
 type sharedIndexInformer struct {
@@ -130,10 +131,6 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		KnownObjects: s.indexer,
 		Transformer:  s.transform,
 		Metrics:      s.opts.Metrics,
-		// The reflector's goroutine applies what it queues (see
-		// DeltaFIFOOptions.Process): no hand-off per change.
-		Process:  s.apply,
-		MaxBatch: applyBatch,
 	})
 	r := NewReflector(s.lw, fifo, ReflectorOptions{
 		Name:              s.name,
@@ -162,9 +159,11 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		run(func() { s.detector.run(ctx) })
 	}
 	run(func() { s.processor.run(ctx) })
+	run(func() { r.Run(ctx) })
 	run(func() {
-		r.Run(ctx)
-		fifo.Close()
+		stop := context.AfterFunc(ctx, fifo.Close)
+		defer stop()
+		s.processLoop(fifo)
 	})
 	wg.Wait()
 
@@ -177,9 +176,21 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 	s.isStopped.Store(true)
 }
 
+// processLoop pops and applies batches until the queue closes.
+func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
+	for {
+		if _, err := fifo.PopBatch(applyBatch, s.apply); err != nil {
+			if errors.Is(err, ErrFIFOClosed) {
+				return
+			}
+			utilruntime.HandleError(err)
+		}
+	}
+}
+
 // apply applies a popped batch to the indexer and notifies the listeners.
-// The queue calls it from the goroutine that queued the changes (the
-// reflector's), one batch at a time.
+// It runs on the informer's processing goroutine, without the queue
+// locked, so the reflector keeps queueing meanwhile.
 func (s *sharedIndexInformer) apply(batch []PoppedDeltas) {
 	s.applyMu.Lock()
 	listeners, syncing := s.processor.snapshot()
