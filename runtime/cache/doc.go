@@ -12,12 +12,12 @@
 // relisting when that version expired (410 Gone). It writes into a
 // DeltaFIFO, which records per object key the changes not yet applied
 // (Added, Updated, Deleted, Replaced, Sync), merges consecutive deletes and
-// hands keys out in the order they were first queued. The informer's queue
-// processes itself: the goroutine that queued a change (the reflector's)
-// applies queued keys in batches to the Indexer and appends notifications
-// to each handler's buffer, with no goroutine hand-off per change. Each
-// handler runs on its own goroutine, so a slow handler never slows the
-// cache or the other handlers.
+// hands keys out in the order they were first queued. The informer's
+// processing goroutine pops keys in batches, applies them to the Indexer
+// and appends notifications to each handler's buffer, while the reflector
+// keeps queueing; nobody sleeps or wakes per change while changes flow.
+// Each handler runs on its own goroutine, so a slow handler never slows
+// the cache or the other handlers.
 //
 // An optional TransformFunc (SharedInformer.SetTransform, before Run)
 // rewrites each object version once, before it enters the queue, so the
