@@ -261,8 +261,12 @@ func TestFailedStatusUpdatesAreRetriedUntilTheyStick(t *testing.T) {
 			if got := failed.Load(); got != 3 {
 				t.Errorf("%d status updates were failed, want 3", got)
 			}
-			s := c.Stats()
-			if !tt.wantStats(s) || s.StatusUpdates != 1 {
+			// The write is on the server before the worker counts it.
+			waitUntil(t, func() (bool, string) {
+				s := c.Stats()
+				return s.StatusUpdates == 1, fmt.Sprintf("stats %+v, want one status update", s)
+			})
+			if s := c.Stats(); !tt.wantStats(s) {
 				t.Errorf("stats %+v", s)
 			}
 			waitUntil(t, func() (bool, string) {
