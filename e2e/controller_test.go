@@ -1,10 +1,15 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -12,7 +17,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
+	"github.com/informer-gen/informer-gen/e2e/internal/cluster"
 	"github.com/informer-gen/informer-gen/examples/crd/controller"
 	"github.com/informer-gen/informer-gen/examples/crd/pkg/generated/clientset/versioned"
 	"github.com/informer-gen/informer-gen/examples/crd/pkg/generated/informers/externalversions"
@@ -182,4 +190,91 @@ func TestControllerConvergesWidgetStatusesOnRealAPIServer(t *testing.T) {
 	informers.Shutdown()
 	conns.closeAll()
 	goleak.VerifyNone(t, before)
+}
+
+// writeKubeconfig writes cfg (host and client certificates, as the harness
+// provides them) as a kubeconfig file in dir and returns its path.
+func writeKubeconfig(t *testing.T, cfg *rest.Config, dir string) string {
+	t.Helper()
+	server := cfg.Host
+	if !strings.Contains(server, "://") {
+		server = "https://" + server
+	}
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["e2e"] = &clientcmdapi.Cluster{Server: server, CertificateAuthorityData: cfg.CAData}
+	kc.AuthInfos["admin"] = &clientcmdapi.AuthInfo{ClientCertificateData: cfg.CertData, ClientKeyData: cfg.KeyData, Token: cfg.BearerToken}
+	kc.Contexts["e2e"] = &clientcmdapi.Context{Cluster: "e2e", AuthInfo: "admin"}
+	kc.CurrentContext = "e2e"
+	path := filepath.Join(dir, "kubeconfig")
+	if err := clientcmd.WriteToFile(*kc, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The controller command, built and run as a process with --kubeconfig and
+// --namespaces: it reconciles the Widgets of its namespace and exits 0 on
+// SIGTERM.
+func TestControllerCommandReconcilesAndExitsCleanlyOnSIGTERM(t *testing.T) {
+	c := sharedCluster(t)
+	admin := c.AdminConfig()
+	const ns = "ctl-cmd"
+	createNamespaces(t, admin, ns)
+	cs := clientset(t, admin)
+	ctx := t.Context()
+	wl := workload{cs: cs, namespaces: []string{ns}, prefix: "ctl-cmd", workers: 4}
+	if err := wl.create(ctx, 0, 20, all); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := cs.StableV1().Widgets(ns).DeleteCollection(context.Background(), metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil {
+			t.Logf("clean up widgets of %s: %v", ns, err)
+		}
+	})
+
+	root, err := cluster.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "controller")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/controller")
+	build.Dir = filepath.Join(root, "examples", "crd")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/controller: %v\n%s", err, out)
+	}
+
+	var logs bytes.Buffer
+	cmd := exec.Command(bin, "--kubeconfig="+writeKubeconfig(t, admin, dir), "--namespaces="+ns, "--workers=2", "-v=2")
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			cmd.Process.Kill()
+			<-exited
+		}
+	})
+
+	waitStatusesConverged(t, cs, []string{ns}, 20)
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		stopped = true
+		if err != nil {
+			t.Fatalf("controller exited with %v after SIGTERM, want status 0; output:\n%s", err, logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("controller still running 30s after SIGTERM; output:\n%s", logs.String())
+	}
+	if out := logs.String(); !strings.Contains(out, "Controller shut down") {
+		t.Errorf("output does not report the shutdown:\n%s", out)
+	}
 }

@@ -158,9 +158,15 @@ func diff(got, want versions) string {
 // difference otherwise.
 func waitConverged(t *testing.T, cs versioned.Interface, views map[string]func() versions) {
 	t.Helper()
+	waitConvergedWith(t, func(ctx context.Context) (versions, error) { return serverWidgets(ctx, cs) }, views)
+}
+
+// waitConvergedWith is waitConverged against the state server returns.
+func waitConvergedWith(t *testing.T, server func(context.Context) (versions, error), views map[string]func() versions) {
+	t.Helper()
 	var last string
 	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, convergeTimeout, true, func(ctx context.Context) (bool, error) {
-		want, err := serverWidgets(ctx, cs)
+		want, err := server(ctx)
 		if err != nil {
 			last = "list from server: " + err.Error()
 			return false, nil
