@@ -8,8 +8,8 @@
 #   deepcopy-gen    (k8s.io/code-generator/cmd/deepcopy-gen)
 #
 # Only Go is needed (modules come from the module proxy). A build happens only
-# when a binary is missing or the stamp (hash of hack/tools/go.mod, go.sum and
-# `go version`) changed; otherwise the script returns at once. The first build
+# when a binary is missing or the stamp (hash of hack/tools/go.mod, go.sum,
+# this script and `go version`) changed; otherwise the script returns at once. The first build
 # takes several minutes on a small machine; later ones are served by the Go
 # build cache. Concurrent invocations are serialised with flock when available.
 #
@@ -48,7 +48,22 @@ if command -v flock >/dev/null 2>&1; then
   flock 9
 fi
 
-stamp=$( { cat "$tools_dir/go.mod" "$tools_dir/go.sum"; go version; } | sha256sum | cut -d' ' -f1)
+stamp=$( { cat "$tools_dir/go.mod" "$tools_dir/go.sum" "${BASH_SOURCE[0]}"; go version; } | sha256sum | cut -d' ' -f1)
+
+# Version stamping of kube-apiserver, as the release build does, so that
+# /version reports the pinned release instead of v0.0.0-master.
+ldflags() {
+  case "$1" in
+    kube-apiserver)
+      local v major minor
+      v=$(cd "$tools_dir" && go list -m -f '{{.Version}}' k8s.io/kubernetes)
+      major=${v#v}; major=${major%%.*}
+      minor=${v#v"$major".}; minor=${minor%%.*}
+      local pkg=k8s.io/component-base/version
+      echo "-X $pkg.gitVersion=$v -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
+      ;;
+  esac
+}
 
 for n in "${names[@]}"; do
   out="$bin_dir/$n"
@@ -60,7 +75,7 @@ for n in "${names[@]}"; do
   start=$(date +%s)
   # CGO off: static binaries, no C toolchain needed. -trimpath keeps the
   # build reproducible across checkouts so the build cache is shared.
-  (cd "$tools_dir" && CGO_ENABLED=0 go build -trimpath -o "$out.tmp" "${pkgs[$n]}")
+  (cd "$tools_dir" && CGO_ENABLED=0 go build -trimpath -ldflags "$(ldflags "$n")" -o "$out.tmp" "${pkgs[$n]}")
   mv -f "$out.tmp" "$out"
   echo "$stamp" >"$stamp_file"
   echo "kube-binaries.sh: built $n in $(( $(date +%s) - start ))s" >&2

@@ -3,6 +3,7 @@ package cluster
 import (
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,6 +36,10 @@ func TestClusterRestartKeepsDataAndStopCleansUp(t *testing.T) {
 	kc, err := kubernetes.NewForConfig(c.AdminConfig())
 	if err != nil {
 		t.Fatal(err)
+	}
+	// hack/kube-binaries.sh stamps the pinned release into the binary.
+	if v, err := kc.Discovery().ServerVersion(); err != nil || !strings.HasPrefix(v.GitVersion, "v1.36.") {
+		t.Errorf("server version = %v, %v; want v1.36.x (hack/tools pins k8s.io/kubernetes v1.36.3)", v, err)
 	}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "harness"}}
 	if _, err := kc.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
