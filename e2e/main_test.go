@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -77,6 +79,9 @@ func run(m *testing.M) int {
 		}
 	}
 
+	stopSignals := stopOnSignal(cancel)
+	defer stopSignals()
+
 	start := time.Now()
 	var err error
 	binaries, err = cluster.EnsureBinaries(ctx)
@@ -99,6 +104,7 @@ func run(m *testing.M) int {
 	// Every informer, watch and proxy goroutine the tests started must be
 	// gone; idle HTTP connections are closed with the control plane.
 	stopAll()
+	stopSignals()
 	if err := goleak.Find(before); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: goroutine leak after the tests: %v\n", err)
 		return 1
@@ -133,4 +139,35 @@ func ownCluster(t *testing.T, opts cluster.Options) *cluster.Cluster {
 		}
 	})
 	return c
+}
+
+// stopOnSignal stops every cluster and exits when the test binary is
+// interrupted (^C reaches the whole foreground process group, but envtest
+// starts etcd and kube-apiserver in process groups of their own, so they
+// would outlive the test). The returned function ends the watch; it is
+// idempotent.
+func stopOnSignal(cancel context.CancelFunc) (stop func()) {
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		select {
+		case sig := <-signals:
+			fmt.Fprintf(os.Stderr, "e2e: %v; stopping the control plane\n", sig)
+			cancel()
+			stopAll()
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(signals)
+			close(done)
+			<-ended
+		})
+	}
 }
