@@ -14,8 +14,12 @@
 // The binaries are built from source by hack/kube-binaries.sh on first use
 // (several minutes on a fresh machine, seconds afterwards).
 //
+// Set KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see the output of
+// etcd and kube-apiserver (envtest reads it).
+//
 // A Cluster is safe for concurrent use by the tests that share it, except
-// for the fault injections (RestartAPIServer, CompactEtcd), which affect
+// for the fault injections (KillAPIServer, StartAPIServer,
+// RestartAPIServer, CompactEtcd), which affect
 // every client of the cluster and so belong in tests that own their
 // cluster or do not run in parallel.
 package cluster
