@@ -18,8 +18,7 @@
 // etcd and kube-apiserver (envtest reads it).
 //
 // A Cluster is safe for concurrent use by the tests that share it, except
-// for the fault injections (KillAPIServer, StartAPIServer,
-// RestartAPIServer, CompactEtcd), which affect
-// every client of the cluster and so belong in tests that own their
-// cluster or do not run in parallel.
+// for the fault injections (KillAPIServer, StartAPIServer, RestartAPIServer,
+// CompactEtcd), which affect every client of the cluster and so belong in
+// tests that own their cluster or do not run in parallel.
 package cluster
