@@ -13,7 +13,10 @@ for m in examples/crd e2e conformance bench; do
   [ -f "$m/go.mod" ] && modules+=("$m")
 done
 
+short=()
+[ -n "${SHORT:-}" ] && short=(-short)
+
 for m in "${modules[@]}"; do
   echo "=== go test -race ($m)"
-  (cd "$root/$m" && go vet ./... && go test -race -count=1 -timeout 30m ./...)
+  (cd "$root/$m" && go vet ./... && go test -race -count=1 -timeout 45m "${short[@]}" ./...)
 done
