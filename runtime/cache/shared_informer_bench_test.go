@@ -70,10 +70,19 @@ func informerBenchObjects(n int, rv int) []metav1.PartialObjectMetadata {
 	return items
 }
 
-// countingHandler counts calls; it does no other work.
-type countingHandler struct{ n atomic.Int64 }
+// countingHandler counts calls and notes the add of the object named
+// "sentinel"; it does no other work.
+type countingHandler struct {
+	n        atomic.Int64
+	sentinel atomic.Bool
+}
 
-func (h *countingHandler) OnAdd(any, bool)   { h.n.Add(1) }
+func (h *countingHandler) OnAdd(obj any, _ bool) {
+	h.n.Add(1)
+	if obj.(*metav1.PartialObjectMetadata).Name == "sentinel" {
+		h.sentinel.Store(true)
+	}
+}
 func (h *countingHandler) OnUpdate(_, _ any) { h.n.Add(1) }
 func (h *countingHandler) OnDelete(any)      { h.n.Add(1) }
 func (h *countingHandler) OnResync(any)      { h.n.Add(1) }
@@ -160,23 +169,22 @@ func benchmarkUpdates(b *testing.B, handlers int) {
 		lw.watch.send(events[i%batch])
 	}
 	lw.watch.send(watch.Event{Type: watch.Added, Object: sentinel})
-	waitDelivered(inf, "ns0/sentinel")
+	waitDelivered(inf, hs...)
 	elapsed := time.Since(start)
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
 	b.ReportMetric(float64(calls()-before)/float64(b.N*handlers), "calls/event")
 }
 
-// waitDelivered waits until the informer stored key (the last event sent)
-// and every listener delivered everything pushed to it.
-func waitDelivered(inf *sharedIndexInformer, key string) {
-	for {
-		if _, ok, _ := inf.indexer.GetByKey(key); ok {
-			break
+// waitDelivered waits until every handler got the sentinel (the last
+// object sent, hence pushed after everything else) and every listener of
+// inf delivered everything pushed to it.
+func waitDelivered(inf *sharedIndexInformer, hs ...*countingHandler) {
+	for _, h := range hs {
+		for !h.sentinel.Load() {
+			time.Sleep(20 * time.Microsecond)
 		}
-		time.Sleep(20 * time.Microsecond)
 	}
-	inf.fifo.Load().Len() // waits for the batch being applied
 	listeners, _ := inf.processor.snapshot()
 	for _, l := range listeners {
 		for !l.drained() {
@@ -205,7 +213,7 @@ func BenchmarkStalledHandlerHeap(b *testing.B) {
 		copy(list.Items, base)
 		lw := &benchLW{list: list, watch: &benchWatch{ch: make(chan watch.Event, 1024), stop: make(chan struct{})}}
 		gate := make(chan struct{})
-		var seen, stalledSeen atomic.Int64
+		var stalledSeen atomic.Int64
 		var stall atomic.Bool
 		block := func() {
 			if stall.Load() {
@@ -216,12 +224,9 @@ func BenchmarkStalledHandlerHeap(b *testing.B) {
 			AddFunc:    func(any, bool) { stalledSeen.Add(1); block() },
 			UpdateFunc: func(any, any) { block() },
 		}
-		counter := ResourceEventHandlerFuncs{
-			AddFunc:    func(any, bool) { seen.Add(1) },
-			UpdateFunc: func(any, any) { seen.Add(1) },
-		}
+		counter := &countingHandler{}
 		inf, stop := runBenchInformer(b, lw, stalled, counter)
-		for seen.Load() < keys || stalledSeen.Load() < keys {
+		for counter.n.Load() < keys || stalledSeen.Load() < keys {
 			time.Sleep(100 * time.Microsecond)
 		}
 		stall.Store(true)
@@ -229,7 +234,14 @@ func BenchmarkStalledHandlerHeap(b *testing.B) {
 		for _, ev := range events {
 			lw.watch.send(ev)
 		}
-		for seen.Load() < keys+updates {
+		sentinel := base[0].DeepCopy()
+		sentinel.Name = "sentinel"
+		lw.watch.send(watch.Event{Type: watch.Added, Object: sentinel})
+		for !counter.sentinel.Load() {
+			time.Sleep(100 * time.Microsecond)
+		}
+		listeners, _ := inf.processor.snapshot()
+		for !listeners[1].drained() {
 			time.Sleep(100 * time.Microsecond)
 		}
 		after := heapInUseBytes()
