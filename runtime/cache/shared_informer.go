@@ -67,7 +67,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		name = fmt.Sprintf("%T", exampleObject)
 	}
 	s := &sharedIndexInformer{
-		indexer:           NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, opts.Indexers),
+		indexer:           newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, opts.Indexers),
 		lw:                lw,
 		exampleObject:     exampleObject,
 		name:              name,
@@ -89,7 +89,10 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 // indexer and hands notifications to the listeners, each of which runs its
 // handler on its own goroutine.
 type sharedIndexInformer struct {
-	indexer       Indexer
+	// indexer is the cache. The informer writes it through its keyed path
+	// with the keys its DeltaFIFO computed (MetaNamespaceKeyFunc, which
+	// agrees with the indexer's key function on every object).
+	indexer       *threadSafeStore
 	lw            ListerWatcher
 	exampleObject runtime.Object
 	name          string
@@ -246,16 +249,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 			notifyAll(listeners, notification{kind: notifyUpdate, key: key, oldObj: old, newObj: obj})
 		}
 	case Deleted:
-		old, exists, err := s.indexer.GetByKey(key)
-		if err != nil {
-			utilruntime.HandleError(fmt.Errorf("cache %s: reading key %q: %w", s.name, key, err))
-			return
-		}
-		if !exists {
-			return
-		}
-		if err := s.indexer.Delete(old); err != nil {
-			utilruntime.HandleError(fmt.Errorf("cache %s: deleting key %q: %w", s.name, key, err))
+		if _, exists := s.indexer.deleteKeyed(key); !exists {
 			return
 		}
 		if s.detector != nil {
@@ -267,7 +261,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 
 // store puts obj in the indexer under key.
 func (s *sharedIndexInformer) store(key string, obj any) {
-	if err := s.indexer.Update(obj); err != nil {
+	if err := s.indexer.putKeyed(key, obj); err != nil {
 		utilruntime.HandleError(fmt.Errorf("cache %s: storing key %q: %w", s.name, key, err))
 		return
 	}
@@ -345,13 +339,9 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
 		return nil, err
 	}
-	for _, obj := range s.indexer.List() {
-		key, err := MetaNamespaceKeyFunc(obj)
-		if err != nil {
-			utilruntime.HandleError(fmt.Errorf("cache %s: keying cached %T: %w", s.name, obj, err))
-			continue
-		}
-		l.push(notification{kind: notifyAdd, initial: true, key: key, newObj: obj})
+	keys, objs := s.indexer.listKeyed()
+	for i, obj := range objs {
+		l.push(notification{kind: notifyAdd, initial: true, key: keys[i], newObj: obj})
 	}
 	return reg, nil
 }

@@ -20,6 +20,12 @@ var errNilObject = errors.New("cache: cannot store a nil object")
 // index value it is filed under; an index value held by a single object
 // costs no allocation beyond its map slot.
 func NewIndexer(keyFunc KeyFunc, indexers Indexers) Indexer {
+	return newThreadSafeStore(keyFunc, indexers)
+}
+
+// newThreadSafeStore is NewIndexer, returning the concrete store for
+// callers that use its keyed write path.
+func newThreadSafeStore(keyFunc KeyFunc, indexers Indexers) *threadSafeStore {
 	s := &threadSafeStore{keyFunc: keyFunc, objects: newObjectTable(0)}
 	for _, name := range sortedIndexNames(indexers) {
 		s.indexes = append(s.indexes, &storeIndex{name: name, fn: indexers[name], values: map[string]idSet{}})
@@ -171,19 +177,7 @@ func (s *threadSafeStore) put(obj any) error {
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var buf [4][]string
-	vals := buf[:0]
-	for _, ix := range s.indexes {
-		v, err := ix.valuesOf(obj)
-		if err != nil {
-			return err
-		}
-		vals = append(vals, v)
-	}
-	putLocked(&s.objects, s.indexes, key, obj, vals)
-	return nil
+	return s.putKeyed(key, obj)
 }
 
 // putLocked stores obj under key in objects and files it in indexes, vals
@@ -211,17 +205,7 @@ func (s *threadSafeStore) Delete(obj any) error {
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id, ok := s.objects.lookup(key)
-	if !ok {
-		return nil
-	}
-	old := s.objects.at(id).obj
-	for _, ix := range s.indexes {
-		ix.forget(id, old)
-	}
-	s.objects.remove(id)
+	s.deleteKeyed(key)
 	return nil
 }
 
