@@ -13,6 +13,8 @@ cd "$root"
 
 echo "update-codegen: generator fixtures (golden files)" >&2
 go test ./generators -run '^TestGoldenOutputMatchesCheckedInFiles$' -count=1 -update >/dev/null
+echo "update-codegen: sample-controller v0.36.3 (generators/testdata/samplecontroller/generated)" >&2
+go test ./generators -run '^TestSampleControllerOutputMatchesCheckedInFiles$' -count=1 -update >/dev/null
 
 if [ -x examples/crd/hack/update-codegen.sh ]; then
   echo "update-codegen: examples/crd (examples/crd/hack/update-codegen.sh)" >&2

@@ -21,6 +21,12 @@ if ! go test ./generators -run '^TestGoldenOutputMatchesCheckedInFiles$' -count=
   echo "verify-codegen: fixture golden files are out of date; run hack/update-codegen.sh" >&2
   status=1
 fi
+echo "verify-codegen: sample-controller v0.36.3 (generators/testdata/samplecontroller/generated)" >&2
+if ! go test ./generators -run '^TestSampleControllerOutputMatchesCheckedInFiles$' -count=1 >/dev/null; then
+  go test ./generators -run '^TestSampleControllerOutputMatchesCheckedInFiles$' -count=1 2>&1 | grep -v '^\(FAIL\|ok\)' >&2 || true
+  echo "verify-codegen: sample-controller output is out of date; run hack/update-codegen.sh" >&2
+  status=1
+fi
 
 if [ -f examples/crd/generate.go ]; then
   echo "verify-codegen: examples/crd informers and listers" >&2
