@@ -30,16 +30,6 @@ type notification struct {
 	newObj  any
 }
 
-// pendingEntry is the coalesced net change for one key of a lagging
-// listener: an optional delete of the object the handler knows, followed by
-// an optional add, update or resync.
-type pendingEntry struct {
-	key    string
-	hasDel bool
-	del    any
-	n      notification
-}
-
 // defaultFastCapacity is the size of a listener's in-order buffer; beyond
 // it (twice that when counting the batch being delivered) a lagging
 // listener coalesces per key.
@@ -64,13 +54,11 @@ type listener struct {
 
 	mu      sync.Mutex
 	cond    sync.Cond
-	fast    []notification // being filled, in order
-	spare   []notification // empty buffer swapped in by the consumer
-	pending map[string]*pendingEntry
-	order   []*pendingEntry // coalesced keys, oldest first, from orderHead
-	head    int
-	free    []*pendingEntry
-	idle    bool // consumer waits on cond
+	fast    []notification  // being filled, in order
+	spare   []notification  // empty buffer swapped in by the consumer
+	backlog backlog         // coalesced per key, once fast filled up
+	taken   []pendingChange // coalesced changes being delivered; run only
+	idle    bool            // consumer waits on cond
 	stopped bool
 
 	stopFlag       atomic.Bool
@@ -92,7 +80,7 @@ func newListener(handler ResourceEventHandler, name string, fastCapacity int, me
 		metrics: metrics,
 		fast:    make([]notification, 0, fastCapacity),
 		spare:   make([]notification, 0, fastCapacity),
-		pending: make(map[string]*pendingEntry),
+		backlog: newBacklog(),
 	}
 	l.resync, _ = handler.(ResyncHandler)
 	l.cond.L = &l.mu
@@ -112,7 +100,8 @@ func (l *listener) push(n notification) {
 		}
 		return
 	}
-	if len(l.pending) == 0 && len(l.fast) < cap(l.fast) {
+	if l.backlog.live == 0 && len(l.fast) < cap(l.fast) {
+		n.key = "" // only coalescing needs it
 		l.fast = append(l.fast, n)
 	} else {
 		l.coalesceLocked(n)
@@ -120,7 +109,7 @@ func (l *listener) push(n notification) {
 	if l.metrics != nil {
 		// Report a growing backlog every lagReportStep notifications; the
 		// goroutine reports the rest as it drains.
-		if n := len(l.fast) + len(l.pending); n%lagReportStep == 0 {
+		if n := len(l.fast) + l.backlog.live; n%lagReportStep == 0 {
 			l.metrics.HandlerLag(l.name, n)
 		}
 	}
@@ -134,62 +123,61 @@ func (l *listener) push(n notification) {
 // lagReportStep is the backlog growth between HandlerLag reports from push.
 const lagReportStep = 256
 
-// coalesceLocked merges n into the pending entry of its key.
+// coalesceLocked merges n into the pending change of its key.
 func (l *listener) coalesceLocked(n notification) {
-	e, ok := l.pending[n.key]
-	if !ok {
-		if k := len(l.free); k > 0 {
-			e = l.free[k-1]
-			l.free[k-1] = nil
-			l.free = l.free[:k-1]
-		} else {
-			e = &pendingEntry{}
-		}
-		e.key = n.key
-		l.pending[n.key] = e
-		l.order = append(l.order, e)
+	c, seq, tag := l.backlog.lookup(n.key)
+	if c == nil {
+		c, seq = l.backlog.push(tag)
 	}
 	switch n.kind {
 	case notifyResync:
 		// A resync adds nothing to a pending change of the key.
-		if e.n.kind == notifyNone && !e.hasDel || e.n.kind == notifyResync {
-			e.n = n
+		if c.kind == notifyNone && !c.deleted || c.kind == notifyResync {
+			c.kind, c.new = notifyResync, n.newObj
 		}
 	case notifyAdd:
-		if e.n.kind == notifyAdd && e.n.initial {
-			l.initialPending.Add(-1)
-		}
-		if e.n.kind == notifyUpdate {
+		switch c.kind {
+		case notifyUpdate:
 			// The handler knows the object: the add is a change of it.
-			e.n.newObj = n.newObj
+			c.new = n.newObj
 			if n.initial {
 				l.initialPending.Add(-1)
 			}
 			return
-		}
-		e.n = n
-	case notifyUpdate:
-		switch e.n.kind {
-		case notifyAdd, notifyUpdate:
-			e.n.newObj = n.newObj
-		default:
-			e.n = n
-		}
-	case notifyDelete:
-		if e.n.kind == notifyAdd {
-			// The handler never saw this object: add and delete cancel,
-			// leaving the delete (if any) of the object it knows.
-			if e.n.initial {
+		case notifyAdd:
+			if c.initial {
 				l.initialPending.Add(-1)
 			}
-			e.n = notification{}
+		}
+		c.kind, c.initial, c.new = notifyAdd, n.initial, n.newObj
+	case notifyUpdate:
+		switch {
+		case c.kind == notifyAdd || c.kind == notifyUpdate:
+			c.new = n.newObj
+		case c.deleted:
+			// Not produced by the informer (a deleted key is added again
+			// first); the handler is told of a delete, so this is an add.
+			c.kind, c.initial, c.new = notifyAdd, false, n.newObj
+		default:
+			c.kind, c.old, c.new = notifyUpdate, n.oldObj, n.newObj
+		}
+	case notifyDelete:
+		if c.kind == notifyAdd {
+			// The handler never saw this object: add and delete cancel,
+			// leaving the delete (if any) of the object it knows.
+			if c.initial {
+				l.initialPending.Add(-1)
+			}
+			c.kind, c.initial, c.new = notifyNone, false, nil
+			if !c.deleted {
+				l.backlog.kill(c, seq)
+			}
 			return
 		}
-		e.n = notification{}
-		if !e.hasDel {
+		c.kind, c.new = notifyNone, nil
+		if !c.deleted {
 			// Keep the first delete: it is of the object the handler knows.
-			e.hasDel = true
-			e.del = n.oldObj
+			c.deleted, c.old = true, n.oldObj
 		}
 	}
 }
@@ -199,7 +187,7 @@ func (l *listener) coalesceLocked(n notification) {
 func (l *listener) pendingCount() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.fast) + len(l.pending)
+	return len(l.fast) + l.backlog.live
 }
 
 // drained reports whether the listener waits for work with nothing
@@ -207,7 +195,7 @@ func (l *listener) pendingCount() int {
 func (l *listener) drained() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.idle && len(l.fast) == 0 && len(l.order) == l.head
+	return l.idle && len(l.fast) == 0 && l.backlog.empty()
 }
 
 // stop makes run return after the handler call in progress, dropping the
@@ -223,10 +211,9 @@ func (l *listener) stop() {
 // run delivers notifications until stop is called.
 func (l *listener) run() {
 	defer utilruntime.HandleCrash()
-	var coalesced []*pendingEntry
 	for {
 		l.mu.Lock()
-		for spin := 0; !l.stopped && len(l.fast) == 0 && len(l.order) == l.head; spin++ {
+		for spin := 0; !l.stopped && len(l.fast) == 0 && l.backlog.empty(); spin++ {
 			if spin < idleSpins {
 				// Yield to the producer before sleeping; see DeltaFIFO.
 				l.mu.Unlock()
@@ -246,7 +233,7 @@ func (l *listener) run() {
 			return
 		}
 		if l.metrics != nil {
-			l.metrics.HandlerLag(l.name, len(l.fast)+len(l.pending))
+			l.metrics.HandlerLag(l.name, len(l.fast)+l.backlog.live)
 		}
 		if len(l.fast) > 0 {
 			batch := l.fast
@@ -259,43 +246,24 @@ func (l *listener) run() {
 			l.mu.Unlock()
 			continue
 		}
-		end := min(l.head+coalescedBatch, len(l.order))
-		coalesced = append(coalesced[:0], l.order[l.head:end]...)
-		clear(l.order[l.head:end])
-		l.head = end
-		for _, e := range coalesced {
-			delete(l.pending, e.key)
-		}
-		if l.head == len(l.order) {
-			l.order = l.order[:0]
-			l.head = 0
-		} else if l.head > 4096 && l.head > len(l.order)/2 {
-			n := copy(l.order, l.order[l.head:])
-			clear(l.order[n:])
-			l.order = l.order[:n]
-			l.head = 0
-		}
+		l.taken = l.backlog.take(l.taken[:0], coalescedBatch)
 		l.mu.Unlock()
-		for _, e := range coalesced {
+		for i := range l.taken {
 			if l.stopFlag.Load() {
 				break
 			}
-			if e.hasDel {
-				l.call(&notification{kind: notifyDelete, key: e.key, oldObj: e.del})
+			c := &l.taken[i]
+			if c.deleted {
+				l.call(&notification{kind: notifyDelete, oldObj: c.old})
 			}
-			if e.n.kind != notifyNone {
-				l.call(&e.n)
+			switch c.kind {
+			case notifyUpdate:
+				l.call(&notification{kind: notifyUpdate, oldObj: c.old, newObj: c.new})
+			case notifyAdd, notifyResync:
+				l.call(&notification{kind: c.kind, initial: c.initial, newObj: c.new})
 			}
 		}
-		l.mu.Lock()
-		for i, e := range coalesced {
-			*e = pendingEntry{}
-			if len(l.free) < coalescedBatch*4 {
-				l.free = append(l.free, e)
-			}
-			coalesced[i] = nil
-		}
-		l.mu.Unlock()
+		clear(l.taken)
 	}
 }
 
@@ -303,9 +271,7 @@ func (l *listener) run() {
 func (l *listener) dropLocked() {
 	clear(l.fast)
 	l.fast = l.fast[:0]
-	clear(l.pending)
-	clear(l.order)
-	l.order, l.head = l.order[:0], 0
+	l.backlog.reset()
 }
 
 func (l *listener) deliverAll(batch []notification) {
