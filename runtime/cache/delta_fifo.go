@@ -111,12 +111,15 @@ type DeltaFIFO struct {
 
 	processing bool // a popped batch is being processed
 
-	items  map[string]*fifoEntry
-	queue  []*fifoEntry // keys in FIFO order, from head
-	head   int
-	free   []*fifoEntry // recycled entries
-	batch  []PoppedDeltas
-	popped []*fifoEntry // entries of the batch being processed
+	items     map[string]*fifoEntry
+	itemsHigh int          // most keys items held since it was last made
+	queue     []*fifoEntry // keys in FIFO order, from head
+	head      int
+	free      []*fifoEntry // recycled entries
+	chunk     []fifoEntry  // unused entries of the last allocated chunk
+	batch     []PoppedDeltas
+	popped    []*fifoEntry // entries of the batch being processed
+	listGen   uint64       // number of Replace calls so far
 
 	populated              bool
 	initialPopulationCount int
@@ -128,9 +131,15 @@ type DeltaFIFO struct {
 	metrics   Metrics
 }
 
+// fifoEntry is one queued key. Its first delta is stored inline, so a key
+// with a single pending change costs no allocation besides the entry.
 type fifoEntry struct {
 	key    string
 	deltas Deltas
+	// listGen is the Replace call (DeltaFIFO.listGen) whose list last
+	// held the key.
+	listGen uint64
+	inline  [1]Delta
 }
 
 // idleSpins is how many times a consumer yields before sleeping on an
@@ -138,7 +147,17 @@ type fifoEntry struct {
 const idleSpins = 2
 
 // maxFreeEntries caps the recycled entries a DeltaFIFO keeps.
-const maxFreeEntries = 4096
+const maxFreeEntries = 1024
+
+// maxEntryChunk is the most entries allocated at once when the free list
+// is empty (a large list being queued).
+const maxEntryChunk = 64
+
+// shrinkThreshold is the number of keys above which the items map and the
+// queue slice are made anew once the queue drains: Go maps never shrink,
+// and an empty map that once held a 100k-object list would otherwise keep
+// its memory for the informer's lifetime.
+const shrinkThreshold = 4096
 
 // NewDeltaFIFO returns an empty, open DeltaFIFO.
 func NewDeltaFIFO(opts DeltaFIFOOptions) *DeltaFIFO {
@@ -202,7 +221,7 @@ func (f *DeltaFIFO) Delete(obj any) error {
 			return nil
 		}
 	}
-	err = f.queueKeyedLocked(key, Deleted, obj, true)
+	_, err = f.queueKeyedLocked(key, Deleted, obj, true)
 	f.mu.Unlock()
 	return err
 }
@@ -219,21 +238,37 @@ func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 
 func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 	f.waitIdleLocked()
-	keys := make(map[string]struct{}, len(list))
+	f.listGen++
+	gen := f.listGen
+	if len(f.items) == 0 && len(list) > f.itemsHigh {
+		// Size the empty map and queue for the list at once rather than
+		// growing them step by step.
+		f.items = make(map[string]*fifoEntry, len(list))
+		f.itemsHigh = len(list)
+		f.queue = make([]*fifoEntry, 0, len(list))
+		f.head = 0
+	}
+	listed := 0 // distinct keys in list
 	for _, obj := range list {
 		key, err := f.KeyOf(obj)
 		if err != nil {
 			return fmt.Errorf("cache: cannot key %T: %w", obj, err)
 		}
-		keys[key] = struct{}{}
-		if err := f.queueKeyedLocked(key, Replaced, obj, true); err != nil {
+		e, err := f.queueKeyedLocked(key, Replaced, obj, true)
+		if err != nil {
 			return err
+		}
+		if e.listGen != gen {
+			e.listGen = gen
+			listed++
 		}
 	}
 	deletions := 0
 	// Queued keys first: their newest queued state is the last known one.
-	for key, e := range f.items {
-		if _, ok := keys[key]; ok {
+	// Tombstones only append to entries already queued, so the queue does
+	// not change length during the loop.
+	for _, e := range f.queue[f.head:] {
+		if e.listGen == gen {
 			continue
 		}
 		last := e.deltas.Newest().Object
@@ -241,15 +276,13 @@ func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 			last = d.Obj
 		}
 		deletions++
-		if err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false); err != nil {
+		if _, err := f.queueKeyedLocked(e.key, Deleted, DeletedFinalStateUnknown{Key: e.key, Obj: last}, false); err != nil {
 			return err
 		}
 	}
 	if f.known != nil {
 		for _, key := range f.known.ListKeys() {
-			if _, ok := keys[key]; ok {
-				continue
-			}
+			// Every queued key is now listed or holds a tombstone.
 			if _, queued := f.items[key]; queued {
 				continue
 			}
@@ -259,14 +292,14 @@ func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 				last = nil
 			}
 			deletions++
-			if err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false); err != nil {
+			if _, err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false); err != nil {
 				return err
 			}
 		}
 	}
 	if !f.populated {
 		f.populated = true
-		f.initialPopulationCount = len(keys) + deletions
+		f.initialPopulationCount = listed + deletions
 	}
 	return nil
 }
@@ -297,7 +330,7 @@ func (f *DeltaFIFO) resyncLocked() error {
 		if !exists {
 			continue
 		}
-		if err := f.queueKeyedLocked(key, Sync, obj, false); err != nil {
+		if _, err := f.queueKeyedLocked(key, Sync, obj, false); err != nil {
 			return err
 		}
 	}
@@ -309,36 +342,32 @@ func (f *DeltaFIFO) queueLocked(typ DeltaType, obj any, transform bool) error {
 	if err != nil {
 		return fmt.Errorf("cache: cannot key %T: %w", obj, err)
 	}
-	return f.queueKeyedLocked(key, typ, obj, transform)
+	_, err = f.queueKeyedLocked(key, typ, obj, transform)
+	return err
 }
 
 // queueKeyedLocked appends a delta to key's list, transforming obj first
-// when asked to (tombstones: their object).
-func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transform bool) error {
+// when asked to (tombstones: their object), and returns key's entry.
+func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transform bool) (*fifoEntry, error) {
 	if transform && f.transform != nil {
 		var err error
 		if d, ok := obj.(DeletedFinalStateUnknown); ok {
 			if d.Obj != nil {
 				if d.Obj, err = f.transform(d.Obj); err != nil {
-					return err
+					return nil, err
 				}
 				obj = d
 			}
 		} else if obj, err = f.transform(obj); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	e, queued := f.items[key]
 	if !queued {
-		if n := len(f.free); n > 0 {
-			e = f.free[n-1]
-			f.free[n-1] = nil
-			f.free = f.free[:n-1]
-		} else {
-			e = &fifoEntry{}
-		}
+		e = f.newEntryLocked()
 		e.key = key
 		f.items[key] = e
+		f.itemsHigh = max(f.itemsHigh, len(f.items))
 		f.queue = append(f.queue, e)
 		if len(f.queue)-f.head == 1 {
 			f.cond.Signal()
@@ -349,7 +378,27 @@ func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transfo
 	if f.metrics != nil {
 		f.metrics.QueueDepth(len(f.queue) - f.head)
 	}
-	return nil
+	return e, nil
+}
+
+// newEntryLocked returns an empty entry: a recycled one, else one of a
+// chunk allocated for the keys being queued (up to maxEntryChunk at a
+// time, in proportion to the keys already queued, so a small queue
+// allocates small).
+func (f *DeltaFIFO) newEntryLocked() *fifoEntry {
+	if n := len(f.free); n > 0 {
+		e := f.free[n-1]
+		f.free[n-1] = nil
+		f.free = f.free[:n-1]
+		return e
+	}
+	if len(f.chunk) == 0 {
+		f.chunk = make([]fifoEntry, min(max(len(f.items), 1), maxEntryChunk))
+	}
+	e := &f.chunk[0]
+	f.chunk = f.chunk[1:]
+	e.deltas = e.inline[:0]
+	return e
 }
 
 // dedupDeletes merges the last two deltas when both are deletions, keeping
@@ -440,6 +489,7 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 		f.popped[i] = nil
 	}
 	f.popped = f.popped[:0]
+	f.shrinkLocked()
 	if f.metrics != nil {
 		f.metrics.QueueDepth(len(f.queue) - f.head)
 	}
@@ -447,15 +497,33 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 }
 
 // recycleLocked keeps the processed entry e for reuse, dropping its
-// references to objects.
+// references to objects. A dropped entry is cleared too: it may share a
+// chunk with live entries, which keeps it allocated.
 func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
-	if len(f.free) >= maxFreeEntries || cap(e.deltas) > 16 {
+	clear(e.deltas)
+	e.key = ""
+	if len(f.free) >= maxFreeEntries {
+		e.deltas = nil
+		e.inline = [1]Delta{}
 		return
 	}
-	clear(e.deltas)
+	if cap(e.deltas) > 16 {
+		e.deltas = e.inline[:0]
+	}
 	e.deltas = e.deltas[:0]
-	e.key = ""
 	f.free = append(f.free, e)
+}
+
+// shrinkLocked makes the items map and the queue slice anew when the
+// queue is empty after having held more than shrinkThreshold keys.
+func (f *DeltaFIFO) shrinkLocked() {
+	if len(f.items) != 0 || f.itemsHigh <= shrinkThreshold {
+		return
+	}
+	f.items = make(map[string]*fifoEntry)
+	f.itemsHigh = 0
+	f.queue = nil
+	f.head = 0
 }
 
 // compactLocked reclaims the popped prefix of the queue slice.

@@ -348,3 +348,106 @@ func TestDeltaFIFOReplaceWaitsForTheBatchBeingProcessed(t *testing.T) {
 		t.Fatalf("deltas = %v, want %v: the key in flight must be tombstoned", got, want)
 	}
 }
+
+func TestDeltaFIFOSecondReplaceTombstonesKeysOfTheFirstStillQueued(t *testing.T) {
+	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	gone := testObject("ns", "gone", "1")
+	mustNoErr(t, f.Replace([]any{testObject("ns", "kept", "1"), gone, testObject("ns", "kept", "2")}, "1"))
+	mustNoErr(t, f.Replace([]any{testObject("ns", "kept", "3")}, "2"))
+	popped := popAll(t, f)
+	want := map[string][]DeltaType{
+		"ns/kept": {Replaced, Replaced, Replaced},
+		"ns/gone": {Replaced, Deleted},
+	}
+	if got := deltaTypes(popped); !reflect.DeepEqual(got, want) {
+		t.Fatalf("deltas = %v, want %v", got, want)
+	}
+	for _, p := range popped {
+		if p.Key != "ns/gone" {
+			continue
+		}
+		if tomb, ok := p.Deltas.Newest().Object.(DeletedFinalStateUnknown); !ok || tomb.Obj != gone {
+			t.Fatalf("tombstone of ns/gone = %#v, want one carrying the listed object", p.Deltas.Newest().Object)
+		}
+	}
+	// The first list held two distinct keys: both count for HasSynced,
+	// the duplicate does not.
+	if !f.HasSynced() {
+		t.Fatal("not synced after popping every key of the first list")
+	}
+}
+
+func TestDeltaFIFOInitialPopulationCountsDistinctKeys(t *testing.T) {
+	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	mustNoErr(t, f.Replace([]any{testObject("ns", "a", "1"), testObject("ns", "a", "2"), testObject("ns", "b", "1")}, "1"))
+	if got := f.initialPopulationCount; got != 2 {
+		t.Fatalf("initial population = %d, want 2 (distinct keys)", got)
+	}
+}
+
+func TestDeltaFIFOReleasesItsMapAndQueueWhenALargeQueueDrains(t *testing.T) {
+	tests := []struct {
+		name       string
+		keys       int
+		wantShrunk bool
+	}{
+		{name: "large list", keys: shrinkThreshold + 1, wantShrunk: true},
+		{name: "small list", keys: 100, wantShrunk: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewDeltaFIFO(DeltaFIFOOptions{})
+			list := make([]any, tt.keys)
+			for i := range list {
+				list[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
+			}
+			mustNoErr(t, f.Replace(list, "1"))
+			itemsBefore := reflect.ValueOf(f.items).UnsafePointer()
+			// Pop all but one key: the queue is not empty, nothing shrinks.
+			_, err := f.PopBatch(tt.keys-1, func([]PoppedDeltas) {})
+			mustNoErr(t, err)
+			if f.itemsHigh != tt.keys || reflect.ValueOf(f.items).UnsafePointer() != itemsBefore {
+				t.Fatalf("map remade while %d keys are still queued", f.Len())
+			}
+			_, err = f.PopBatch(0, func([]PoppedDeltas) {})
+			mustNoErr(t, err)
+			shrunk := reflect.ValueOf(f.items).UnsafePointer() != itemsBefore
+			if shrunk != tt.wantShrunk {
+				t.Fatalf("map remade = %v after draining %d keys, want %v", shrunk, tt.keys, tt.wantShrunk)
+			}
+			if tt.wantShrunk && (cap(f.queue) != 0 || f.itemsHigh != 0) {
+				t.Fatalf("after draining: queue capacity %d, high-water mark %d, want 0 and 0", cap(f.queue), f.itemsHigh)
+			}
+			// The queue keeps working after a shrink.
+			mustNoErr(t, f.Add(testObject("ns", "after", "2")))
+			if got := poppedKeys(popAll(t, f)); !reflect.DeepEqual(got, []string{"ns/after"}) {
+				t.Fatalf("popped %v after the drain, want [ns/after]", got)
+			}
+		})
+	}
+}
+
+func TestDeltaFIFORecycledEntriesCarryNoStaleDeltas(t *testing.T) {
+	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	// A key with many deltas (beyond the inline one and past the recycle
+	// cap), then fresh keys reusing the recycled entries.
+	for i := 0; i < 20; i++ {
+		mustNoErr(t, f.Update(testObject("ns", "busy", strconv.Itoa(i))))
+	}
+	mustNoErr(t, f.Add(testObject("ns", "other", "1")))
+	popAll(t, f)
+	for round := 0; round < 3; round++ {
+		mustNoErr(t, f.Add(testObject("ns", "x", strconv.Itoa(round))))
+		mustNoErr(t, f.Add(testObject("ns", "y", strconv.Itoa(round))))
+		popped := popAll(t, f)
+		want := map[string][]DeltaType{"ns/x": {Added}, "ns/y": {Added}}
+		if got := deltaTypes(popped); !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: deltas = %v, want %v", round, got, want)
+		}
+		for _, p := range popped {
+			if rv := p.Deltas[0].Object.(*metav1.PartialObjectMetadata).ResourceVersion; rv != strconv.Itoa(round) {
+				t.Fatalf("round %d: %s carries resourceVersion %s", round, p.Key, rv)
+			}
+		}
+	}
+}
