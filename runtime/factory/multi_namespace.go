@@ -251,39 +251,31 @@ func (u unionIndexer) Index(indexName string, obj any) ([]any, error) {
 }
 
 func (u unionIndexer) IndexKeys(indexName, indexedValue string) ([]string, error) {
-	if indexName == cache.NamespaceIndex {
-		p, ok := u.m.byNamespace[indexedValue]
-		if !ok {
-			return nil, nil
-		}
-		return p.GetIndexer().IndexKeys(indexName, indexedValue)
-	}
-	var out []string
-	for _, p := range u.m.parts {
-		keys, err := p.GetIndexer().IndexKeys(indexName, indexedValue)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, keys...)
-	}
-	return out, nil
+	return readIndex(u, indexName, indexedValue, cache.Indexer.IndexKeys)
 }
 
 func (u unionIndexer) ByIndex(indexName, indexedValue string) ([]any, error) {
+	return readIndex(u, indexName, indexedValue, cache.Indexer.ByIndex)
+}
+
+// readIndex reads indexName at indexedValue from the namespaces' caches:
+// from the one namespace named for the namespace index, from all of them
+// otherwise.
+func readIndex[T any](u unionIndexer, indexName, indexedValue string, read func(cache.Indexer, string, string) ([]T, error)) ([]T, error) {
 	if indexName == cache.NamespaceIndex {
 		p, ok := u.m.byNamespace[indexedValue]
 		if !ok {
 			return nil, nil
 		}
-		return p.GetIndexer().ByIndex(indexName, indexedValue)
+		return read(p.GetIndexer(), indexName, indexedValue)
 	}
-	var out []any
+	var out []T
 	for _, p := range u.m.parts {
-		objs, err := p.GetIndexer().ByIndex(indexName, indexedValue)
+		got, err := read(p.GetIndexer(), indexName, indexedValue)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, objs...)
+		out = append(out, got...)
 	}
 	return out, nil
 }
