@@ -4,7 +4,12 @@
 // spreads, the machine, the Go version and the commit) and a chart of
 // events/s and memory.
 //
-// Usage (from bench/): go run ./cmd/benchreport [-rounds 5] [-small]
+// With -generator (the default) it then compares the generators: upstream
+// informer-gen + lister-gen (k8s.io/code-generator, pinned in bench/tools)
+// against ours on every +genclient package of k8s.io/api, wall time, CPU
+// time and peak RSS, in alternating rounds (generator.go).
+//
+// Usage (from bench/): go run ./cmd/benchreport [-rounds 5] [-small] [-generator=false]
 package main
 
 import (
@@ -31,6 +36,10 @@ func main() {
 	chart := flag.String("chart", "../docs/benchmarks.png", "chart to write (.png or .svg)")
 	profile := flag.String("profile", "", "directory for CPU profiles of the timed phases and heap profiles at the heap measurements (last round wins)")
 	benchtime := flag.Duration("benchtime", time.Second, "time per lister benchmark")
+	generator := flag.Bool("generator", true, "after the runtime rounds, compare the generators: upstream informer-gen + lister-gen against ours on all of k8s.io/api")
+	generatorRounds := flag.Int("generator-rounds", 5, "rounds of the generator comparison")
+	toolsDir := flag.String("tools", "tools", "module pinning the upstream generators (bench/tools)")
+	rootDir := flag.String("root", "..", "root of the informer-gen repository, where ./cmd/informer-gen is built")
 	flag.Parse()
 	testing.Init()
 	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
@@ -69,6 +78,18 @@ func main() {
 		}
 	}
 	res.duration = time.Since(started)
+	if *generator {
+		log.Printf("generator comparison: building the generators and preparing k8s.io/api")
+		g, err := newGeneratorBench(ctx, *rootDir, *toolsDir, moduleVersion("k8s.io/api"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		res.generator, err = measureGenerators(ctx, g, *generatorRounds)
+		g.Close()
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
 	res.loadAfter = loadAverage()
 	if err := writeReport(*out, res); err != nil {
 		log.Fatal(err)
@@ -76,7 +97,7 @@ func main() {
 	if err := writeChart(*chart, res); err != nil {
 		log.Fatal(err)
 	}
-	log.Printf("wrote %s and %s in %s", *out, *chart, res.duration.Round(time.Second))
+	log.Printf("wrote %s and %s in %s", *out, *chart, time.Since(started).Round(time.Second))
 }
 
 // profileHooks writes CPU profiles of timed phases and heap profiles at

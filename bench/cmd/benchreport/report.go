@@ -73,6 +73,11 @@ func writeReport(path string, res *results) error {
 		p("| %s: %s | %s | %s |\n", m.title, m.goalText, format(r), verdict)
 	}
 	p("\n![events/s and memory, client-go and ours](%s)\n\n", "benchmarks.png")
+	if res.generator != nil {
+		writeGeneratorSection(&b, res.generator)
+	} else {
+		p("## Generator\n\nNot measured in this run (`SKIP_GENERATOR=1`, benchreport `-generator=false`).\n\n")
+	}
 	p("%s", notes)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

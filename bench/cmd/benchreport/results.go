@@ -23,6 +23,8 @@ type results struct {
 	loadBefore, loadAfter float64
 	metrics               []metric
 	values                map[string]map[string]series
+	// generator is the generator comparison; nil when it was skipped.
+	generator *generatorResults
 }
 
 func newResults(cfg dataset.Config, rounds int) *results {
