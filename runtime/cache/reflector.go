@@ -459,19 +459,36 @@ var (
 	errVeryShortWatch = errors.New("watch closed immediately without delivering anything")
 )
 
+// maxBurst is the most watch events consume handles in one burst: events
+// already waiting in the result channel are handled back to back, and
+// the per-burst work (reading the clock, publishing the resourceVersion,
+// checking ctx) is done once per burst.
+const maxBurst = 256
+
 // consume applies the events of w to the store until w closes, fails, stays
 // idle for IdleTimeout, or ctx is done; it always stops w. holdRV delays
 // resourceVersion tracking until the first non-Added event, for watches
 // started at "" or "0" whose synthetic Added events are not in RV order.
 // It returns the number of events handled and why it stopped (nil for a
 // clean close).
+//
+// Events are handled in bursts: after waiting for one event, consume also
+// handles, without waiting, those already queued behind it (up to
+// maxBurst). The time of the burst's first event stands for the whole
+// burst in the idle check, and LastSyncResourceVersion moves once per
+// burst, to the burst's last resourceVersion (at once for bookmarks, and
+// before consume returns).
 func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.Time, holdRV bool) (int, error) {
 	defer w.Stop()
 	idle := r.clock.NewTimer(r.opts.IdleTimeout)
 	defer idle.Stop()
+	results := w.ResultChan()
+	updater, _ := r.store.(ResourceVersionUpdater)
 	lastEvent := r.clock.Now()
 	events := 0
 	for {
+		var ev watch.Event
+		var ok bool
 		select {
 		case <-ctx.Done():
 			return events, ctx.Err()
@@ -483,47 +500,70 @@ func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.T
 				continue
 			}
 			return events, fmt.Errorf("%s: %w", r.name, errWatchIdle)
-		case ev, ok := <-w.ResultChan():
+		case ev, ok = <-results:
+		}
+		lastEvent = r.clock.Now()
+		// The burst's resourceVersion, not yet published when pending.
+		var rv string
+		pending := false
+		for n := 1; ; n++ {
 			if !ok {
+				r.publishResourceVersion(rv, pending)
 				if events == 0 && r.clock.Since(start) < veryShortWatch {
 					return events, fmt.Errorf("%s: %w", r.name, errVeryShortWatch)
 				}
 				return events, nil
 			}
-			lastEvent = r.clock.Now()
 			if ev.Type == watch.Error {
+				r.publishResourceVersion(rv, pending)
 				return events, fmt.Errorf("%s: watch event: %w", r.name, apierrors.FromObject(ev.Object))
 			}
 			events++
-			rv, ok := r.apply(ctx, ev, r.store)
-			if !ok {
+			if evRV, applied := r.apply(ctx, ev, r.store); applied {
+				if ev.Type != watch.Added {
+					holdRV = false
+				}
+				if !holdRV {
+					rv, pending = evRV, true
+					if ev.Type == watch.Bookmark && updater != nil {
+						r.publishResourceVersion(rv, pending)
+						pending = false
+						updater.UpdateResourceVersion(rv)
+					}
+				}
+			}
+			if n == maxBurst {
+				break
+			}
+			select {
+			case ev, ok = <-results:
 				continue
+			default:
 			}
-			if ev.Type != watch.Added {
-				holdRV = false
-			}
-			if holdRV {
-				continue
-			}
-			r.setLastSyncResourceVersion(rv)
-			if u, ok := r.store.(ResourceVersionUpdater); ok && ev.Type == watch.Bookmark {
-				u.UpdateResourceVersion(rv)
-			}
+			break
 		}
+		r.publishResourceVersion(rv, pending)
+	}
+}
+
+// publishResourceVersion makes rv the LastSyncResourceVersion when
+// pending.
+func (r *Reflector) publishResourceVersion(rv string, pending bool) {
+	if pending {
+		r.setLastSyncResourceVersion(rv)
 	}
 }
 
 // apply writes one watch event to store and returns the event's
 // resourceVersion; ok is false when the event was dropped.
 func (r *Reflector) apply(ctx context.Context, ev watch.Event, store ReflectorStore) (rv string, ok bool) {
-	logger := klog.FromContext(ctx)
 	if r.expectedType != nil && reflect.TypeOf(ev.Object) != r.expectedType {
-		logger.Error(nil, "Dropping watch event with an object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(ev.Object))
+		klog.FromContext(ctx).Error(nil, "Dropping watch event with an object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(ev.Object))
 		return "", false
 	}
 	m, err := meta.Accessor(ev.Object)
 	if err != nil {
-		logger.Error(err, "Dropping watch event without object metadata", "reflector", r.name, "type", ev.Type)
+		klog.FromContext(ctx).Error(err, "Dropping watch event without object metadata", "reflector", r.name, "type", ev.Type)
 		return "", false
 	}
 	switch ev.Type {
@@ -535,11 +575,11 @@ func (r *Reflector) apply(ctx context.Context, ev watch.Event, store ReflectorSt
 		err = store.Delete(ev.Object)
 	case watch.Bookmark:
 	default:
-		logger.Error(nil, "Dropping watch event of unknown type", "reflector", r.name, "type", ev.Type)
+		klog.FromContext(ctx).Error(nil, "Dropping watch event of unknown type", "reflector", r.name, "type", ev.Type)
 		return "", false
 	}
 	if err != nil {
-		logger.Error(err, "Store rejected a watch event", "reflector", r.name, "type", ev.Type)
+		klog.FromContext(ctx).Error(err, "Store rejected a watch event", "reflector", r.name, "type", ev.Type)
 	}
 	return m.GetResourceVersion(), true
 }
