@@ -75,6 +75,23 @@
 // its key; and while it lags, notifications of different keys may be
 // delivered in a different order than the changes happened.
 //
+// The cost of a lagging handler is about 50 bytes per object key with a
+// pending notification (no key is copied), plus the objects that only it
+// still needs: for a pending update, the state the handler was last given,
+// which the cache has usually dropped; for a pending delete, the deleted
+// object. For a handler stalled while every object changes, the retained
+// old states dominate (they are as large as the objects).
+//
+// A handler that only acts on the latest state of each object can give up
+// the retained old states: in latest-only mode (implemented by the
+// listener; to be exposed as HandlerOptions.LatestOnly), an update that
+// reaches the handler through the per-key coalescing, that is beyond the
+// in-order buffer, arrives as OnUpdate(nil, new). Everything
+// else above holds unchanged: while the handler keeps up it receives the
+// exact old state; it still gets the final state of every key, every
+// delete with the last state (or a tombstone), and an update only for an
+// object it was told about.
+//
 // # Handlers and resync
 //
 // A handler added after the informer started first receives the cache

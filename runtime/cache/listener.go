@@ -42,8 +42,8 @@ const coalescedBatch = 256
 //
 // Producers (the informer, under its apply lock) call push, which never
 // blocks on the handler: notifications go to a fixed-capacity in-order
-// buffer and, once it is full, into a per-key coalescing map whose size is
-// bounded by the number of distinct keys. The listener drains the in-order
+// buffer and, once it is full, into a per-key coalescing backlog whose
+// size is bounded by the number of distinct keys. The listener drains the in-order
 // buffer before coalesced keys, so notifications of one key are never
 // reordered.
 type listener struct {
@@ -60,6 +60,11 @@ type listener struct {
 	taken   []pendingChange // coalesced changes being delivered; run only
 	idle    bool            // consumer waits on cond
 	stopped bool
+
+	// latestOnly makes coalesced updates carry a nil old object instead
+	// of the state the handler was last given, so a lagging handler keeps
+	// no object version alive that the cache has dropped. Set before run.
+	latestOnly bool
 
 	stopFlag       atomic.Bool
 	initialPending atomic.Int64 // initial adds not yet delivered
@@ -159,7 +164,10 @@ func (l *listener) coalesceLocked(n notification) {
 			// first); the handler is told of a delete, so this is an add.
 			c.kind, c.initial, c.new = notifyAdd, false, n.newObj
 		default:
-			c.kind, c.old, c.new = notifyUpdate, n.oldObj, n.newObj
+			c.kind, c.new = notifyUpdate, n.newObj
+			if !l.latestOnly {
+				c.old = n.oldObj
+			}
 		}
 	case notifyDelete:
 		if c.kind == notifyAdd {

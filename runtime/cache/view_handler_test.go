@@ -22,7 +22,11 @@ func uidObject(namespace, name, uid, resourceVersion string) *metav1.PartialObje
 // the old object it holds, deletes only for present keys. An optional gate
 // blocks every call until it is closed.
 type viewHandler struct {
-	gate chan struct{} // nil: never blocks
+	gateMu sync.Mutex
+	gate   chan struct{} // nil: never blocks; set before use or by stall
+	// nilOld accepts OnUpdate(nil, new) of a present key, as a listener in
+	// latestOnly mode delivers coalesced updates.
+	nilOld bool
 
 	mu         sync.Mutex
 	view       map[string]any
@@ -34,6 +38,7 @@ type viewHandler struct {
 	initial    int
 	calls      int
 	tombstones int
+	nilOlds    int // updates with a nil old object
 }
 
 func newViewHandler() *viewHandler {
@@ -41,9 +46,21 @@ func newViewHandler() *viewHandler {
 }
 
 func (h *viewHandler) wait() {
-	if h.gate != nil {
-		<-h.gate
+	h.gateMu.Lock()
+	gate := h.gate
+	h.gateMu.Unlock()
+	if gate != nil {
+		<-gate
 	}
+}
+
+// stall makes every later call block until the returned channel is closed.
+func (h *viewHandler) stall() chan struct{} {
+	gate := make(chan struct{})
+	h.gateMu.Lock()
+	h.gate = gate
+	h.gateMu.Unlock()
+	return gate
 }
 
 func (h *viewHandler) violate(format string, args ...any) {
@@ -73,8 +90,11 @@ func (h *viewHandler) OnUpdate(oldObj, newObj any) {
 	defer h.mu.Unlock()
 	h.calls++
 	h.updates++
-	if cur, ok := h.view[key]; !ok || cur != oldObj {
+	if cur, ok := h.view[key]; !ok || cur != oldObj && (oldObj != nil || !h.nilOld) {
 		h.violate("update of %s from %v while holding %v (present %v)", key, oldObj, cur, ok)
+	}
+	if oldObj == nil {
+		h.nilOlds++
 	}
 	h.view[key] = newObj
 }

@@ -1,0 +1,114 @@
+package cache
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+func TestObjectHasKey(t *testing.T) {
+	tests := []struct {
+		name string
+		obj  any
+		key  string
+		want bool
+	}{
+		{"namespaced", testObject("ns", "a", "1"), "ns/a", true},
+		{"other name", testObject("ns", "a", "1"), "ns/b", false},
+		{"other namespace", testObject("ns", "a", "1"), "nt/a", false},
+		{"name only for a namespaced object", testObject("ns", "a", "1"), "a", false},
+		{"separator moved", testObject("ns", "a/b", "1"), "ns/a/b", true},
+		{"separator elsewhere", testObject("n", "s/a", "1"), "ns/a", false},
+		{"cluster-scoped", testObject("", "a", "1"), "a", true},
+		{"cluster-scoped with a namespace key", testObject("", "a", "1"), "/a", false},
+		{"tombstone", DeletedFinalStateUnknown{Key: "ns/a", Obj: testObject("ns", "b", "1")}, "ns/a", true},
+		{"tombstone of another key", DeletedFinalStateUnknown{Key: "ns/b"}, "ns/a", false},
+		{"explicit key", ExplicitKey("ns/a"), "ns/a", true},
+		{"no metadata", 42, "42", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := objectHasKey(tt.obj, tt.key); got != tt.want {
+				t.Fatalf("objectHasKey(%v, %q) = %v, want %v", tt.obj, tt.key, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBacklogMatchesModel pushes, kills and takes changes at random across
+// chunk boundaries and table growth, checking against a plain ordered
+// model: lookups find exactly the live keys, and take returns them oldest
+// first.
+func TestBacklogMatchesModel(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 0))
+			b := newBacklog()
+			var order []string // live keys, oldest first
+			live := map[string]bool{}
+			const keys = 5000
+			for step := 0; step < 40000; step++ {
+				key := "ns/k" + strconv.Itoa(r.IntN(keys))
+				switch op := r.IntN(10); {
+				case op < 6:
+					c, _, tag := b.lookup(key)
+					if (c != nil) != live[key] {
+						t.Fatalf("step %d: lookup(%s) found %v, want %v", step, key, c != nil, live[key])
+					}
+					if c == nil {
+						_, name, _ := SplitMetaNamespaceKey(key)
+						c, _ = b.push(tag)
+						c.kind, c.new = notifyAdd, testObject("ns", name, "1")
+						live[key] = true
+						order = append(order, key)
+					}
+				case op < 8:
+					if c, seq, _ := b.lookup(key); c != nil {
+						b.kill(c, seq)
+						delete(live, key)
+						for i, k := range order {
+							if k == key {
+								order = append(order[:i], order[i+1:]...)
+								break
+							}
+						}
+					}
+				default:
+					got := b.take(nil, r.IntN(300))
+					for i := range got {
+						gotKey, _ := MetaNamespaceKeyFunc(got[i].new)
+						if gotKey != order[i] {
+							t.Fatalf("step %d: took %s at %d, want %s", step, gotKey, i, order[i])
+						}
+						delete(live, gotKey)
+					}
+					order = order[len(got):]
+				}
+				if b.live != len(order) {
+					t.Fatalf("step %d: %d live, want %d", step, b.live, len(order))
+				}
+			}
+		})
+	}
+}
+
+func TestBacklogReleasesMemoryOnceDrained(t *testing.T) {
+	b := newBacklog()
+	for i := 0; i < 3*backlogChunkSize; i++ {
+		key := "ns/k" + strconv.Itoa(i)
+		_, _, tag := b.lookup(key)
+		c, _ := b.push(tag)
+		c.kind, c.new = notifyAdd, testObject("ns", "k"+strconv.Itoa(i), "1")
+	}
+	if got := b.take(nil, 5*backlogChunkSize); len(got) != 3*backlogChunkSize {
+		t.Fatalf("took %d changes, want %d", len(got), 3*backlogChunkSize)
+	}
+	if !b.empty() || b.live != 0 || b.slots != nil || len(b.chunks) != 0 || b.spare == nil {
+		t.Fatalf("drained backlog holds %d slots, %d chunks (live %d, empty %v, spare %v)", len(b.slots), len(b.chunks), b.live, b.empty(), b.spare != nil)
+	}
+	for i := range b.spare {
+		if b.spare[i] != (pendingChange{}) {
+			t.Fatalf("spare chunk entry %d still holds %+v", i, b.spare[i])
+		}
+	}
+}
