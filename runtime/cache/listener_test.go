@@ -327,3 +327,27 @@ func BenchmarkListenerStalledHeap(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkListenerCoalescingPush measures push into a lagging listener:
+// every notification goes through the per-key backlog (10k keys).
+func BenchmarkListenerCoalescingPush(b *testing.B) {
+	const keys = 10000
+	gate := make(chan struct{})
+	l := newListener(ResourceEventHandlerFuncs{AddFunc: func(any, bool) { <-gate }}, "stalled", 1, nil)
+	go l.run()
+	defer func() { close(gate); l.stop() }()
+	objs := make([]*metav1.PartialObjectMetadata, keys)
+	keyOf := make([]string, keys)
+	for i := range objs {
+		objs[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
+		keyOf[i] = "ns/o" + strconv.Itoa(i)
+		l.push(notification{kind: notifyAdd, key: keyOf[i], newObj: objs[i]})
+	}
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		k := i % keys
+		l.push(notification{kind: notifyUpdate, key: keyOf[k], oldObj: objs[k], newObj: objs[k]})
+		i++
+	}
+}
