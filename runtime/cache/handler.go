@@ -80,6 +80,14 @@ type HandlerOptions struct {
 	// (raised to the informer's minimum, and never more often than the
 	// informer checks). Nil uses the informer's default resync period.
 	ResyncPeriod *time.Duration
+	// LatestOnly trades the old object of updates for memory while the
+	// handler lags: an update that reaches the handler after being merged
+	// with others of its key (beyond the in-order buffer) arrives as
+	// OnUpdate(nil, new), so the informer need not keep the states the
+	// handler was last given alive. Use it for handlers that act only on
+	// the latest state, such as ones that enqueue keys; see the package
+	// documentation's delivery guarantee.
+	LatestOnly bool
 }
 
 // ResourceEventHandlerRegistration is the handle returned when a handler is

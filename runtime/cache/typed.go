@@ -15,6 +15,8 @@ import (
 // ResourceEventHandler.
 type TypedResourceEventHandler[T runtime.Object] interface {
 	OnAdd(obj T, isInInitialList bool)
+	// OnUpdate's oldObj is the zero T (nil) only for handlers registered
+	// with HandlerOptions.LatestOnly.
 	OnUpdate(oldObj, newObj T)
 	OnDelete(obj T, finalStateUnknown bool)
 	// OnResync is called once per resync period for every cached object.
@@ -166,8 +168,14 @@ func (a typedHandler[T]) OnAdd(obj any, isInInitialList bool) {
 	}
 }
 
+// OnUpdate passes a nil old object (HandlerOptions.LatestOnly) on as T's
+// zero value.
 func (a typedHandler[T]) OnUpdate(oldObj, newObj any) {
-	oldTyped, ok1 := a.cast(oldObj)
+	var oldTyped T
+	ok1 := oldObj == nil
+	if !ok1 {
+		oldTyped, ok1 = a.cast(oldObj)
+	}
 	newTyped, ok2 := a.cast(newObj)
 	if ok1 && ok2 {
 		a.h.OnUpdate(oldTyped, newTyped)
