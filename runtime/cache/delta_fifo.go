@@ -121,7 +121,10 @@ type DeltaFIFO struct {
 	popped    []*fifoEntry // entries of the batch being processed
 	listGen   uint64       // number of Replace calls so far
 
-	populated              bool
+	populated bool // a Replace completed
+	// initialPopulationCount is the number of keys of the initial
+	// population (queued by the first Replace) not yet popped and
+	// processed.
 	initialPopulationCount int
 	closed                 bool
 
@@ -139,6 +142,8 @@ type fifoEntry struct {
 	// listGen is the Replace call (DeltaFIFO.listGen) whose list last
 	// held the key.
 	listGen uint64
+	// initial marks a key of the initial population.
+	initial bool
 	inline  [1]Delta
 }
 
@@ -210,7 +215,7 @@ func (f *DeltaFIFO) Delete(obj any) error {
 		return fmt.Errorf("cache: cannot key %T: %w", obj, err)
 	}
 	f.mu.Lock()
-	if _, queued := f.items[key]; !queued && !f.processing {
+	if _, queued := f.queuedLocked(key); !queued && !f.processing {
 		if f.known == nil {
 			f.mu.Unlock()
 			return nil
@@ -229,6 +234,10 @@ func (f *DeltaFIFO) Delete(obj any) error {
 // Replace queues a Replaced delta for every object of list, then a Deleted
 // tombstone for every queued or known key absent from list. The first call
 // fixes the initial population that HasSynced waits for.
+//
+// When nothing is queued and the cache is empty (the first list), there
+// is nothing to compare the list with, and Replace lets PopBatch take the
+// keys already queued while it queues the rest.
 func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	f.mu.Lock()
 	err := f.replaceLocked(list, resourceVersion)
@@ -236,11 +245,20 @@ func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	return err
 }
 
+// replaceYieldEvery is how many keys a Replace into an empty queue and
+// cache queues between two releases of the lock.
+const replaceYieldEvery = 256
+
 func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 	f.waitIdleLocked()
-	f.listGen++
-	gen := f.listGen
-	if len(f.items) == 0 && len(list) > f.itemsHigh {
+	var knownKeys []string
+	if f.known != nil {
+		knownKeys = f.known.ListKeys()
+	}
+	// Nothing queued and nothing cached: no key can be missing from the
+	// list, so the list need not be queued atomically.
+	fresh := len(f.queue) == f.head && len(knownKeys) == 0
+	if fresh && len(list) > f.itemsHigh {
 		// Size the empty map and queue for the list at once rather than
 		// growing them step by step.
 		f.items = make(map[string]*fifoEntry, len(list))
@@ -248,8 +266,9 @@ func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 		f.queue = make([]*fifoEntry, 0, len(list))
 		f.head = 0
 	}
-	listed := 0 // distinct keys in list
-	for _, obj := range list {
+	f.listGen++
+	gen := f.listGen
+	for i, obj := range list {
 		key, err := f.KeyOf(obj)
 		if err != nil {
 			return fmt.Errorf("cache: cannot key %T: %w", obj, err)
@@ -258,32 +277,36 @@ func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 		if err != nil {
 			return err
 		}
-		if e.listGen != gen {
-			e.listGen = gen
-			listed++
+		e.listGen = gen
+		f.markInitialLocked(e)
+		if fresh && i%replaceYieldEvery == replaceYieldEvery-1 {
+			f.mu.Unlock()
+			f.mu.Lock()
 		}
 	}
-	deletions := 0
-	// Queued keys first: their newest queued state is the last known one.
-	// Tombstones only append to entries already queued, so the queue does
-	// not change length during the loop.
-	for _, e := range f.queue[f.head:] {
-		if e.listGen == gen {
-			continue
+	if !fresh {
+		// Queued keys first: their newest queued state is the last known
+		// one. Tombstones only append to entries already queued, so the
+		// queue does not change length during the loop.
+		for _, e := range f.queue[f.head:] {
+			if e.listGen == gen {
+				continue
+			}
+			last := e.deltas.Newest().Object
+			if d, ok := last.(DeletedFinalStateUnknown); ok {
+				last = d.Obj
+			}
+			e, err := f.queueKeyedLocked(e.key, Deleted, DeletedFinalStateUnknown{Key: e.key, Obj: last}, false)
+			if err != nil {
+				return err
+			}
+			f.markInitialLocked(e)
 		}
-		last := e.deltas.Newest().Object
-		if d, ok := last.(DeletedFinalStateUnknown); ok {
-			last = d.Obj
-		}
-		deletions++
-		if _, err := f.queueKeyedLocked(e.key, Deleted, DeletedFinalStateUnknown{Key: e.key, Obj: last}, false); err != nil {
-			return err
-		}
-	}
-	if f.known != nil {
-		for _, key := range f.known.ListKeys() {
+		// The cache has not changed since knownKeys: no batch was
+		// processed meanwhile.
+		for _, key := range knownKeys {
 			// Every queued key is now listed or holds a tombstone.
-			if _, queued := f.items[key]; queued {
+			if _, queued := f.queuedLocked(key); queued {
 				continue
 			}
 			last, exists, err := f.known.GetByKey(key)
@@ -291,17 +314,25 @@ func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 				utilruntime.HandleError(fmt.Errorf("cache: key %q vanished from the cache during Replace (err %v); queueing a tombstone without object", key, err))
 				last = nil
 			}
-			deletions++
-			if _, err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false); err != nil {
+			e, err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false)
+			if err != nil {
 				return err
 			}
+			f.markInitialLocked(e)
 		}
 	}
-	if !f.populated {
-		f.populated = true
-		f.initialPopulationCount = listed + deletions
-	}
+	f.populated = true
 	return nil
+}
+
+// markInitialLocked counts e in the initial population, which HasSynced
+// waits for, while the first Replace is under way.
+func (f *DeltaFIFO) markInitialLocked(e *fifoEntry) {
+	if f.populated || e.initial {
+		return
+	}
+	e.initial = true
+	f.initialPopulationCount++
 }
 
 // Resync queues a Sync delta for every known object whose key is not
@@ -319,7 +350,7 @@ func (f *DeltaFIFO) Resync() error {
 func (f *DeltaFIFO) resyncLocked() error {
 	f.waitIdleLocked()
 	for _, key := range f.known.ListKeys() {
-		if _, queued := f.items[key]; queued {
+		if _, queued := f.queuedLocked(key); queued {
 			continue
 		}
 		obj, exists, err := f.known.GetByKey(key)
@@ -362,7 +393,7 @@ func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transfo
 			return nil, err
 		}
 	}
-	e, queued := f.items[key]
+	e, queued := f.queuedLocked(key)
 	if !queued {
 		e = f.newEntryLocked()
 		e.key = key
@@ -379,6 +410,17 @@ func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transfo
 		f.metrics.QueueDepth(len(f.queue) - f.head)
 	}
 	return e, nil
+}
+
+// queuedLocked returns key's entry when key is queued. The items map may
+// hold stale mappings to popped entries (see processOneBatchLocked); a
+// popped entry's key is cleared, or is another key once it is reused.
+func (f *DeltaFIFO) queuedLocked(key string) (*fifoEntry, bool) {
+	e, ok := f.items[key]
+	if !ok || e.key != key {
+		return nil, false
+	}
+	return e, true
 }
 
 // newEntryLocked returns an empty entry: a recycled one, else one of a
@@ -458,16 +500,23 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 	if max > 0 && n > max {
 		n = max
 	}
+	// A large map is left with stale mappings, which queuedLocked tells
+	// apart and shrinkLocked drops with the map once the queue drains:
+	// deleting keys one by one from a large map costs about as much as
+	// inserting them.
+	keepStale := len(f.items) > shrinkThreshold
 	initial := 0
 	for i := 0; i < n; i++ {
 		e := f.queue[f.head+i]
 		f.queue[f.head+i] = nil
-		delete(f.items, e.key)
-		inInitial := f.initialPopulationCount > initial
-		if inInitial {
+		if !keepStale {
+			delete(f.items, e.key)
+		}
+		if e.initial {
 			initial++
 		}
-		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, IsInInitialList: inInitial})
+		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, IsInInitialList: e.initial})
+		e.key = "" // popped: no longer queued
 		f.popped = append(f.popped, e)
 	}
 	f.head += n
@@ -501,7 +550,7 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 // chunk with live entries, which keeps it allocated.
 func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
 	clear(e.deltas)
-	e.key = ""
+	e.initial = false
 	if len(f.free) >= maxFreeEntries {
 		e.deltas = nil
 		e.inline = [1]Delta{}
@@ -517,7 +566,7 @@ func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
 // shrinkLocked makes the items map and the queue slice anew when the
 // queue is empty after having held more than shrinkThreshold keys.
 func (f *DeltaFIFO) shrinkLocked() {
-	if len(f.items) != 0 || f.itemsHigh <= shrinkThreshold {
+	if len(f.queue) != f.head || f.itemsHigh <= shrinkThreshold {
 		return
 	}
 	f.items = make(map[string]*fifoEntry)

@@ -451,3 +451,98 @@ func TestDeltaFIFORecycledEntriesCarryNoStaleDeltas(t *testing.T) {
 		}
 	}
 }
+
+func TestDeltaFIFOTellsPoppedKeysOfALargeQueueFromQueuedOnes(t *testing.T) {
+	const n = shrinkThreshold + 1000
+	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, nil)})
+	list := make([]any, n)
+	for i := range list {
+		list[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
+	}
+	mustNoErr(t, f.Replace(list, "1"))
+	_, err := f.PopBatch(100, func([]PoppedDeltas) {})
+	mustNoErr(t, err)
+	// o0 was popped (and, here, never stored): deleting it is a no-op.
+	mustNoErr(t, f.Delete(testObject("ns", "o0", "2")))
+	// o1 was popped: an update queues it anew, at the back.
+	mustNoErr(t, f.Update(testObject("ns", "o1", "2")))
+	// o500 is still queued: an update joins its entry.
+	mustNoErr(t, f.Update(testObject("ns", "o500", "2")))
+	if got, want := f.Len(), n-100+1; got != want {
+		t.Fatalf("Len = %d, want %d", got, want)
+	}
+	popped := popAll(t, f)
+	if last := popped[len(popped)-1]; last.Key != "ns/o1" || len(last.Deltas) != 1 || last.Deltas[0].Type != Updated || last.IsInInitialList {
+		t.Fatalf("last popped %+v, want ns/o1 with one Updated delta, not initial", last)
+	}
+	types := deltaTypes(popped)
+	if got := types["ns/o500"]; !reflect.DeepEqual(got, []DeltaType{Replaced, Updated}) {
+		t.Fatalf("ns/o500 deltas = %v, want [Replaced Updated]", got)
+	}
+	if _, ok := types["ns/o0"]; ok {
+		t.Fatal("the delete of a popped, unknown key was queued")
+	}
+	if len(types) != n-100+1 {
+		t.Fatalf("%d distinct keys popped, want %d", len(types), n-100+1)
+	}
+	if !f.HasSynced() {
+		t.Fatal("not synced after popping everything")
+	}
+}
+
+func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
+	const n = 20 * replaceYieldEvery
+	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, nil)})
+	list := make([]any, n)
+	for i := range list {
+		list[i] = testObject("ns", "o"+strconv.Itoa(i%(n-10)), "1") // 10 duplicates
+	}
+	replaced := make(chan struct{})
+	seen := map[string]int{}
+	var mu sync.Mutex
+	consumerDone := make(chan struct{})
+	go func() {
+		defer close(consumerDone)
+		for {
+			_, err := f.PopBatch(64, func(batch []PoppedDeltas) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, p := range batch {
+					if !p.IsInInitialList {
+						t.Errorf("%s popped outside the initial list", p.Key)
+					}
+					seen[p.Key]++
+				}
+			})
+			if errors.Is(err, ErrFIFOClosed) {
+				return
+			}
+			select {
+			case <-replaced:
+				if f.HasSynced() {
+					f.Close()
+				}
+			default:
+				if f.HasSynced() {
+					t.Error("synced before Replace returned")
+				}
+			}
+		}
+	}()
+	mustNoErr(t, f.Replace(list, "1"))
+	close(replaced)
+	// Wake the consumer if it is waiting on an empty queue.
+	waitFor(t, "the consumer to sync", func() bool {
+		if f.HasSynced() {
+			f.Close()
+			return true
+		}
+		return false
+	})
+	<-consumerDone
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != n-10 {
+		t.Fatalf("%d distinct keys popped, want %d", len(seen), n-10)
+	}
+}
