@@ -14,7 +14,8 @@
 # After the runtime rounds, benchreport compares the generators: upstream
 # informer-gen + lister-gen (k8s.io/code-generator, pinned in bench/tools)
 # against ours on all of k8s.io/api, downloaded into a scratch module
-# through the module proxy (about 20 s per round on 2 cores).
+# through the module proxy (about 20 s per round on 2 cores); each
+# generator runs under GNU time (/usr/bin/time) for its peak RSS.
 set -euo pipefail
 cd "$(dirname "$0")/../bench"
 

@@ -112,7 +112,7 @@ func writeGeneratorSection(b *strings.Builder, r *generatorResults) {
 	p("against one run of our `informer-gen` (informers and listers), on the %d packages of k8s.io/api %s with a `+genclient` type ", r.packages, r.apiVersion)
 	p("(found as `kube_codegen.sh` finds them), with `k8s.io/client-go/kubernetes` as the clientset, in a scratch module. ")
 	p("Each run writes into an emptied folder. One untimed warm-up of each, then %d rounds, the side going first alternating; total %s. ", r.rounds, r.duration.Round(time.Second))
-	p("Median with the spread (min–max); ratios computed per round. Peak RSS is `ru_maxrss` of the child process; for upstream it is the larger of the two processes.\n\n")
+	p("Median with the spread (min–max); ratios computed per round. Each generator runs under GNU time (`/usr/bin/time`), which gives its CPU time and peak RSS (`ru_maxrss`; measured from benchreport itself it would start at benchreport's own peak, since Go starts children sharing its memory until exec); for upstream the peak is the larger of the two processes.\n\n")
 	p("| Measurement | Unit | informer-gen | lister-gen | informer-gen + lister-gen | ours | ours / upstream |\n")
 	p("|---|---|---|---|---|---|---|\n")
 	row := func(title, unit string, inf, lst, up, o series) {
