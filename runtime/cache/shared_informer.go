@@ -221,31 +221,29 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 		notifyAll(syncing, notification{kind: notifyResync, key: key, newObj: d.Object})
 	case Added, Updated, Replaced:
 		obj := d.Object
-		old, exists, err := s.indexer.GetByKey(key)
+		var keep func(old, obj any) bool
+		if d.Type == Replaced {
+			keep = unchangedRelist
+		}
+		old, exists, stored, err := s.indexer.swapKeyed(key, obj, keep)
 		if err != nil {
-			utilruntime.HandleError(fmt.Errorf("cache %s: reading key %q: %w", s.name, key, err))
-			return
+			utilruntime.HandleError(fmt.Errorf("cache %s: storing key %q: %w", s.name, key, err))
+		} else if stored && s.detector != nil {
+			s.detector.record(key, obj)
 		}
-		if !exists {
-			s.store(key, obj)
-			notifyAll(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
-			return
-		}
-		oldUID, oldRV := identity(old)
-		newUID, newRV := identity(obj)
 		switch {
-		case oldUID != newUID && oldUID != "" && newUID != "":
-			s.store(key, obj)
+		case !exists:
+			notifyAll(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
+		case err == nil && !stored:
+			// Relist of an unchanged object: the cached one is kept, no noise.
+		case uidChanged(old, obj):
 			var gone any = old
 			if d.Type == Replaced {
 				gone = DeletedFinalStateUnknown{Key: key, Obj: old}
 			}
 			notifyAll(listeners, notification{kind: notifyDelete, key: key, oldObj: gone})
 			notifyAll(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
-		case d.Type == Replaced && oldRV == newRV && newRV != "":
-			// Relist of an unchanged object: keep the cached one, no noise.
 		default:
-			s.store(key, obj)
 			notifyAll(listeners, notification{kind: notifyUpdate, key: key, oldObj: old, newObj: obj})
 		}
 	case Deleted:
@@ -259,21 +257,26 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 	}
 }
 
-// store puts obj in the indexer under key.
-func (s *sharedIndexInformer) store(key string, obj any) {
-	if err := s.indexer.putKeyed(key, obj); err != nil {
-		utilruntime.HandleError(fmt.Errorf("cache %s: storing key %q: %w", s.name, key, err))
-		return
-	}
-	if s.detector != nil {
-		s.detector.record(key, obj)
-	}
-}
-
 func notifyAll(listeners []*listener, n notification) {
 	for _, l := range listeners {
 		l.push(n)
 	}
+}
+
+// unchangedRelist reports whether relisted obj is the cached object old,
+// unchanged: same object (UID) and same, non-empty, resourceVersion.
+func unchangedRelist(old, obj any) bool {
+	oldUID, oldRV := identity(old)
+	newUID, newRV := identity(obj)
+	return oldUID == newUID && oldRV == newRV && newRV != ""
+}
+
+// uidChanged reports whether old and obj, stored under the same key, are
+// two different objects: both have a UID and the UIDs differ.
+func uidChanged(old, obj any) bool {
+	oldUID, _ := identity(old)
+	newUID, _ := identity(obj)
+	return oldUID != newUID && oldUID != "" && newUID != ""
 }
 
 // identity returns the UID and resourceVersion of obj, empty when obj has

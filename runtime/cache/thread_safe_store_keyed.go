@@ -59,3 +59,50 @@ func (s *threadSafeStore) listKeyed() (keys []string, objs []any) {
 	})
 	return keys, objs
 }
+
+// swapKeyed stores obj under key, which must be what the store's key
+// function returns for obj, and returns the object it replaced (exists is
+// false when key was absent). When keep is not nil and keep(old, obj) is
+// true for the stored object old, the store is left unchanged. stored
+// reports whether obj was stored. On error (an index value of obj cannot
+// be computed) the store is unchanged and old and exists are still
+// reported. keep runs with the store's write lock held: it must be fast and
+// must not call back into the store. Safe for concurrent use.
+//
+// It is one lookup and one lock where GetByKey followed by putKeyed takes
+// two of each.
+func (s *threadSafeStore) swapKeyed(key string, obj any, keep func(old, obj any) bool) (old any, exists, stored bool, err error) {
+	if obj == nil {
+		return nil, false, false, errNilObject
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, exists := s.objects.lookup(key)
+	if exists {
+		old = s.objects.at(id).obj
+		if keep != nil && keep(old, obj) {
+			return old, true, false, nil
+		}
+	}
+	var buf [4][]string
+	vals := buf[:0]
+	for _, ix := range s.indexes {
+		v, err := ix.valuesOf(obj)
+		if err != nil {
+			return old, exists, false, err
+		}
+		vals = append(vals, v)
+	}
+	if exists {
+		s.objects.at(id).obj = obj
+		for i, ix := range s.indexes {
+			ix.move(id, old, vals[i])
+		}
+	} else {
+		id = s.objects.insert(key, obj)
+		for i, ix := range s.indexes {
+			ix.add(id, vals[i])
+		}
+	}
+	return old, exists, true, nil
+}

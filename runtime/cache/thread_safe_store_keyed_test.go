@@ -125,3 +125,71 @@ func TestStoreListKeyedPairsKeysWithTheirObjects(t *testing.T) {
 		}
 	}
 }
+
+func TestStoreSwapKeyed(t *testing.T) {
+	keepSameRV := func(old, obj any) bool {
+		return old.(interface{ GetResourceVersion() string }).GetResourceVersion() == obj.(interface{ GetResourceVersion() string }).GetResourceVersion()
+	}
+	v1 := testObject("ns", "a", "1")
+	v1again := testObject("ns", "a", "1")
+	v2 := testObject("ns", "a", "2")
+	tests := []struct {
+		name        string
+		stored      any // object under ns/a before the swap, nil for none
+		obj         any
+		keep        func(old, obj any) bool
+		wantOld     any
+		wantExists  bool
+		wantStored  bool
+		wantContent any
+	}{
+		{name: "absent key is inserted", obj: v1, keep: keepSameRV, wantStored: true, wantContent: v1},
+		{name: "present key is replaced without keep", stored: v1, obj: v1again, wantOld: v1, wantExists: true, wantStored: true, wantContent: v1again},
+		{name: "keep true leaves the stored object", stored: v1, obj: v1again, keep: keepSameRV, wantOld: v1, wantExists: true, wantStored: false, wantContent: v1},
+		{name: "keep false replaces", stored: v1, obj: v2, keep: keepSameRV, wantOld: v1, wantExists: true, wantStored: true, wantContent: v2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+			if tt.stored != nil {
+				if err := s.Add(tt.stored); err != nil {
+					t.Fatal(err)
+				}
+			}
+			old, exists, stored, err := s.swapKeyed("ns/a", tt.obj, tt.keep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if old != tt.wantOld || exists != tt.wantExists || stored != tt.wantStored {
+				t.Fatalf("swapKeyed = (%v, %v, %v), want (%v, %v, %v)", old, exists, stored, tt.wantOld, tt.wantExists, tt.wantStored)
+			}
+			if got, _, _ := s.GetByKey("ns/a"); got != tt.wantContent {
+				t.Fatalf("stored %v, want %v", got, tt.wantContent)
+			}
+			if keys, _ := s.IndexKeys(NamespaceIndex, "ns"); !slices.Equal(keys, []string{"ns/a"}) {
+				t.Fatalf("namespace index holds %v, want [ns/a]", keys)
+			}
+		})
+	}
+}
+
+func TestStoreSwapKeyedReportsTheStoredObjectOnIndexError(t *testing.T) {
+	failing := errors.New("index refuses")
+	s := newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, Indexers{"failing": func(obj any) ([]string, error) {
+		if obj.(interface{ GetResourceVersion() string }).GetResourceVersion() == "bad" {
+			return nil, failing
+		}
+		return []string{"ok"}, nil
+	}})
+	good := testObject("ns", "a", "1")
+	if err := s.Add(good); err != nil {
+		t.Fatal(err)
+	}
+	old, exists, stored, err := s.swapKeyed("ns/a", testObject("ns", "a", "bad"), nil)
+	if !errors.Is(err, failing) || old != good || !exists || stored {
+		t.Fatalf("swapKeyed = (%v, %v, %v, %v), want the stored object, true, false and the index error", old, exists, stored, err)
+	}
+	if got, _, _ := s.GetByKey("ns/a"); got != good {
+		t.Fatalf("store holds %v after a failed swap, want the previous object", got)
+	}
+}
