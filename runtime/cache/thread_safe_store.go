@@ -3,7 +3,9 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -28,7 +30,7 @@ func NewIndexer(keyFunc KeyFunc, indexers Indexers) Indexer {
 func newThreadSafeStore(keyFunc KeyFunc, indexers Indexers) *threadSafeStore {
 	s := &threadSafeStore{keyFunc: keyFunc, objects: newObjectTable(0)}
 	for _, name := range sortedIndexNames(indexers) {
-		s.indexes = append(s.indexes, &storeIndex{name: name, fn: indexers[name], values: map[string]idSet{}})
+		s.indexes = append(s.indexes, newStoreIndex(name, indexers[name], keyFunc))
 	}
 	return s
 }
@@ -53,9 +55,38 @@ type threadSafeStore struct {
 // storeIndex is one named index: index value -> ids of the objects filed
 // under it.
 type storeIndex struct {
-	name   string
-	fn     IndexFunc
-	values map[string]idSet
+	name string
+	fn   IndexFunc
+	// namespaceOfKey is set when fn is MetaNamespaceIndexFunc and the
+	// store's keys come from MetaNamespaceKeyFunc: an object's only index
+	// value is then the namespace part of its key, which the keyed write
+	// path reads from the key instead of calling fn.
+	namespaceOfKey bool
+	values         map[string]idSet
+}
+
+func newStoreIndex(name string, fn IndexFunc, keyFunc KeyFunc) *storeIndex {
+	return &storeIndex{
+		name:           name,
+		fn:             fn,
+		namespaceOfKey: sameFunc(fn, MetaNamespaceIndexFunc) && (sameFunc(keyFunc, MetaNamespaceKeyFunc) || sameFunc(keyFunc, DeletionHandlingMetaNamespaceKeyFunc)),
+		values:         map[string]idSet{},
+	}
+}
+
+// sameFunc reports whether a and b are the same top-level function. It
+// uses reflection, once per index at creation, never per object.
+func sameFunc[F IndexFunc | KeyFunc](a, b F) bool {
+	return a != nil && b != nil && reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
+}
+
+// keyNamespace returns the namespace part of a MetaNamespaceKeyFunc key,
+// sharing the key's memory; "" for a cluster-scoped key.
+func keyNamespace(key string) string {
+	if i := strings.IndexByte(key, '/'); i >= 0 {
+		return key[:i]
+	}
+	return ""
 }
 
 func sortedIndexNames(indexers Indexers) []string {
@@ -102,24 +133,32 @@ func (ix *storeIndex) valuesOf(obj any) ([]string, error) {
 
 func (ix *storeIndex) add(id uint32, vals []string) {
 	for _, v := range vals {
-		set := ix.values[v]
-		set.add(id)
-		ix.values[v] = set
+		ix.addValue(id, v)
 	}
+}
+
+func (ix *storeIndex) addValue(id uint32, v string) {
+	set := ix.values[v]
+	set.add(id)
+	ix.values[v] = set
 }
 
 func (ix *storeIndex) remove(id uint32, vals []string) {
 	for _, v := range vals {
-		set, ok := ix.values[v]
-		if !ok {
-			continue
-		}
-		set.remove(id)
-		if set.len() == 0 {
-			delete(ix.values, v)
-		} else {
-			ix.values[v] = set
-		}
+		ix.removeValue(id, v)
+	}
+}
+
+func (ix *storeIndex) removeValue(id uint32, v string) {
+	set, ok := ix.values[v]
+	if !ok {
+		return
+	}
+	set.remove(id)
+	if set.len() == 0 {
+		delete(ix.values, v)
+	} else {
+		ix.values[v] = set
 	}
 }
 
@@ -282,7 +321,7 @@ func build(keys []string, list []any, indexes []*storeIndex) (objectTable, []*st
 	objects := newObjectTable(len(list))
 	fresh := make([]*storeIndex, len(indexes))
 	for i, ix := range indexes {
-		fresh[i] = &storeIndex{name: ix.name, fn: ix.fn, values: make(map[string]idSet, len(ix.values))}
+		fresh[i] = &storeIndex{name: ix.name, fn: ix.fn, namespaceOfKey: ix.namespaceOfKey, values: make(map[string]idSet, len(ix.values))}
 	}
 	vals := make([][]string, len(fresh))
 	for i, obj := range list {
@@ -408,7 +447,7 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 		if s.index(name) != nil {
 			return fmt.Errorf("cache: index %q already exists", name)
 		}
-		added = append(added, &storeIndex{name: name, fn: newIndexers[name], values: map[string]idSet{}})
+		added = append(added, newStoreIndex(name, newIndexers[name], s.keyFunc))
 	}
 	var err error
 	s.objects.each(func(id uint32, e *entry) bool {

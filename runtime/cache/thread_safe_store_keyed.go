@@ -39,7 +39,11 @@ func (s *threadSafeStore) deleteKeyed(key string) (old any, exists bool) {
 	}
 	old = s.objects.at(id).obj
 	for _, ix := range s.indexes {
-		ix.forget(id, old)
+		if ix.namespaceOfKey {
+			ix.removeValue(id, keyNamespace(key))
+		} else {
+			ix.forget(id, old)
+		}
 	}
 	s.objects.remove(id)
 	return old, true
@@ -61,7 +65,9 @@ func (s *threadSafeStore) listKeyed() (keys []string, objs []any) {
 }
 
 // swapKeyed stores obj under key, which must be what the store's key
-// function returns for obj, and returns the object it replaced (exists is
+// function returns for obj (an object with metadata when the store files
+// the namespace index from its keys: see storeIndex.namespaceOfKey), and
+// returns the object it replaced (exists is
 // false when key was absent). When keep is not nil and keep(old, obj) is
 // true for the stored object old, the store is left unchanged. stored
 // reports whether obj was stored. On error (an index value of obj cannot
@@ -84,9 +90,15 @@ func (s *threadSafeStore) swapKeyed(key string, obj any, keep func(old, obj any)
 			return old, true, false, nil
 		}
 	}
+	// An index whose value is the key's namespace needs no index function
+	// call: an update keeps the value, an insert reads it from the key.
 	var buf [4][]string
 	vals := buf[:0]
 	for _, ix := range s.indexes {
+		if ix.namespaceOfKey {
+			vals = append(vals, nil)
+			continue
+		}
 		v, err := ix.valuesOf(obj)
 		if err != nil {
 			return old, exists, false, err
@@ -96,12 +108,18 @@ func (s *threadSafeStore) swapKeyed(key string, obj any, keep func(old, obj any)
 	if exists {
 		s.objects.at(id).obj = obj
 		for i, ix := range s.indexes {
-			ix.move(id, old, vals[i])
+			if !ix.namespaceOfKey {
+				ix.move(id, old, vals[i])
+			}
 		}
 	} else {
 		id = s.objects.insert(key, obj)
 		for i, ix := range s.indexes {
-			ix.add(id, vals[i])
+			if ix.namespaceOfKey {
+				ix.addValue(id, keyNamespace(key))
+			} else {
+				ix.add(id, vals[i])
+			}
 		}
 	}
 	return old, exists, true, nil

@@ -13,6 +13,10 @@ func TestStoreKeyedWritesMatchPublicWrites(t *testing.T) {
 	indexers := Indexers{NamespaceIndex: MetaNamespaceIndexFunc, labelIndex: labelValuesIndexFunc}
 	public := newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, indexers)
 	keyed := newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, indexers)
+	swapped := newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, indexers)
+	if !keyed.index(NamespaceIndex).namespaceOfKey {
+		t.Fatal("the namespace index is not filed from keys: the test would not cover that path")
+	}
 	steps := []struct {
 		name   string
 		obj    any
@@ -39,6 +43,7 @@ func TestStoreKeyedWritesMatchPublicWrites(t *testing.T) {
 			if _, exists := keyed.deleteKeyed(key); exists != wantExists {
 				t.Fatalf("%s: deleteKeyed reported exists=%v, want %v", step.name, exists, wantExists)
 			}
+			swapped.deleteKeyed(key)
 		} else {
 			if err := public.Update(step.obj); err != nil {
 				t.Fatalf("%s: Update: %v", step.name, err)
@@ -46,8 +51,12 @@ func TestStoreKeyedWritesMatchPublicWrites(t *testing.T) {
 			if err := keyed.putKeyed(key, step.obj); err != nil {
 				t.Fatalf("%s: putKeyed: %v", step.name, err)
 			}
+			if _, _, _, err := swapped.swapKeyed(key, step.obj, nil); err != nil {
+				t.Fatalf("%s: swapKeyed: %v", step.name, err)
+			}
 		}
 		assertSameStoreContent(t, step.name, public, keyed)
+		assertSameStoreContent(t, step.name+" (swapKeyed)", public, swapped)
 	}
 }
 
@@ -191,5 +200,42 @@ func TestStoreSwapKeyedReportsTheStoredObjectOnIndexError(t *testing.T) {
 	}
 	if got, _, _ := s.GetByKey("ns/a"); got != good {
 		t.Fatalf("store holds %v after a failed swap, want the previous object", got)
+	}
+}
+
+func TestStoreFilesTheNamespaceIndexFromKeysOnlyForMetaNamespaceFunctions(t *testing.T) {
+	customKey := func(obj any) (string, error) { return MetaNamespaceKeyFunc(obj) }
+	customIndex := func(obj any) ([]string, error) { return MetaNamespaceIndexFunc(obj) }
+	tests := []struct {
+		name    string
+		keyFunc KeyFunc
+		index   IndexFunc
+		want    bool
+	}{
+		{"deletion-handling key func, namespace index", DeletionHandlingMetaNamespaceKeyFunc, MetaNamespaceIndexFunc, true},
+		{"meta-namespace key func, namespace index", MetaNamespaceKeyFunc, MetaNamespaceIndexFunc, true},
+		{"custom key func", customKey, MetaNamespaceIndexFunc, false},
+		{"custom index func", MetaNamespaceKeyFunc, customIndex, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newThreadSafeStore(tt.keyFunc, Indexers{"ix": tt.index})
+			if got := s.index("ix").namespaceOfKey; got != tt.want {
+				t.Fatalf("namespaceOfKey = %v, want %v", got, tt.want)
+			}
+			if err := s.AddIndexers(Indexers{"added": tt.index}); err != nil {
+				t.Fatal(err)
+			}
+			if got := s.index("added").namespaceOfKey; got != tt.want {
+				t.Fatalf("namespaceOfKey of an index added later = %v, want %v", got, tt.want)
+			}
+			// Replace rebuilds the indexes: the flag survives.
+			if err := s.Replace([]any{testObject("ns", "a", "1")}, "1"); err != nil {
+				t.Fatal(err)
+			}
+			if got := s.index("ix").namespaceOfKey; got != tt.want {
+				t.Fatalf("namespaceOfKey after Replace = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
