@@ -258,6 +258,13 @@ func TestInformerRelistAfterExpiryDeliversTombstonesWithLastState(t *testing.T) 
 	srv.partition(func(p *partitionOps) { p.remove("o3"); p.put("o4", false) })
 	waitConverged(t, srv, inf, h)
 	h.checkViolations(t)
+	// Convergence is judged on the first handler; the second one, which
+	// records tombstones, runs on its own goroutine.
+	eventually(t, "tombstone delivered to the second handler", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(tombstones) > 0
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	d, ok := tombstones["ns/o3"]
