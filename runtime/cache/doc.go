@@ -83,8 +83,8 @@
 // old states dominate (they are as large as the objects).
 //
 // A handler that only acts on the latest state of each object can give up
-// the retained old states: in latest-only mode (implemented by the
-// listener; to be exposed as HandlerOptions.LatestOnly), an update that
+// the retained old states: in latest-only mode (HandlerOptions.LatestOnly),
+// an update that
 // reaches the handler through the per-key coalescing, that is beyond the
 // in-order buffer, arrives as OnUpdate(nil, new). Everything
 // else above holds unchanged: while the handler keeps up it receives the

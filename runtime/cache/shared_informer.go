@@ -327,6 +327,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		}
 	}
 	l := newListener(handler, options.Name, s.fastCapacity, s.opts.Metrics)
+	l.latestOnly = options.LatestOnly
 	l.requestedResync = resyncPeriod
 	reg := &registration{informer: s, listener: l}
 	if !s.started {
