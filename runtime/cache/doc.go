@@ -7,6 +7,19 @@
 //
 // # Pipeline
 //
+//	ListerWatcher --list/watch--> Reflector --Add/Update/Delete/Replace--> DeltaFIFO
+//	                                                                          |
+//	                                                          PopBatch (informer goroutine)
+//	                                                                          v
+//	                                     Indexer (cache) <--apply-- sharedIndexInformer
+//	                                          ^                               |
+//	                          listers read ---+                     notifications
+//	                                                                          v
+//	                                        processor --push--> listener (one per handler,
+//	                                                            own goroutine, bounded backlog)
+//	                                                                          |
+//	                                                       OnAdd / OnUpdate / OnDelete / OnResync
+//
 // The Reflector lists, then watches from the list's resourceVersion,
 // resuming a dropped watch from the last resourceVersion it saw and
 // relisting when that version expired (410 Gone). It writes into a
