@@ -91,7 +91,7 @@ func TestSmokeUpdatesReachEveryHandlerInFinalState(t *testing.T) {
 }
 
 func TestSmokeStalledHandlerCatchesUpToTheFinalState(t *testing.T) {
-	for _, subj := range subject.All() {
+	for _, subj := range append(subject.All(), subject.OursLatestOnly()) {
 		t.Run(subj.Name, func(t *testing.T) {
 			res, err := measure.Stalled(smokeContext(t), smokeInput, subj)
 			if err != nil {
@@ -102,6 +102,11 @@ func TestSmokeStalledHandlerCatchesUpToTheFinalState(t *testing.T) {
 			}
 			if res.StalledCalls < int64(dataset.Small.Updated()) || res.StalledCalls > int64(dataset.Small.Updates) {
 				t.Errorf("stalled handler got %d updates, want between %d and %d", res.StalledCalls, dataset.Small.Updated(), dataset.Small.Updates)
+			}
+			// Only LatestOnly drops the old object, and only for merged
+			// updates, which a stall of 2k updates on 1k keys produces.
+			if latestOnly := subj.Name == subject.OursLatestOnly().Name; latestOnly != (res.NilOldCalls > 0) {
+				t.Errorf("%d updates without the old object, want them only with LatestOnly", res.NilOldCalls)
 			}
 		})
 	}

@@ -24,6 +24,10 @@ type StalledResult struct {
 	// StalledCalls is the number of OnUpdate calls the stalled handler
 	// received in all.
 	StalledCalls int64
+	// NilOldCalls is how many of those came without the old object: merged
+	// updates of a LatestOnly handler (subject.OursLatestOnly); zero for
+	// the other subjects.
+	NilOldCalls int64
 }
 
 // Stalled syncs an informer with a healthy handler and one that blocks in
@@ -72,6 +76,7 @@ func Stalled(ctx context.Context, in *Input, subj subject.Subject) (StalledResul
 	}
 	res := StalledResult{Growth: during - heapAlloc()}
 	res.StalledCalls = stalled.updates.Load()
+	res.NilOldCalls = stalled.nilOld.Load() + healthy.nilOld.Load()
 	res.FinalOK = healthy.finalStateOK() && stalled.finalStateOK()
 	if !res.FinalOK {
 		return res, fmt.Errorf("stalled: %w", errFinalState)

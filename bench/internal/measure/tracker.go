@@ -19,6 +19,7 @@ type tracker struct {
 	remaining int
 	done      chan struct{}
 	updates   atomic.Int64 // OnUpdate calls
+	nilOld    atomic.Int64 // OnUpdate calls without the old object (LatestOnly merges)
 	bad       atomic.Int64 // notifications of unknown objects, deletes
 
 	// release, when set, makes the first OnUpdate block until it is
@@ -51,12 +52,17 @@ func (t *tracker) handler() subject.Handler {
 			}
 			t.seen[i] = dataset.Version(obj.ResourceVersion)
 		},
-		Update: func(_, obj *corev1.ConfigMap) {
+		Update: func(old, obj *corev1.ConfigMap) {
 			if t.release != nil && !t.stalled {
 				t.stalled = true
 				<-t.release
 			}
 			t.updates.Add(1)
+			// A LatestOnly handler gets merged updates without the old
+			// object; the tracker needs only the new one.
+			if old == nil {
+				t.nilOld.Add(1)
+			}
 			i := dataset.Index(obj.Name)
 			if i < 0 || i >= len(t.seen) {
 				t.bad.Add(1)

@@ -14,18 +14,31 @@ import (
 // Ours is informer-gen's runtime/cache SharedIndexInformer and the
 // runtime/lister ResourceIndexer generated listers wrap.
 func Ours() Subject {
-	return Subject{Name: "ours", New: newOurs}
+	return Subject{Name: "ours", New: func(src *source.Source) Informer { return newOurs(src, cache.HandlerOptions{}) }}
 }
 
-type oursInformer struct{ inf cache.SharedIndexInformer }
+// OursLatestOnly is Ours with every handler registered with
+// cache.HandlerOptions{LatestOnly: true}: a lagging handler's merged
+// updates arrive as Update(nil, new), so Handler.Update must accept a nil
+// old object. The report uses it only for the stalled-handler measurement.
+func OursLatestOnly() Subject {
+	return Subject{Name: "ours-latest-only", New: func(src *source.Source) Informer {
+		return newOurs(src, cache.HandlerOptions{LatestOnly: true})
+	}}
+}
 
-func newOurs(src *source.Source) Informer {
+type oursInformer struct {
+	inf  cache.SharedIndexInformer
+	opts cache.HandlerOptions // for every AddHandler
+}
+
+func newOurs(src *source.Source, opts cache.HandlerOptions) Informer {
 	return oursInformer{inf: cache.NewSharedIndexInformer(src, &corev1.ConfigMap{}, 0,
-		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})}
+		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}), opts: opts}
 }
 
 func (o oursInformer) AddHandler(h Handler) (func() bool, error) {
-	reg, err := o.inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	reg, err := o.inf.AddEventHandlerWithOptions(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any, _ bool) {
 			if h.Add != nil {
 				h.Add(obj.(*corev1.ConfigMap))
@@ -33,7 +46,9 @@ func (o oursInformer) AddHandler(h Handler) (func() bool, error) {
 		},
 		UpdateFunc: func(oldObj, newObj any) {
 			if h.Update != nil {
-				h.Update(oldObj.(*corev1.ConfigMap), newObj.(*corev1.ConfigMap))
+				// oldObj is nil for a LatestOnly handler's merged update.
+				oldCM, _ := oldObj.(*corev1.ConfigMap)
+				h.Update(oldCM, newObj.(*corev1.ConfigMap))
 			}
 		},
 		DeleteFunc: func(obj any) {
@@ -41,7 +56,7 @@ func (o oursInformer) AddHandler(h Handler) (func() bool, error) {
 				h.Delete(obj)
 			}
 		},
-	})
+	}, o.opts)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,8 @@ var configMaps = schema.GroupResource{Resource: "configmaps"}
 
 // Handler receives typed notifications. Its functions are called as the
 // informer calls its handler: from one goroutine per handler, in order.
+// Update's oldObj is nil for the merged updates of a lagging handler of
+// OursLatestOnly; it is never nil otherwise.
 type Handler struct {
 	Add    func(obj *corev1.ConfigMap)
 	Update func(oldObj, newObj *corev1.ConfigMap)
@@ -47,12 +49,13 @@ type Lister interface {
 
 // Subject makes informers of one implementation.
 type Subject struct {
-	// Name is "clientgo" or "ours"; benchmark names use it.
+	// Name is "clientgo", "ours" or "ours-latest-only"; benchmark names
+	// use it.
 	Name string
 	// New returns an informer over src, with no resync and the namespace
 	// index.
 	New func(src *source.Source) Informer
 }
 
-// All returns client-go first, then ours.
+// All returns client-go first, then ours (default handler options).
 func All() []Subject { return []Subject{ClientGo(), Ours()} }
