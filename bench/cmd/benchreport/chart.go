@@ -32,7 +32,7 @@ type panel struct {
 var panels = []panel{
 	{title: "Update events/s (higher is better)", unit: "thousand events/s", keys: []string{"updates1", "updates4"}, labels: []string{"1 handler", "4 handlers"}, scale: 1000},
 	{title: "Heap per cached object (lower is better)", unit: "bytes/object beyond the object", keys: []string{"overhead"}, labels: []string{"overhead"}, scale: 1},
-	{title: "Heap growth, stalled handler (lower is better)", unit: "MiB", keys: []string{"stalled"}, labels: []string{"stalled handler"}, scale: 1},
+	{title: "Heap growth, stalled handler (lower is better)", unit: "MiB", keys: []string{"stalled", "stalledlatest"}, labels: []string{"default", "ours LatestOnly"}, scale: 1},
 }
 
 // writeChart draws the panels side by side into path (.png or .svg).
@@ -95,7 +95,11 @@ func (pn panel) plot(res *results) (*plot.Plot, error) {
 	}{{peer, "client-go", peerColor}, {ours, "ours", oursColor}} {
 		vals := make(plotter.Values, len(pn.keys))
 		for k, key := range pn.keys {
-			vals[k] = res.get(key, s.name).median() / pn.scale
+			vs := res.get(key, s.name)
+			if s.name == peer {
+				vs = res.peerValues(res.metric(key))
+			}
+			vals[k] = vs.median() / pn.scale
 			top = max(top, vals[k])
 		}
 		bars, err := plotter.NewBarChart(vals, w)

@@ -69,6 +69,9 @@ func main() {
 		log.Printf("round %d/%d (%s first)", r+1, *rounds, subjects[0].Name)
 		for _, m := range measurements {
 			for _, subj := range subjects {
+				if m.oursOnly && subj.Name != ours {
+					continue
+				}
 				vals, err := m.run(ctx, in, subj)
 				if err != nil {
 					log.Fatalf("%s/%s: %v", m.name, subj.Name, err)
@@ -139,6 +142,10 @@ type measurement struct {
 	name    string
 	metrics []metric
 	run     func(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error)
+	// oursOnly runs the measurement only in ours' turn of a round: a
+	// variant of ours compared with client-go figures another measurement
+	// took (metric.peerKey).
+	oursOnly bool
 }
 
 // metric describes one reported figure.
@@ -150,6 +157,11 @@ type metric struct {
 	// describing it.
 	goal     float64
 	goalText string
+	// strictGoal requires the ratio to be strictly below goal.
+	strictGoal bool
+	// peerKey, when set, is the metric whose client-go values this one is
+	// compared with (for measurements run only for ours).
+	peerKey string
 }
 
 var measurements = []measurement{
@@ -182,12 +194,23 @@ var measurements = []measurement{
 	{
 		name: "Stalled",
 		metrics: []metric{
-			{key: "stalled", title: "Heap growth with 1 stalled handler", unit: "MiB", goal: 0.1, goalText: "under a tenth of client-go's (ratio < 0.10)"},
+			{key: "stalled", title: "Heap growth with 1 stalled handler", unit: "MiB", goal: 0.1, strictGoal: true, goalText: "under a tenth of client-go's (ratio < 0.10)"},
 			{key: "stalledcalls", title: "Updates delivered to the stalled handler once released", unit: "calls"},
 		},
-		run: func(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error) {
-			r, err := measure.Stalled(ctx, in, subj)
-			return []float64{float64(r.Growth) / (1 << 20), float64(r.StalledCalls)}, err
+		run: stalled,
+	},
+	{
+		// The same stall with the stalled handler registered with
+		// cache.HandlerOptions{LatestOnly: true}; measure.Stalled still
+		// fails unless both handlers end with the final state.
+		name:     "StalledLatestOnly",
+		oursOnly: true,
+		metrics: []metric{
+			{key: "stalledlatest", title: "Heap growth with 1 stalled handler, ours with LatestOnly", unit: "MiB", goal: 0.1, strictGoal: true, goalText: "under a tenth of client-go's (ratio < 0.10)", peerKey: "stalled"},
+			{key: "stalledcallslatest", title: "Updates delivered to the stalled handler once released, ours with LatestOnly", unit: "calls", peerKey: "stalledcalls"},
+		},
+		run: func(ctx context.Context, in *measure.Input, _ subject.Subject) ([]float64, error) {
+			return stalled(ctx, in, subject.OursLatestOnly())
 		},
 	},
 	{
@@ -206,6 +229,11 @@ var measurements = []measurement{
 		},
 		run: lister(measure.ListerGet),
 	},
+}
+
+func stalled(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error) {
+	r, err := measure.Stalled(ctx, in, subj)
+	return []float64{float64(r.Growth) / (1 << 20), float64(r.StalledCalls)}, err
 }
 
 func updates(handlers int) func(context.Context, *measure.Input, subject.Subject) ([]float64, error) {

@@ -45,7 +45,7 @@ func writeReport(path string, res *results) error {
 	p("| Measurement | Unit | client-go | ours | ours / client-go |\n")
 	p("|---|---|---|---|---|\n")
 	for _, m := range res.metrics {
-		cg, o := res.get(m.key, peer), res.get(m.key, ours)
+		cg, o := res.peerValues(m), res.get(m.key, ours)
 		ratio := "–"
 		if cg.median() != 0 {
 			ratio = ratios(o, cg).summary()
@@ -59,11 +59,11 @@ func writeReport(path string, res *results) error {
 		if m.goal == 0 {
 			continue
 		}
-		r := ratios(res.get(m.key, ours), res.get(m.key, peer)).median()
+		r := ratios(res.get(m.key, ours), res.peerValues(m)).median()
 		met := r <= m.goal
 		if m.higherIsBetter {
 			met = r >= m.goal
-		} else if m.key == "stalled" {
+		} else if m.strictGoal {
 			met = r < m.goal
 		}
 		verdict := "no"

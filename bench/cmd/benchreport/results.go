@@ -47,3 +47,22 @@ func (r *results) add(m measurement, subject string, vals []float64) {
 
 // get returns the values of metric key for subject.
 func (r *results) get(key, subject string) series { return r.values[key][subject] }
+
+// peerValues returns the client-go values metric m is compared with: those
+// of m.peerKey when set, else of m itself.
+func (r *results) peerValues(m metric) series {
+	if m.peerKey != "" {
+		return r.get(m.peerKey, peer)
+	}
+	return r.get(m.key, peer)
+}
+
+// metric returns the metric named key; the zero metric when there is none.
+func (r *results) metric(key string) metric {
+	for _, m := range r.metrics {
+		if m.key == key {
+			return m
+		}
+	}
+	return metric{}
+}
