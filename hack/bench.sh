@@ -19,6 +19,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../bench"
 
+# The generator comparison needs GNU time (Debian package "time").
+if [ "${SKIP_GENERATOR:-0}" != 1 ] && [ ! -x /usr/bin/time ]; then
+  echo "=== installing GNU time (apt-get install time)"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq && $sudo apt-get install -y -qq time
+fi
+
 args=(-rounds "${ROUNDS:-5}" -out ../docs/benchmarks.md -chart ../docs/benchmarks.png)
 if [ "${SKIP_GENERATOR:-0}" = 1 ]; then
   args+=(-generator=false)
