@@ -227,14 +227,18 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 		}
 		old, exists, stored, err := s.indexer.swapKeyed(key, obj, keep)
 		if err != nil {
+			// The store refused obj and kept what it had (an index function
+			// failed); handlers stay consistent with the store.
 			utilruntime.HandleError(fmt.Errorf("cache %s: storing key %q: %w", s.name, key, err))
-		} else if stored && s.detector != nil {
+			return
+		}
+		if stored && s.detector != nil {
 			s.detector.record(key, obj)
 		}
 		switch {
 		case !exists:
 			notifyAll(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
-		case err == nil && !stored:
+		case !stored:
 			// Relist of an unchanged object: the cached one is kept, no noise.
 		case uidChanged(old, obj):
 			var gone any = old
