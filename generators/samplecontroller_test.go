@@ -53,15 +53,19 @@ func goCommand(t *testing.T, dir string, args ...string) []byte {
 }
 
 // sampleControllerOptions resolves k8s.io/sample-controller in the nested
-// module (it must be the pinned version, read from the module cache, not a
-// replacement) and returns the options generating its informers and listers
+// module (it must be the pinned version, downloaded into the module cache
+// when missing, not a replacement) and returns the options generating its informers and listers
 // into the module's generated/ folder.
 func sampleControllerOptions(t *testing.T) Options {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("resolves k8s.io/sample-controller from the module cache")
+		t.Skip("downloads and reads k8s.io/sample-controller from the module cache")
 	}
 	dir := sampleControllerDir(t)
+	// `go list -m` reports a module's directory only when the module is
+	// already in the module cache; on a new machine it is not, so fetch it
+	// first (a no-op when it is there).
+	goCommand(t, dir, "mod", "download", sampleControllerModule)
 	var mod struct {
 		Path, Version, Dir string
 		Replace            *struct{ Path, Version, Dir string }
