@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the main module and each nested module
-# (examples, end-to-end, conformance, bench, apicompat), all under the race
+# (examples, end-to-end, conformance, bench, apicompat, the Kubernetes
+# version matrix in versions/), all under the race
 # detector.
 # Usage: ./hack/test.sh            (everything)
 #        SHORT=1 ./hack/test.sh    (skip the slow end-to-end suites)
@@ -10,7 +11,7 @@ root=$(pwd)
 
 # Modules tested, in order. The root module first; nested modules that exist.
 modules=(.)
-for m in examples/crd e2e conformance bench apicompat; do
+for m in examples/crd e2e conformance bench apicompat versions; do
   [ -f "$m/go.mod" ] && modules+=("$m")
 done
 
