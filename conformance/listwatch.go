@@ -11,9 +11,10 @@ import (
 	ourcache "github.com/informer-gen/informer-gen/runtime/cache"
 )
 
-// ClientGoListerWatcher adapts a Client to client-go's ListerWatcher. It
-// declares no support for watch lists, so client-go's reflector lists and
-// then watches, as runtime/cache's does by default.
+// ClientGoListerWatcher adapts a Client to client-go's ListerWatcher, and,
+// unchanged, to runtime/cache's (the interfaces have the same shape). It
+// declares no support for watch lists, so both reflectors list and then
+// watch.
 type ClientGoListerWatcher struct {
 	Client *Client
 }
@@ -21,7 +22,8 @@ type ClientGoListerWatcher struct {
 var (
 	_ clientgocache.ListerWatcherWithContext = ClientGoListerWatcher{}
 	_ clientgocache.ListerWatcher            = ClientGoListerWatcher{}
-	_ ourcache.ListerWatcher                 = (*Client)(nil)
+	_ ourcache.ListerWatcher                 = ClientGoListerWatcher{}
+	_ ourcache.ListerWatcherWithContext      = ClientGoListerWatcher{}
 )
 
 // List lists without a context (client-go's deprecated entry point).

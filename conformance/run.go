@@ -76,7 +76,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if _, err := cgInformer.AddEventHandler(cgRecorder); err != nil {
 		return nil, err
 	}
-	ourInformer := ourcache.NewSharedIndexInformerWithOptions(ourClient,
+	ourInformer := ourcache.NewSharedIndexInformerWithOptions(ClientGoListerWatcher{Client: ourClient},
 		&corev1.ConfigMap{}, ourcache.SharedIndexInformerOptions{})
 	ourRecorder := &Recorder{Unwrap: func(obj any) (string, any, bool) {
 		t, ok := obj.(ourcache.DeletedFinalStateUnknown)

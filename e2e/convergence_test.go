@@ -31,10 +31,10 @@ const convergeTimeout = 2 * time.Minute
 // widgetListWatch lists and watches Widgets of every namespace through cs.
 func widgetListWatch(cs versioned.Interface) *cache.ListWatch {
 	return &cache.ListWatch{
-		ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			return cs.StableV1().Widgets(metav1.NamespaceAll).List(ctx, opts)
 		},
-		WatchFunc: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return cs.StableV1().Widgets(metav1.NamespaceAll).Watch(ctx, opts)
 		},
 	}
@@ -206,7 +206,7 @@ func (h *handlerView) key(obj any) (string, string, bool) {
 
 func (h *handlerView) handler() cache.ResourceEventHandler {
 	return cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any, _ bool) {
+		AddFunc: func(obj any) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
 			if k, rv, ok := h.key(obj); ok {

@@ -32,13 +32,13 @@ func TestWatchListInformerSyncsWithoutListRequests(t *testing.T) {
 	var lists, watches atomic.Int32
 	lw := widgetListWatch(cs)
 	counted := &cache.ListWatch{
-		ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			lists.Add(1)
-			return lw.List(ctx, opts)
+			return lw.ListWithContext(ctx, opts)
 		},
-		WatchFunc: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			watches.Add(1)
-			return lw.Watch(ctx, opts)
+			return lw.WatchWithContext(ctx, opts)
 		},
 	}
 	inf := cache.NewSharedIndexInformerWithOptions(counted, &stablev1.Widget{}, cache.SharedIndexInformerOptions{UseWatchList: true})
@@ -125,10 +125,10 @@ func TestClusterScopedInformerConverges(t *testing.T) {
 	ctx := t.Context()
 	gadgets := cs.StableV1().Gadgets()
 	inf := cache.NewSharedIndexInformer(&cache.ListWatch{
-		ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			return gadgets.List(ctx, opts)
 		},
-		WatchFunc: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return gadgets.Watch(ctx, opts)
 		},
 	}, &stablev1.Gadget{}, 0, cache.Indexers{})

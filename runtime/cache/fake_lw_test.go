@@ -80,8 +80,8 @@ func newFakeLW() *fakeLW {
 	return &fakeLW{watchers: make(chan *fakeWatcher, 100)}
 }
 
-// List records opts and calls ListFunc.
-func (lw *fakeLW) List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+// ListWithContext records opts and calls ListFunc.
+func (lw *fakeLW) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 	lw.mu.Lock()
 	lw.listCalls = append(lw.listCalls, opts)
 	fn := lw.ListFunc
@@ -92,8 +92,8 @@ func (lw *fakeLW) List(ctx context.Context, opts metav1.ListOptions) (runtime.Ob
 	return fn(ctx, opts)
 }
 
-// Watch records opts and calls WatchFunc or publishes a new fakeWatcher.
-func (lw *fakeLW) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+// WatchWithContext records opts and calls WatchFunc or publishes a new fakeWatcher.
+func (lw *fakeLW) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	lw.mu.Lock()
 	lw.watchCalls = append(lw.watchCalls, opts)
 	fn := lw.WatchFunc
@@ -152,4 +152,14 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// List is ListWithContext with a background context.
+func (lw *fakeLW) List(opts metav1.ListOptions) (runtime.Object, error) {
+	return lw.ListWithContext(context.Background(), opts)
+}
+
+// Watch is WatchWithContext with a background context.
+func (lw *fakeLW) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	return lw.WatchWithContext(context.Background(), opts)
 }

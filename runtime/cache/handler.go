@@ -1,6 +1,10 @@
 package cache
 
-import "time"
+import (
+	"time"
+
+	"k8s.io/klog/v2"
+)
 
 // ResourceEventHandler receives the notifications of a SharedInformer.
 //
@@ -33,18 +37,21 @@ type ResyncHandler interface {
 
 // ResourceEventHandlerFuncs adapts plain functions to ResourceEventHandler
 // and ResyncHandler. Nil functions are skipped. When ResyncFunc is nil, a
-// resync is delivered to UpdateFunc with the same object twice.
+// resync is delivered to UpdateFunc with the same object twice, as
+// client-go does. Use ResourceEventHandlerDetailedFuncs to learn
+// isInInitialList.
 type ResourceEventHandlerFuncs struct {
-	AddFunc    func(obj any, isInInitialList bool)
+	AddFunc    func(obj any)
 	UpdateFunc func(oldObj, newObj any)
 	DeleteFunc func(obj any)
+	// ResyncFunc, when set, receives resyncs instead of UpdateFunc.
 	ResyncFunc func(obj any)
 }
 
 // OnAdd calls AddFunc if it is set.
-func (f ResourceEventHandlerFuncs) OnAdd(obj any, isInInitialList bool) {
+func (f ResourceEventHandlerFuncs) OnAdd(obj any, _ bool) {
 	if f.AddFunc != nil {
-		f.AddFunc(obj, isInInitialList)
+		f.AddFunc(obj)
 	}
 }
 
@@ -64,16 +71,113 @@ func (f ResourceEventHandlerFuncs) OnDelete(obj any) {
 
 // OnResync calls ResyncFunc, or UpdateFunc(obj, obj) when ResyncFunc is nil.
 func (f ResourceEventHandlerFuncs) OnResync(obj any) {
-	switch {
-	case f.ResyncFunc != nil:
-		f.ResyncFunc(obj)
-	case f.UpdateFunc != nil:
-		f.UpdateFunc(obj, obj)
+	resyncOrUpdate(f.ResyncFunc, f.UpdateFunc, obj)
+}
+
+// ResourceEventHandlerDetailedFuncs is ResourceEventHandlerFuncs whose
+// AddFunc also receives isInInitialList.
+type ResourceEventHandlerDetailedFuncs struct {
+	AddFunc    func(obj any, isInInitialList bool)
+	UpdateFunc func(oldObj, newObj any)
+	DeleteFunc func(obj any)
+	// ResyncFunc, when set, receives resyncs instead of UpdateFunc.
+	ResyncFunc func(obj any)
+}
+
+// OnAdd calls AddFunc if it is set.
+func (f ResourceEventHandlerDetailedFuncs) OnAdd(obj any, isInInitialList bool) {
+	if f.AddFunc != nil {
+		f.AddFunc(obj, isInInitialList)
 	}
+}
+
+// OnUpdate calls UpdateFunc if it is set.
+func (f ResourceEventHandlerDetailedFuncs) OnUpdate(oldObj, newObj any) {
+	if f.UpdateFunc != nil {
+		f.UpdateFunc(oldObj, newObj)
+	}
+}
+
+// OnDelete calls DeleteFunc if it is set.
+func (f ResourceEventHandlerDetailedFuncs) OnDelete(obj any) {
+	if f.DeleteFunc != nil {
+		f.DeleteFunc(obj)
+	}
+}
+
+// OnResync calls ResyncFunc, or UpdateFunc(obj, obj) when ResyncFunc is nil.
+func (f ResourceEventHandlerDetailedFuncs) OnResync(obj any) {
+	resyncOrUpdate(f.ResyncFunc, f.UpdateFunc, obj)
+}
+
+// FilteringResourceEventHandler passes to Handler only the objects
+// FilterFunc accepts, translating updates across the filter's boundary: an
+// update into the accepted set is an OnAdd, one out of it an OnDelete.
+// FilterFunc must be a pure function of the object; it also receives the
+// DeletedFinalStateUnknown tombstones of deletes, as in client-go. Under
+// HandlerOptions.LatestOnly an update may come without its old state; it is
+// then passed on as OnUpdate(nil, new) when new is accepted and as OnDelete
+// of new otherwise.
+type FilteringResourceEventHandler struct {
+	FilterFunc func(obj any) bool
+	Handler    ResourceEventHandler
+}
+
+// OnAdd calls Handler.OnAdd if obj is accepted.
+func (f FilteringResourceEventHandler) OnAdd(obj any, isInInitialList bool) {
+	if f.FilterFunc(obj) {
+		f.Handler.OnAdd(obj, isInInitialList)
+	}
+}
+
+// OnUpdate calls Handler.OnUpdate, OnAdd or OnDelete, depending on which of
+// the two states are accepted.
+func (f FilteringResourceEventHandler) OnUpdate(oldObj, newObj any) {
+	newer := f.FilterFunc(newObj)
+	if oldObj == nil {
+		if newer {
+			f.Handler.OnUpdate(oldObj, newObj)
+		} else {
+			f.Handler.OnDelete(newObj)
+		}
+		return
+	}
+	older := f.FilterFunc(oldObj)
+	switch {
+	case newer && older:
+		f.Handler.OnUpdate(oldObj, newObj)
+	case newer:
+		f.Handler.OnAdd(newObj, false)
+	case older:
+		f.Handler.OnDelete(oldObj)
+	}
+}
+
+// OnDelete calls Handler.OnDelete if obj is accepted.
+func (f FilteringResourceEventHandler) OnDelete(obj any) {
+	if f.FilterFunc(obj) {
+		f.Handler.OnDelete(obj)
+	}
+}
+
+// OnResync passes an accepted object's resync on to Handler (its OnResync
+// when it implements ResyncHandler, else OnUpdate(obj, obj)).
+func (f FilteringResourceEventHandler) OnResync(obj any) {
+	if !f.FilterFunc(obj) {
+		return
+	}
+	if r, ok := f.Handler.(ResyncHandler); ok {
+		r.OnResync(obj)
+		return
+	}
+	f.Handler.OnUpdate(obj, obj)
 }
 
 // HandlerOptions tunes one handler registration.
 type HandlerOptions struct {
+	// Logger, when set, is used for the handler's log messages instead of
+	// the informer's.
+	Logger *klog.Logger
 	// Name identifies the handler in logs and metrics. Optional.
 	Name string
 	// ResyncPeriod, when set, asks for resync notifications at this period

@@ -73,7 +73,7 @@ func TestListenerDeliversInOrderWhenKeepingUp(t *testing.T) {
 	var got []string
 	done := make(chan struct{})
 	h := ResourceEventHandlerFuncs{
-		AddFunc: func(obj any, _ bool) {
+		AddFunc: func(obj any) {
 			got = append(got, "add "+obj.(interface{ GetName() string }).GetName())
 		},
 		DeleteFunc: func(obj any) {
@@ -162,7 +162,7 @@ func TestListenerCoalescedUpdateCarriesLastGivenStateOrNilWhenLatestOnly(t *test
 			h.nilOld = tt.latestOnly
 			var mu sync.Mutex
 			var gotOld, gotNew []any
-			l := newListener(ResourceEventHandlerFuncs{
+			l := newListener(ResourceEventHandlerDetailedFuncs{
 				AddFunc: h.OnAdd,
 				UpdateFunc: func(oldObj, newObj any) {
 					h.OnUpdate(oldObj, newObj)
@@ -283,7 +283,7 @@ func BenchmarkListenerStalledHeap(b *testing.B) {
 				var gate atomic.Pointer[chan struct{}]
 				var delivered atomic.Int64
 				h := ResourceEventHandlerFuncs{
-					AddFunc: func(any, bool) { delivered.Add(1) },
+					AddFunc: func(any) { delivered.Add(1) },
 					UpdateFunc: func(any, any) {
 						if g := gate.Load(); g != nil {
 							<-*g
@@ -333,7 +333,7 @@ func BenchmarkListenerStalledHeap(b *testing.B) {
 func BenchmarkListenerCoalescingPush(b *testing.B) {
 	const keys = 10000
 	gate := make(chan struct{})
-	l := newListener(ResourceEventHandlerFuncs{AddFunc: func(any, bool) { <-gate }}, "stalled", 1, nil)
+	l := newListener(ResourceEventHandlerFuncs{AddFunc: func(any) { <-gate }}, "stalled", 1, nil)
 	go l.run()
 	defer func() { close(gate); l.stop() }()
 	objs := make([]*metav1.PartialObjectMetadata, keys)

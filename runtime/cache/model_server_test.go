@@ -37,8 +37,8 @@ func newModelServer() *modelServer {
 
 var _ ListerWatcher = (*modelServer)(nil)
 
-// List returns the current objects.
-func (s *modelServer) List(ctx context.Context, _ metav1.ListOptions) (runtime.Object, error) {
+// ListWithContext returns the current objects.
+func (s *modelServer) ListWithContext(ctx context.Context, _ metav1.ListOptions) (runtime.Object, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -53,10 +53,10 @@ func (s *modelServer) List(ctx context.Context, _ metav1.ListOptions) (runtime.O
 	return list, nil
 }
 
-// Watch replays the history after opts.ResourceVersion, then follows
+// WatchWithContext replays the history after opts.ResourceVersion, then follows
 // changes. A resourceVersion older than the compacted history gets a 410
 // error event, as from a real server.
-func (s *modelServer) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+func (s *modelServer) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -336,4 +336,14 @@ func (s *modelServer) has(name string) bool {
 	defer s.mu.Unlock()
 	_, ok := s.objects[name]
 	return ok
+}
+
+// List is ListWithContext with a background context.
+func (s *modelServer) List(opts metav1.ListOptions) (runtime.Object, error) {
+	return s.ListWithContext(context.Background(), opts)
+}
+
+// Watch is WatchWithContext with a background context.
+func (s *modelServer) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	return s.WatchWithContext(context.Background(), opts)
 }

@@ -100,7 +100,7 @@ type ReflectorOptions struct {
 // longer resume. Create one with NewReflector and start it with Run.
 type Reflector struct {
 	name         string
-	lw           ListerWatcher
+	lw           ListerWatcherWithContext
 	store        ReflectorStore
 	expectedType reflect.Type
 	opts         ReflectorOptions
@@ -134,7 +134,7 @@ func NewReflector(lw ListerWatcher, store ReflectorStore, opts ReflectorOptions)
 	}
 	r := &Reflector{
 		name:    opts.Name,
-		lw:      lw,
+		lw:      ToListerWatcherWithContext(lw),
 		store:   store,
 		opts:    opts,
 		clock:   opts.Clock,
@@ -153,11 +153,25 @@ func NewReflector(lw ListerWatcher, store ReflectorStore, opts ReflectorOptions)
 	if r.onError == nil {
 		r.onError = r.logError
 	}
-	lwc, ok := lw.(*ListWatch)
-	r.chunking = !ok || !lwc.DisableChunking
+	r.chunking = !chunkingDisabled(lw)
+	if u, ok := lw.(watchListSemanticsUnsupported); ok && u.IsWatchListSemanticsUnSupported() {
+		r.opts.UseWatchList = false
+	}
 	empty := ""
 	r.lastRV.Store(&empty)
 	return r
+}
+
+// chunkingDisabled reports whether lw is a ListWatch (possibly wrapped by
+// ToListWatcherWithWatchListSemantics) with DisableChunking set.
+func chunkingDisabled(lw ListerWatcher) bool {
+	switch lw := lw.(type) {
+	case *ListWatch:
+		return lw.DisableChunking
+	case listWatchWithWatchListSemantics:
+		return lw.DisableChunking
+	}
+	return false
 }
 
 // Name returns the name the reflector logs under.
@@ -330,7 +344,7 @@ func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any,
 	var items []any
 	pages, restarts := 0, 0
 	for {
-		obj, err := r.lw.List(ctx, opts)
+		obj, err := r.lw.ListWithContext(ctx, opts)
 		if err != nil {
 			if opts.Continue != "" && isExpiredError(err) && restarts < 2 {
 				klog.FromContext(ctx).V(2).Info("List continue token expired, restarting the list", "reflector", r.name)
@@ -393,7 +407,7 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 			holdRV = rv == "" || rv == "0"
 			timeout := r.watchTimeoutSeconds()
 			var err error
-			w, err = r.lw.Watch(ctx, metav1.ListOptions{
+			w, err = r.lw.WatchWithContext(ctx, metav1.ListOptions{
 				ResourceVersion:     rv,
 				TimeoutSeconds:      &timeout,
 				AllowWatchBookmarks: true,

@@ -295,7 +295,7 @@ func TestReflectorListPaging(t *testing.T) {
 			}
 			var target ListerWatcher = lw
 			if tc.noChunks {
-				target = &ListWatch{ListFunc: lw.List, WatchFunc: lw.Watch, DisableChunking: true}
+				target = &ListWatch{ListWithContextFunc: lw.ListWithContext, WatchFuncWithContext: lw.WatchWithContext, DisableChunking: true}
 			}
 			h := startReflector(t, target, lw, ReflectorOptions{PageSize: tc.pageSize})
 			lw.nextWatcher(t)

@@ -25,6 +25,14 @@ type SharedIndexInformerOptions struct {
 	// ObjectDescription names the informer in logs and metrics; the Go type
 	// of the example object by default.
 	ObjectDescription string
+	// Identifier names the informer for InformerMetricsProvider (see
+	// InformerName.WithResource); when ObjectDescription is empty, a
+	// non-empty Identifier also names it in logs and Metrics.
+	Identifier InformerNameAndResource
+	// InformerMetricsProvider publishes client-go's informer metrics for a
+	// reserved Identifier; nil uses the provider set with
+	// SetInformerMetricsProvider, if any.
+	InformerMetricsProvider InformerMetricsProvider
 	// Metrics receives the informer's measurements; nil disables them.
 	Metrics Metrics
 	// PageSize is the page size of the reflector's lists; 0 lets the
@@ -63,9 +71,13 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		c = clock.RealClock{}
 	}
 	name := opts.ObjectDescription
+	if name == "" && opts.Identifier.Name() != "" {
+		name = opts.Identifier.Name() + "/" + opts.Identifier.GroupVersionResource().String()
+	}
 	if name == "" {
 		name = fmt.Sprintf("%T", exampleObject)
 	}
+	opts.Metrics = combineMetrics(opts.Metrics, newInformerProviderMetrics(opts.Identifier, opts.InformerMetricsProvider))
 	s := &sharedIndexInformer{
 		indexer:           newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, opts.Indexers),
 		lw:                lw,
@@ -311,18 +323,22 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if s.stopped {
 		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, errProcessorStopped)
 	}
+	logger := klog.Background()
+	if options.Logger != nil {
+		logger = *options.Logger
+	}
 	resyncPeriod := s.defaultResync
 	if options.ResyncPeriod != nil {
 		resyncPeriod = *options.ResyncPeriod
 	}
 	if resyncPeriod > 0 {
 		if resyncPeriod < minimumResyncPeriod {
-			klog.V(2).InfoS("Resync period too small, using the minimum", "informer", s.name, "resyncPeriod", resyncPeriod, "minimumResyncPeriod", minimumResyncPeriod)
+			logger.V(2).Info("Resync period too small, using the minimum", "informer", s.name, "resyncPeriod", resyncPeriod, "minimumResyncPeriod", minimumResyncPeriod)
 			resyncPeriod = minimumResyncPeriod
 		}
 		if resyncPeriod < s.resyncCheckPeriod || s.resyncCheckPeriod == 0 && !s.started {
 			if s.started {
-				klog.V(2).InfoS("Resync period shorter than the running informer's check period, using the check period", "informer", s.name, "resyncPeriod", resyncPeriod, "resyncCheckPeriod", s.resyncCheckPeriod)
+				logger.V(2).Info("Resync period shorter than the running informer's check period, using the check period", "informer", s.name, "resyncPeriod", resyncPeriod, "resyncCheckPeriod", s.resyncCheckPeriod)
 				resyncPeriod = s.resyncCheckPeriod
 			} else {
 				s.resyncCheckPeriod = resyncPeriod

@@ -34,11 +34,11 @@ func (w *benchWatch) Stop() {
 	}
 }
 
-func (lw *benchLW) List(context.Context, metav1.ListOptions) (kruntime.Object, error) {
+func (lw *benchLW) ListWithContext(context.Context, metav1.ListOptions) (kruntime.Object, error) {
 	return lw.list, nil
 }
 
-func (lw *benchLW) Watch(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
+func (lw *benchLW) WatchWithContext(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
 	if lw.watch.once.Load() {
 		// Only one watch: later ones stay silent until the end.
 		w := &benchWatch{ch: make(chan watch.Event), stop: make(chan struct{})}
@@ -221,7 +221,7 @@ func BenchmarkStalledHandlerHeap(b *testing.B) {
 			}
 		}
 		stalled := ResourceEventHandlerFuncs{
-			AddFunc:    func(any, bool) { stalledSeen.Add(1); block() },
+			AddFunc:    func(any) { stalledSeen.Add(1); block() },
 			UpdateFunc: func(any, any) { block() },
 		}
 		counter := &countingHandler{}
@@ -271,4 +271,14 @@ func stalledPending(inf *sharedIndexInformer) int {
 		n = max(n, l.pendingCount())
 	}
 	return n
+}
+
+// List is ListWithContext with a background context.
+func (lw *benchLW) List(opts metav1.ListOptions) (kruntime.Object, error) {
+	return lw.ListWithContext(context.Background(), opts)
+}
+
+// Watch is WatchWithContext with a background context.
+func (lw *benchLW) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	return lw.WatchWithContext(context.Background(), opts)
 }

@@ -320,7 +320,7 @@ func TestInformerRecreatedObjectIsDeleteThenAdd(t *testing.T) {
 			inf := startInformer(t, srv, SharedIndexInformerOptions{}, func(s *sharedIndexInformer) {
 				mustAdd(t, s, h, HandlerOptions{})
 				mustAdd(t, s, ResourceEventHandlerFuncs{
-					AddFunc: func(obj any, _ bool) {
+					AddFunc: func(obj any) {
 						record("add " + string(obj.(*metav1.PartialObjectMetadata).UID))
 					},
 					UpdateFunc: func(_, obj any) { record("update") },
@@ -478,7 +478,7 @@ func TestInformerTransformAppliesBeforeCacheAndHandlers(t *testing.T) {
 	var mu sync.Mutex
 	var untransformed []string
 	h := ResourceEventHandlerFuncs{
-		AddFunc: func(obj any, _ bool) {
+		AddFunc: func(obj any) {
 			if obj.(*metav1.PartialObjectMetadata).Annotations["t"] != "1" {
 				mu.Lock()
 				untransformed = append(untransformed, "add")
@@ -532,7 +532,7 @@ func TestInformerMutationDetectorCatchesMutatingHandler(t *testing.T) {
 	var reports []string
 	inf := startInformer(t, srv, SharedIndexInformerOptions{DetectCacheMutations: true}, func(s *sharedIndexInformer) {
 		s.detector.fail = func(msg string) { mu.Lock(); reports = append(reports, msg); mu.Unlock() }
-		mustAdd(t, s, ResourceEventHandlerFuncs{AddFunc: func(obj any, _ bool) {
+		mustAdd(t, s, ResourceEventHandlerFuncs{AddFunc: func(obj any) {
 			if o := obj.(*metav1.PartialObjectMetadata); o.Name == "o1" {
 				o.Labels = map[string]string{"mutated": "yes"}
 			}

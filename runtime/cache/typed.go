@@ -1,42 +1,53 @@
 package cache
 
 import (
-	"context"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
 // TypedResourceEventHandler receives the notifications of an informer whose
-// objects are of type T. Deletes carry the object itself: when the deletion
-// was not observed directly, obj is the last known state and
-// finalStateUnknown is true. Same concurrency contract as
-// ResourceEventHandler.
-type TypedResourceEventHandler[T runtime.Object] interface {
+// objects are of type T: ResourceEventHandler without type assertions and
+// without tombstone unwrapping. Same concurrency contract as
+// ResourceEventHandler. A handler that also implements TypedResyncHandler
+// receives resyncs on OnResync; others receive them as OnUpdate(obj, obj).
+type TypedResourceEventHandler[T Object] interface {
+	// OnAdd is called for an object the handler has not seen yet;
+	// isInInitialList as in ResourceEventHandler.OnAdd.
 	OnAdd(obj T, isInInitialList bool)
-	// OnUpdate's oldObj is the zero T (nil) only for handlers registered
-	// with HandlerOptions.LatestOnly.
+	// OnUpdate is called when an object the handler has seen changed.
+	// oldObj is the zero T (nil) only for handlers registered with
+	// HandlerOptions.LatestOnly.
 	OnUpdate(oldObj, newObj T)
-	OnDelete(obj T, finalStateUnknown bool)
-	// OnResync is called once per resync period for every cached object.
+	// OnDelete is called when an object the handler has seen is gone;
+	// see DeletedObject for what is known about it.
+	OnDelete(obj DeletedObject[T])
+}
+
+// TypedResyncHandler is the typed ResyncHandler: implemented by typed
+// handlers that want periodic resyncs told apart from updates.
+type TypedResyncHandler[T Object] interface {
+	// OnResync is called, for every cached object, once per resync
+	// period of the handler.
 	OnResync(obj T)
 }
 
 // TypedResourceEventHandlerFuncs adapts plain functions to
-// TypedResourceEventHandler. Nil functions are skipped; when ResyncFunc is
-// nil a resync is delivered to UpdateFunc(obj, obj).
-type TypedResourceEventHandlerFuncs[T runtime.Object] struct {
-	AddFunc    func(obj T, isInInitialList bool)
+// TypedResourceEventHandler. Nil functions are skipped. When ResyncFunc is
+// nil a resync is delivered to UpdateFunc(obj, obj), as client-go does.
+// Use TypedResourceEventHandlerDetailedFuncs to learn isInInitialList.
+type TypedResourceEventHandlerFuncs[T Object] struct {
+	AddFunc    func(obj T)
 	UpdateFunc func(oldObj, newObj T)
-	DeleteFunc func(obj T, finalStateUnknown bool)
+	DeleteFunc func(obj DeletedObject[T])
+	// ResyncFunc, when set, receives resyncs instead of UpdateFunc.
 	ResyncFunc func(obj T)
 }
 
 // OnAdd calls AddFunc if it is set.
-func (f TypedResourceEventHandlerFuncs[T]) OnAdd(obj T, isInInitialList bool) {
+func (f TypedResourceEventHandlerFuncs[T]) OnAdd(obj T, _ bool) {
 	if f.AddFunc != nil {
-		f.AddFunc(obj, isInInitialList)
+		f.AddFunc(obj)
 	}
 }
 
@@ -48,122 +59,135 @@ func (f TypedResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj T) {
 }
 
 // OnDelete calls DeleteFunc if it is set.
-func (f TypedResourceEventHandlerFuncs[T]) OnDelete(obj T, finalStateUnknown bool) {
+func (f TypedResourceEventHandlerFuncs[T]) OnDelete(obj DeletedObject[T]) {
 	if f.DeleteFunc != nil {
-		f.DeleteFunc(obj, finalStateUnknown)
+		f.DeleteFunc(obj)
 	}
 }
 
 // OnResync calls ResyncFunc, or UpdateFunc(obj, obj) when ResyncFunc is nil.
 func (f TypedResourceEventHandlerFuncs[T]) OnResync(obj T) {
+	resyncOrUpdate(f.ResyncFunc, f.UpdateFunc, obj)
+}
+
+// TypedResourceEventHandlerDetailedFuncs is TypedResourceEventHandlerFuncs
+// whose AddFunc also receives isInInitialList.
+type TypedResourceEventHandlerDetailedFuncs[T Object] struct {
+	AddFunc    func(obj T, isInInitialList bool)
+	UpdateFunc func(oldObj, newObj T)
+	DeleteFunc func(obj DeletedObject[T])
+	// ResyncFunc, when set, receives resyncs instead of UpdateFunc.
+	ResyncFunc func(obj T)
+}
+
+// OnAdd calls AddFunc if it is set.
+func (f TypedResourceEventHandlerDetailedFuncs[T]) OnAdd(obj T, isInInitialList bool) {
+	if f.AddFunc != nil {
+		f.AddFunc(obj, isInInitialList)
+	}
+}
+
+// OnUpdate calls UpdateFunc if it is set.
+func (f TypedResourceEventHandlerDetailedFuncs[T]) OnUpdate(oldObj, newObj T) {
+	if f.UpdateFunc != nil {
+		f.UpdateFunc(oldObj, newObj)
+	}
+}
+
+// OnDelete calls DeleteFunc if it is set.
+func (f TypedResourceEventHandlerDetailedFuncs[T]) OnDelete(obj DeletedObject[T]) {
+	if f.DeleteFunc != nil {
+		f.DeleteFunc(obj)
+	}
+}
+
+// OnResync calls ResyncFunc, or UpdateFunc(obj, obj) when ResyncFunc is nil.
+func (f TypedResourceEventHandlerDetailedFuncs[T]) OnResync(obj T) {
+	resyncOrUpdate(f.ResyncFunc, f.UpdateFunc, obj)
+}
+
+func resyncOrUpdate[T any](resync func(T), update func(T, T), obj T) {
 	switch {
-	case f.ResyncFunc != nil:
-		f.ResyncFunc(obj)
-	case f.UpdateFunc != nil:
-		f.UpdateFunc(obj, obj)
+	case resync != nil:
+		resync(obj)
+	case update != nil:
+		update(obj, obj)
 	}
 }
 
-// TypedSharedIndexInformer is a SharedIndexInformer seen through the Go type
-// of its objects: handlers and reads are typed, so callers write no type
-// assertions and no tombstone unwrapping. It shares everything (cache,
-// goroutines, handlers) with the informer it wraps; all methods are safe for
-// concurrent use.
-type TypedSharedIndexInformer[T runtime.Object] interface {
-	// Informer returns the untyped informer this one wraps.
-	Informer() SharedIndexInformer
-	// AddEventHandler registers a typed handler; see
-	// SharedInformer.AddEventHandlerWithOptions.
-	AddEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error)
-	// RemoveEventHandler removes a handler added with AddEventHandler.
-	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
-	// Run runs the wrapped informer; see SharedInformer.Run.
-	Run(ctx context.Context)
-	// HasSynced reports whether the wrapped informer has synced.
-	HasSynced() bool
-	// List returns every cached object.
-	List() []T
-	// GetByKey returns the cached object stored under key.
-	GetByKey(key string) (obj T, exists bool, err error)
-	// ByIndex returns the cached objects whose indexName index contains
-	// indexedValue.
-	ByIndex(indexName, indexedValue string) ([]T, error)
+// TypedFilteringResourceEventHandler passes to Handler only the objects
+// FilterFunc accepts, translating updates across the filter's boundary: an
+// update into the accepted set is an OnAdd, one out of it an OnDelete.
+// FilterFunc must be a pure function of the object. Under
+// HandlerOptions.LatestOnly an update may come without its old state; it is
+// then passed on as OnUpdate(nil, new) when new is accepted and as OnDelete
+// of new otherwise.
+type TypedFilteringResourceEventHandler[T Object] struct {
+	FilterFunc func(obj T) bool
+	Handler    TypedResourceEventHandler[T]
 }
 
-// NewTypedSharedIndexInformer wraps informer, whose objects must all be of
-// type T.
-func NewTypedSharedIndexInformer[T runtime.Object](informer SharedIndexInformer) TypedSharedIndexInformer[T] {
-	return typedInformer[T]{informer}
-}
-
-type typedInformer[T runtime.Object] struct {
-	informer SharedIndexInformer
-}
-
-func (t typedInformer[T]) Informer() SharedIndexInformer { return t.informer }
-func (t typedInformer[T]) Run(ctx context.Context)       { t.informer.Run(ctx) }
-func (t typedInformer[T]) HasSynced() bool               { return t.informer.HasSynced() }
-
-func (t typedInformer[T]) AddEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error) {
-	var opts HandlerOptions
-	if len(options) > 0 {
-		opts = options[len(options)-1]
+// OnAdd calls Handler.OnAdd if obj is accepted.
+func (f TypedFilteringResourceEventHandler[T]) OnAdd(obj T, isInInitialList bool) {
+	if f.FilterFunc(obj) {
+		f.Handler.OnAdd(obj, isInInitialList)
 	}
-	return t.informer.AddEventHandlerWithOptions(typedHandler[T]{handler}, opts)
 }
 
-func (t typedInformer[T]) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
-	return t.informer.RemoveEventHandler(handle)
-}
-
-func (t typedInformer[T]) List() []T {
-	return castAll[T](t.informer.GetIndexer().List())
-}
-
-func (t typedInformer[T]) GetByKey(key string) (T, bool, error) {
+// OnUpdate calls Handler.OnUpdate, OnAdd or OnDelete, depending on which of
+// the two states are accepted.
+func (f TypedFilteringResourceEventHandler[T]) OnUpdate(oldObj, newObj T) {
 	var zero T
-	obj, exists, err := t.informer.GetIndexer().GetByKey(key)
-	if err != nil || !exists {
-		return zero, exists, err
-	}
-	typed, ok := obj.(T)
-	if !ok {
-		return zero, false, fmt.Errorf("cache: object under key %q is %T, not %T", key, obj, zero)
-	}
-	return typed, true, nil
-}
-
-func (t typedInformer[T]) ByIndex(indexName, indexedValue string) ([]T, error) {
-	objs, err := t.informer.GetIndexer().ByIndex(indexName, indexedValue)
-	if err != nil {
-		return nil, err
-	}
-	return castAll[T](objs), nil
-}
-
-// castAll converts objs to []T, skipping (and reporting) objects of another
-// type, which only a misconfigured informer can hold.
-func castAll[T runtime.Object](objs []any) []T {
-	out := make([]T, 0, len(objs))
-	for _, o := range objs {
-		if typed, ok := o.(T); ok {
-			out = append(out, typed)
-			continue
+	newer := f.FilterFunc(newObj)
+	if oldObj == zero {
+		if newer {
+			f.Handler.OnUpdate(oldObj, newObj)
+		} else {
+			f.Handler.OnDelete(DeletedObject[T]{OptionalObj: newObj})
 		}
-		var zero T
-		utilruntime.HandleError(fmt.Errorf("cache: cached object is %T, not %T", o, zero))
+		return
 	}
-	return out
+	older := f.FilterFunc(oldObj)
+	switch {
+	case newer && older:
+		f.Handler.OnUpdate(oldObj, newObj)
+	case newer:
+		f.Handler.OnAdd(newObj, false)
+	case older:
+		f.Handler.OnDelete(DeletedObject[T]{OptionalObj: oldObj})
+	}
+}
+
+// OnDelete calls Handler.OnDelete if the deleted object is accepted.
+func (f TypedFilteringResourceEventHandler[T]) OnDelete(obj DeletedObject[T]) {
+	if f.FilterFunc(obj.OptionalObj) {
+		f.Handler.OnDelete(obj)
+	}
+}
+
+// OnResync passes an accepted object's resync on to Handler (its OnResync
+// when it implements TypedResyncHandler, else OnUpdate(obj, obj)).
+func (f TypedFilteringResourceEventHandler[T]) OnResync(obj T) {
+	if !f.FilterFunc(obj) {
+		return
+	}
+	if r, ok := f.Handler.(TypedResyncHandler[T]); ok {
+		r.OnResync(obj)
+		return
+	}
+	f.Handler.OnUpdate(obj, obj)
 }
 
 // typedHandler adapts a TypedResourceEventHandler to ResourceEventHandler
-// and ResyncHandler, unwrapping tombstones.
-type typedHandler[T runtime.Object] struct {
+// and ResyncHandler: it converts objects to T, reporting (never silently
+// dropping, never panicking on) objects of another type, and turns
+// tombstones into DeletedObject.
+type typedHandler[T Object] struct {
 	h TypedResourceEventHandler[T]
 }
 
 func (a typedHandler[T]) OnAdd(obj any, isInInitialList bool) {
-	if typed, ok := a.cast(obj); ok {
+	if typed, ok := cast[T](obj); ok {
 		a.h.OnAdd(typed, isInInitialList)
 	}
 }
@@ -174,36 +198,65 @@ func (a typedHandler[T]) OnUpdate(oldObj, newObj any) {
 	var oldTyped T
 	ok1 := oldObj == nil
 	if !ok1 {
-		oldTyped, ok1 = a.cast(oldObj)
+		oldTyped, ok1 = cast[T](oldObj)
 	}
-	newTyped, ok2 := a.cast(newObj)
+	newTyped, ok2 := cast[T](newObj)
 	if ok1 && ok2 {
 		a.h.OnUpdate(oldTyped, newTyped)
 	}
 }
 
 func (a typedHandler[T]) OnResync(obj any) {
-	if typed, ok := a.cast(obj); ok {
-		a.h.OnResync(typed)
+	typed, ok := cast[T](obj)
+	if !ok {
+		return
 	}
+	if r, ok := a.h.(TypedResyncHandler[T]); ok {
+		r.OnResync(typed)
+		return
+	}
+	a.h.OnUpdate(typed, typed)
 }
 
 func (a typedHandler[T]) OnDelete(obj any) {
-	finalStateUnknown := false
 	if tombstone, ok := obj.(DeletedFinalStateUnknown); ok {
-		obj, finalStateUnknown = tombstone.Obj, true
+		d := DeletedObject[T]{FinalStateUnknown: &tombstone}
+		if tombstone.Obj != nil {
+			typed, ok := cast[T](tombstone.Obj)
+			if !ok {
+				return
+			}
+			d.OptionalObj = typed
+		}
+		a.h.OnDelete(d)
+		return
 	}
-	if typed, ok := a.cast(obj); ok {
-		a.h.OnDelete(typed, finalStateUnknown)
+	if typed, ok := cast[T](obj); ok {
+		a.h.OnDelete(DeletedObject[T]{OptionalObj: typed})
 	}
 }
 
 // cast converts obj to T. A mismatch means the informer was built for
 // another type; it is reported, never silently dropped.
-func (a typedHandler[T]) cast(obj any) (T, bool) {
+func cast[T any](obj any) (T, bool) {
 	typed, ok := obj.(T)
 	if !ok {
 		utilruntime.HandleError(fmt.Errorf("cache: typed handler for %T received %T", typed, obj))
 	}
 	return typed, ok
+}
+
+// castAll converts objs to []T, skipping (and reporting) objects of another
+// type, which only a misconfigured informer can hold.
+func castAll[T any](objs []any) []T {
+	out := make([]T, 0, len(objs))
+	for _, o := range objs {
+		if typed, ok := o.(T); ok {
+			out = append(out, typed)
+			continue
+		}
+		var zero T
+		utilruntime.HandleError(fmt.Errorf("cache: cached object is %T, not %T", o, zero))
+	}
+	return out
 }

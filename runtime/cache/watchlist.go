@@ -34,7 +34,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 		start := r.clock.Now()
 		timeout := r.watchTimeoutSeconds()
 		sendInitialEvents := true
-		w, err := r.lw.Watch(ctx, metav1.ListOptions{
+		w, err := r.lw.WatchWithContext(ctx, metav1.ListOptions{
 			ResourceVersion:      r.rewatchResourceVersion(),
 			ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
 			SendInitialEvents:    &sendInitialEvents,

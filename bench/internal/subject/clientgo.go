@@ -23,7 +23,8 @@ func ClientGo() Subject {
 
 // clientGoLW adapts a Source to client-go's ListerWatcher, with and
 // without context, and opts out of watch-list so both informers list then
-// watch.
+// watch. runtime/cache's ListerWatcher has the same shape: both subjects
+// use it.
 type clientGoLW struct{ src *source.Source }
 
 func (lw clientGoLW) List(opts metav1.ListOptions) (runtime.Object, error) {

@@ -33,13 +33,13 @@ type oursInformer struct {
 }
 
 func newOurs(src *source.Source, opts cache.HandlerOptions) Informer {
-	return oursInformer{inf: cache.NewSharedIndexInformer(src, &corev1.ConfigMap{}, 0,
+	return oursInformer{inf: cache.NewSharedIndexInformer(clientGoLW{src}, &corev1.ConfigMap{}, 0,
 		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}), opts: opts}
 }
 
 func (o oursInformer) AddHandler(h Handler) (func() bool, error) {
 	reg, err := o.inf.AddEventHandlerWithOptions(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any, _ bool) {
+		AddFunc: func(obj any) {
 			if h.Add != nil {
 				h.Add(obj.(*corev1.ConfigMap))
 			}

@@ -101,7 +101,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	logger := klog.FromContext(ctx).WithValues("controller", c.name)
 	ctx = klog.NewContext(ctx, logger)
 
-	registration, err := c.informer.AddEventHandler(c.eventHandler(logger), cache.HandlerOptions{Name: c.name})
+	registration, err := c.informer.AddTypedEventHandler(c.eventHandler(logger), cache.HandlerOptions{Name: c.name})
 	if err != nil {
 		c.queue.ShutDown()
 		return fmt.Errorf("controller %s: add event handler: %w", c.name, err)

@@ -14,17 +14,18 @@ import (
 // reconcile finds the Widget gone and forgets its retry state.
 func (c *Controller) eventHandler(logger klog.Logger) cache.TypedResourceEventHandler[*stablev1.Widget] {
 	return cache.TypedResourceEventHandlerFuncs[*stablev1.Widget]{
-		AddFunc: func(w *stablev1.Widget, isInInitialList bool) {
+		AddFunc: func(w *stablev1.Widget) {
 			c.enqueue(logger, w)
 		},
 		UpdateFunc: func(oldW, newW *stablev1.Widget) {
 			c.enqueue(logger, newW)
 		},
-		DeleteFunc: func(w *stablev1.Widget, finalStateUnknown bool) {
-			// finalStateUnknown: the deletion happened while the watch
-			// was down and w is the last state this informer saw.
-			logger.V(2).Info("Widget deleted", "widget", klog.KObj(w), "finalStateUnknown", finalStateUnknown)
-			c.enqueue(logger, w)
+		DeleteFunc: func(d cache.DeletedObject[*stablev1.Widget]) {
+			// A non-nil FinalStateUnknown: the deletion happened while the
+			// watch was down and d.OptionalObj is the last state this
+			// informer saw (or nil). The key is known in every case.
+			logger.V(2).Info("Widget deleted", "widget", klog.KObj(d), "finalStateUnknown", d.FinalStateUnknown != nil)
+			c.queue.Add(d.GetKey())
 		},
 		ResyncFunc: func(w *stablev1.Widget) {
 			c.enqueue(logger, w)

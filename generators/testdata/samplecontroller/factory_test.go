@@ -61,8 +61,8 @@ func TestGeneratedFactorySyncsFoosFromTheFakeClientset(t *testing.T) {
 	factory := externalversions.NewSharedInformerFactory(client, 0)
 	foos := factory.Samplecontroller().V1alpha1().Foos()
 	added := make(chan string, 8)
-	if _, err := foos.TypedInformer().AddEventHandler(cache.TypedResourceEventHandlerFuncs[*samplev1alpha1.Foo]{
-		AddFunc: func(foo *samplev1alpha1.Foo, _ bool) { added <- foo.Namespace + "/" + foo.Name },
+	if _, err := foos.TypedInformer().AddTypedEventHandler(cache.TypedResourceEventHandlerFuncs[*samplev1alpha1.Foo]{
+		AddFunc: func(foo *samplev1alpha1.Foo) { added <- foo.Namespace + "/" + foo.Name },
 	}); err != nil {
 		t.Fatal(err)
 	}
