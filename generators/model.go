@@ -268,19 +268,24 @@ func newKind(t *declaredType, ptags packageTags, names resourceNamer) (*kind, er
 	if err != nil {
 		return nil, err
 	}
-	if !tags.genclient || !tags.verbs["list"] {
+	if !tags.genclient {
 		return nil, nil
 	}
-	// An informer needs its lister (Informer().Lister()), and a lister only
-	// reads the informer's cache, so a type with list and watch gets both
-	// even without get; +k8s:lister-gen=false therefore drops the
-	// informers of the package too.
-	informer := tags.verbs["watch"] && ptags.informers && ptags.listers
-	lister := ptags.listers && (tags.verbs["get"] || informer)
+	// An informer needs its lister (Informer().Lister()), so
+	// +k8s:lister-gen=false drops the informers of the package too. Like
+	// lister-gen, every other +genclient type gets a lister, whatever its
+	// verbs (client-go has listers for Eviction and ImageReview), so code
+	// naming those listers compiles; a type without object metadata gets
+	// one only when it can be listed, where that is an error.
+	informer := tags.verbs["list"] && tags.verbs["watch"] && ptags.informers && ptags.listers
+	lister := ptags.listers
 	if !informer && !lister {
 		return nil, nil
 	}
 	if !t.objectMeta {
+		if !tags.verbs["list"] {
+			return nil, nil
+		}
 		return nil, errors.New("+genclient type has no ObjectMeta field; informers and listers need object metadata (embed metav1.ObjectMeta)")
 	}
 	return &kind{
