@@ -117,7 +117,7 @@ func TestSampleControllerOutputMatchesCheckedInFiles(t *testing.T) {
 		"informers/externalversions/generic.go":                               `case samplecontrollerv1alpha1.SchemeGroupVersion.WithResource("foos")`,
 		"informers/externalversions/internalinterfaces/factory_interfaces.go": "type SharedInformerFactory interface",
 		"informers/externalversions/samplecontroller/interface.go":            "V1alpha1() v1alpha1.Interface",
-		"informers/externalversions/samplecontroller/v1alpha1/interface.go":   "Foos() FooInformer",
+		"informers/externalversions/samplecontroller/v1alpha1/interface.go":   "Foos() TypedFooInformer",
 		"informers/externalversions/samplecontroller/v1alpha1/foo.go":         "client.SamplecontrollerV1alpha1().Foos(namespace).Watch(",
 		"listers/samplecontroller/v1alpha1/foo.go":                            "type FooLister interface",
 		"listers/samplecontroller/v1alpha1/expansion_generated.go":            "type FooNamespaceListerExpansion interface",

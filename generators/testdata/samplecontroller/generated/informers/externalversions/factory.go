@@ -26,9 +26,10 @@ type SharedInformerOption func(*sharedInformerFactory) *sharedInformerFactory
 // sharedInformerFactory adapts the typed clientset to the shared factory of
 // the informer-gen runtime, which owns the informers and their goroutines.
 type sharedInformerFactory struct {
-	client  versioned.Interface
-	options []factory.Option
-	shared  *factory.Shared
+	client       versioned.Interface
+	options      []factory.Option
+	shared       *factory.Shared
+	informerName *cache.InformerName
 }
 
 // WithCustomResyncConfig sets a custom resync period for the specified informer types.
@@ -57,6 +58,22 @@ func WithNamespaces(namespaces ...string) SharedInformerOption {
 // WithTransform sets a transform on all informers.
 func WithTransform(transform cache.TransformFunc) SharedInformerOption {
 	return withOption(factory.WithTransform(transform))
+}
+
+// WithInformerName sets the InformerName for informer identity used in metrics.
+// The InformerName must be created via cache.NewInformerName() at startup,
+// which validates global uniqueness. Each informer type will register its
+// GVR under this name. Shutdown releases the name.
+func WithInformerName(informerName *cache.InformerName) SharedInformerOption {
+	return func(f *sharedInformerFactory) *sharedInformerFactory {
+		f.informerName = informerName
+		return f
+	}
+}
+
+// InformerName returns the name set with WithInformerName, or nil.
+func (f *sharedInformerFactory) InformerName() *cache.InformerName {
+	return f.informerName
 }
 
 func withOption(option factory.Option) SharedInformerOption {
@@ -103,6 +120,7 @@ func (f *sharedInformerFactory) StartWithContext(ctx context.Context) {
 
 func (f *sharedInformerFactory) Shutdown() {
 	f.shared.Shutdown()
+	f.informerName.Release()
 }
 
 func (f *sharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
@@ -167,7 +185,11 @@ type SharedInformerFactory interface {
 	StartWithContext(ctx context.Context)
 
 	// Shutdown stops every informer of the factory and blocks until all
-	// their goroutines have terminated. Start does nothing afterwards.
+	// their goroutines have terminated, then releases the factory's
+	// InformerName. Start does nothing afterwards.
+	//
+	// Unlike client-go's, it does not wait for the stop channels or contexts
+	// given to Start: it stops the informers itself.
 	//
 	// Shutdown may be called multiple times, even concurrently. All such calls will
 	// block until all goroutines have terminated.
@@ -194,5 +216,5 @@ type SharedInformerFactory interface {
 }
 
 func (f *sharedInformerFactory) Samplecontroller() samplecontroller.Interface {
-	return samplecontroller.New(f)
+	return samplecontroller.New(f, metav1.NamespaceAll, nil)
 }

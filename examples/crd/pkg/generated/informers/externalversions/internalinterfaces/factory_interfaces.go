@@ -44,6 +44,9 @@ type SharedInformerFactory interface {
 	Start(stopCh <-chan struct{})
 	// InformerFor returns the informer of obj's type, made once by newFunc.
 	InformerFor(obj runtime.Object, newFunc NewInformerFunc) cache.SharedIndexInformer
+	// InformerName returns the name under which the factory's informers
+	// publish their metrics; nil when the factory has none.
+	InformerName() *cache.InformerName
 	// NamespacedInformerFor returns the informer of obj's type, a
 	// namespaced type, made by newFunc once per namespace the factory
 	// watches and presented as one informer.
@@ -55,3 +58,21 @@ type SharedInformerFactory interface {
 
 // TweakListOptionsFunc is a function that transforms a metav1.ListOptions.
 type TweakListOptionsFunc func(*metav1.ListOptions)
+
+// InformerOptions holds the options for creating an informer.
+type InformerOptions struct {
+	// ResyncPeriod is the resync period for this informer.
+	// If not set, defaults to 0 (no resync).
+	ResyncPeriod time.Duration
+
+	// Indexers are the indexers for this informer.
+	Indexers cache.Indexers
+
+	// InformerName is used to uniquely identify this informer for metrics.
+	// If not set, metrics will not be published for this informer.
+	// Use cache.NewInformerName() to create an InformerName at startup.
+	InformerName *cache.InformerName
+
+	// TweakListOptions is an optional function to modify the list options.
+	TweakListOptions TweakListOptionsFunc
+}

@@ -14,15 +14,20 @@ type Interface interface {
 }
 
 type group struct {
-	factory internalinterfaces.SharedInformerFactory
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface reading through f.
-func New(f internalinterfaces.SharedInformerFactory) Interface {
-	return &group{factory: f}
+// New returns a new Interface reading through f. A namespace other than
+// metav1.NamespaceAll, or a non-nil tweakListOptions, replaces the factory's
+// own for the informers made through the returned Interface; the factory
+// passes neither, so its informers follow its options.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
 // V1alpha1 returns a new v1alpha1.Interface.
 func (g *group) V1alpha1() v1alpha1.Interface {
-	return v1alpha1.New(g.factory)
+	return v1alpha1.New(g.factory, g.namespace, g.tweakListOptions)
 }

@@ -24,6 +24,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
@@ -37,68 +38,187 @@ import (
 
 // GadgetInformer provides access to a shared informer and lister for
 // Gadgets (stable.example.com/v1, resource "gadgets").
-// It is safe for concurrent use; every call returns the factory's one
-// shared informer.
+// Prefer using the type-safe variant (see [TypedGadgetInformer]).
+// Implementations are safe for concurrent use.
 type GadgetInformer interface {
 	// Informer returns the shared informer of Gadgets.
 	Informer() cache.SharedIndexInformer
-	// TypedInformer returns the same informer seen as one of
-	// *stablev1.Gadget: typed handlers and reads, no type assertions.
-	TypedInformer() cache.TypedSharedIndexInformer[*stablev1.Gadget]
 	// Lister returns a lister reading the informer's cache.
 	Lister() stablev1listers.GadgetLister
 }
 
+// TypedGadgetInformer provides access to a shared informer and lister for
+// Gadgets, including the type-safe TypedInformer variant.
+// It is a superset of GadgetInformer. Implementations are safe for
+// concurrent use; every call returns the factory's one shared informer.
+type TypedGadgetInformer interface {
+	// Informer returns the shared informer of Gadgets.
+	Informer() cache.SharedIndexInformer
+	// TypedInformer returns the same informer seen as one of
+	// *stablev1.Gadget: typed handlers, indexers and reads, no type assertions.
+	TypedInformer() GadgetIndexInformer
+	// Lister returns a lister reading the informer's cache.
+	Lister() stablev1listers.GadgetLister
+}
+
+// GadgetIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type GadgetIndexInformer cache.TypedSharedIndexInformer[*stablev1.Gadget]
+
+// GadgetHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Gadget.
+type GadgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*stablev1.Gadget]
+
+// GadgetDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Gadget.
+type GadgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*stablev1.Gadget]
+
+// GadgetFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Gadget.
+type GadgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*stablev1.Gadget]
+
+// GadgetIndexers is a specialization of [cache.TypedIndexers] for Gadget.
+type GadgetIndexers = cache.TypedIndexers[*stablev1.Gadget]
+
+// DeletedGadget is a specialization of [cache.DeletedObject] for Gadget.
+type DeletedGadget = cache.DeletedObject[*stablev1.Gadget]
+
 type gadgetInformer struct {
-	factory internalinterfaces.SharedInformerFactory
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
 // NewGadgetInformer constructs a new informer for Gadget type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedGadgetInformer]).
 func NewGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
-	return NewFilteredGadgetInformer(client, resyncPeriod, indexers, nil)
+	return NewGadgetInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedGadgetInformer constructs a new informer for Gadget type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers GadgetIndexers) GadgetIndexInformer {
+	return NewTypedGadgetInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredGadgetInformer constructs a new informer for Gadget type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredGadgetInformer]).
 func NewFilteredGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
-	return cache.NewSharedIndexInformer(
-		&cache.ListWatch{
-			ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	return NewGadgetInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredGadgetInformer constructs a new informer for Gadget type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers GadgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) GadgetIndexInformer {
+	return NewTypedGadgetInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewGadgetInformerWithOptions constructs a new informer for Gadget type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedGadgetInformerWithOptions]).
+func NewGadgetInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return newGadgetInformer(client, options)
+}
+
+// NewTypedGadgetInformerWithOptions constructs a new informer for Gadget type with additional options.
+// options.InformerName, when set, names the informer's metrics and logs
+// (with the resource gadgets.v1.stable.example.com).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedGadgetInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) GadgetIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*stablev1.Gadget](newGadgetInformer(client, options))
+}
+
+// newGadgetInformer makes the untyped informer every constructor of
+// this file returns or wraps.
+func newGadgetInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	gvr := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "gadgets"}
+	tweakListOptions := options.TweakListOptions
+	return cache.NewSharedIndexInformerWithOptions(
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.StableV1().Gadgets().List(ctx, options)
+				return client.StableV1().Gadgets().List(ctx, opts)
 			},
-			WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.StableV1().Gadgets().Watch(ctx, options)
+				return client.StableV1().Gadgets().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		&stablev1.Gadget{},
-		resyncPeriod,
-		indexers,
+		cache.SharedIndexInformerOptions{
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Identifier:   options.InformerName.WithResource(gvr),
+		},
 	)
 }
 
-// newGadgetInformerFor is the factory's constructor of the shared
-// Gadget informer.
-func newGadgetInformerFor(client versioned.Interface, config factory.InformerConfig) cache.SharedIndexInformer {
-	return NewFilteredGadgetInformer(client, config.ResyncPeriod, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, config.TweakListOptions)
+// informerFor is the factory's constructor of the shared Gadget
+// informer. The
+// namespace and list options given to the group's New, when set, replace
+// the factory's.
+func (f *gadgetInformer) informerFor(client versioned.Interface, config factory.InformerConfig) cache.SharedIndexInformer {
+	tweakListOptions := config.TweakListOptions
+	if f.tweakListOptions != nil {
+		tweakListOptions = f.tweakListOptions
+	}
+	return newGadgetInformer(client, internalinterfaces.InformerOptions{
+		ResyncPeriod:     config.ResyncPeriod,
+		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: tweakListOptions,
+	})
 }
 
 func (f *gadgetInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.ClusterInformerFor(&stablev1.Gadget{}, newGadgetInformerFor)
+	return f.factory.ClusterInformerFor(&stablev1.Gadget{}, f.informerFor)
 }
 
-func (f *gadgetInformer) TypedInformer() cache.TypedSharedIndexInformer[*stablev1.Gadget] {
+func (f *gadgetInformer) TypedInformer() GadgetIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*stablev1.Gadget](f.Informer())
 }
 
 func (f *gadgetInformer) Lister() stablev1listers.GadgetLister {
 	return stablev1listers.NewGadgetLister(f.Informer().GetIndexer())
+}
+
+// ToTypedGadgetInformer converts an untyped informer into a TypedGadgetInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Gadget. If that is not the case, the type-safe methods of the returned
+// TypedGadgetInformer report the mismatched objects (utilruntime.HandleError)
+// and skip them. A safer alternative is to pass around TypedGadgetInformer
+// instances obtained from a SharedInformerFactory.
+func ToTypedGadgetInformer(informer GadgetInformer) TypedGadgetInformer {
+	if typed, ok := informer.(TypedGadgetInformer); ok {
+		return typed
+	}
+	return &gadgetTypedInformerAdapter{informer}
+}
+
+type gadgetTypedInformerAdapter struct {
+	GadgetInformer
+}
+
+func (a *gadgetTypedInformerAdapter) TypedInformer() GadgetIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*stablev1.Gadget](a.Informer())
+}
+
+// ToGadgetIndexInformer converts an untyped informer into a GadgetIndexInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Gadget; see [ToTypedGadgetInformer].
+func ToGadgetIndexInformer(informer cache.SharedIndexInformer) GadgetIndexInformer {
+	if typed, ok := informer.(GadgetIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*stablev1.Gadget](informer)
 }

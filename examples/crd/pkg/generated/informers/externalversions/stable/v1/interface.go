@@ -25,26 +25,31 @@ import (
 // Interface provides access to all the informers in this group version.
 type Interface interface {
 	// Gadgets returns a GadgetInformer.
-	Gadgets() GadgetInformer
+	Gadgets() TypedGadgetInformer
 	// Widgets returns a WidgetInformer.
-	Widgets() WidgetInformer
+	Widgets() TypedWidgetInformer
 }
 
 type version struct {
-	factory internalinterfaces.SharedInformerFactory
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface reading through f.
-func New(f internalinterfaces.SharedInformerFactory) Interface {
-	return &version{factory: f}
+// New returns a new Interface reading through f. A namespace other than
+// metav1.NamespaceAll, or a non-nil tweakListOptions, replaces the factory's
+// own for the informers made through the returned Interface; the factory
+// passes neither, so its informers follow its options.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// Gadgets returns a GadgetInformer.
-func (v *version) Gadgets() GadgetInformer {
-	return &gadgetInformer{factory: v.factory}
+// Gadgets returns a TypedGadgetInformer.
+func (v *version) Gadgets() TypedGadgetInformer {
+	return &gadgetInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
-// Widgets returns a WidgetInformer.
-func (v *version) Widgets() WidgetInformer {
-	return &widgetInformer{factory: v.factory}
+// Widgets returns a TypedWidgetInformer.
+func (v *version) Widgets() TypedWidgetInformer {
+	return &widgetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

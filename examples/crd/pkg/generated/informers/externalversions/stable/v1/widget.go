@@ -24,6 +24,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
@@ -37,68 +38,196 @@ import (
 
 // WidgetInformer provides access to a shared informer and lister for
 // Widgets (stable.example.com/v1, resource "widgets").
-// It is safe for concurrent use; every call returns the factory's one
-// shared informer.
+// Prefer using the type-safe variant (see [TypedWidgetInformer]).
+// Implementations are safe for concurrent use.
 type WidgetInformer interface {
 	// Informer returns the shared informer of Widgets.
 	Informer() cache.SharedIndexInformer
-	// TypedInformer returns the same informer seen as one of
-	// *stablev1.Widget: typed handlers and reads, no type assertions.
-	TypedInformer() cache.TypedSharedIndexInformer[*stablev1.Widget]
 	// Lister returns a lister reading the informer's cache.
 	Lister() stablev1listers.WidgetLister
 }
 
+// TypedWidgetInformer provides access to a shared informer and lister for
+// Widgets, including the type-safe TypedInformer variant.
+// It is a superset of WidgetInformer. Implementations are safe for
+// concurrent use; every call returns the factory's one shared informer.
+type TypedWidgetInformer interface {
+	// Informer returns the shared informer of Widgets.
+	Informer() cache.SharedIndexInformer
+	// TypedInformer returns the same informer seen as one of
+	// *stablev1.Widget: typed handlers, indexers and reads, no type assertions.
+	TypedInformer() WidgetIndexInformer
+	// Lister returns a lister reading the informer's cache.
+	Lister() stablev1listers.WidgetLister
+}
+
+// WidgetIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type WidgetIndexInformer cache.TypedSharedIndexInformer[*stablev1.Widget]
+
+// WidgetHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Widget.
+type WidgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*stablev1.Widget]
+
+// WidgetDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Widget.
+type WidgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*stablev1.Widget]
+
+// WidgetFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Widget.
+type WidgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*stablev1.Widget]
+
+// WidgetIndexers is a specialization of [cache.TypedIndexers] for Widget.
+type WidgetIndexers = cache.TypedIndexers[*stablev1.Widget]
+
+// DeletedWidget is a specialization of [cache.DeletedObject] for Widget.
+type DeletedWidget = cache.DeletedObject[*stablev1.Widget]
+
 type widgetInformer struct {
-	factory internalinterfaces.SharedInformerFactory
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
+	namespace        string
 }
 
 // NewWidgetInformer constructs a new informer for Widget type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedWidgetInformer]).
 func NewWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
-	return NewFilteredWidgetInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedWidgetInformer constructs a new informer for Widget type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers) WidgetIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredWidgetInformer constructs a new informer for Widget type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredWidgetInformer]).
 func NewFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
-	return cache.NewSharedIndexInformer(
-		&cache.ListWatch{
-			ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredWidgetInformer constructs a new informer for Widget type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) WidgetIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewWidgetInformerWithOptions constructs a new informer for Widget type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedWidgetInformerWithOptions]).
+func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return newWidgetInformer(client, namespace, options)
+}
+
+// NewTypedWidgetInformerWithOptions constructs a new informer for Widget type with additional options.
+// options.InformerName, when set, names the informer's metrics and logs
+// (with the resource widgets.v1.stable.example.com).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) WidgetIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*stablev1.Widget](newWidgetInformer(client, namespace, options))
+}
+
+// newWidgetInformer makes the untyped informer every constructor of
+// this file returns or wraps.
+func newWidgetInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	gvr := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "widgets"}
+	tweakListOptions := options.TweakListOptions
+	return cache.NewSharedIndexInformerWithOptions(
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.StableV1().Widgets(namespace).List(ctx, options)
+				return client.StableV1().Widgets(namespace).List(ctx, opts)
 			},
-			WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.StableV1().Widgets(namespace).Watch(ctx, options)
+				return client.StableV1().Widgets(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		&stablev1.Widget{},
-		resyncPeriod,
-		indexers,
+		cache.SharedIndexInformerOptions{
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Identifier:   options.InformerName.WithResource(gvr),
+		},
 	)
 }
 
-// newWidgetInformerFor is the factory's constructor of the shared
-// Widget informer, called once per watched namespace.
-func newWidgetInformerFor(client versioned.Interface, config factory.InformerConfig) cache.SharedIndexInformer {
-	return NewFilteredWidgetInformer(client, config.Namespace, config.ResyncPeriod, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, config.TweakListOptions)
+// informerFor is the factory's constructor of the shared Widget
+// informer, called once per watched namespace. The
+// namespace and list options given to the group's New, when set, replace
+// the factory's.
+func (f *widgetInformer) informerFor(client versioned.Interface, config factory.InformerConfig) cache.SharedIndexInformer {
+	tweakListOptions := config.TweakListOptions
+	if f.tweakListOptions != nil {
+		tweakListOptions = f.tweakListOptions
+	}
+	namespace := config.Namespace
+	if f.namespace != metav1.NamespaceAll {
+		namespace = f.namespace
+	}
+	return newWidgetInformer(client, namespace, internalinterfaces.InformerOptions{
+		ResyncPeriod:     config.ResyncPeriod,
+		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: tweakListOptions,
+	})
 }
 
 func (f *widgetInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.NamespacedInformerFor(&stablev1.Widget{}, newWidgetInformerFor)
+	if f.namespace != metav1.NamespaceAll {
+		// One namespace chosen by the caller: a single informer.
+		return f.factory.ClusterInformerFor(&stablev1.Widget{}, f.informerFor)
+	}
+	return f.factory.NamespacedInformerFor(&stablev1.Widget{}, f.informerFor)
 }
 
-func (f *widgetInformer) TypedInformer() cache.TypedSharedIndexInformer[*stablev1.Widget] {
+func (f *widgetInformer) TypedInformer() WidgetIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*stablev1.Widget](f.Informer())
 }
 
 func (f *widgetInformer) Lister() stablev1listers.WidgetLister {
 	return stablev1listers.NewWidgetLister(f.Informer().GetIndexer())
+}
+
+// ToTypedWidgetInformer converts an untyped informer into a TypedWidgetInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Widget. If that is not the case, the type-safe methods of the returned
+// TypedWidgetInformer report the mismatched objects (utilruntime.HandleError)
+// and skip them. A safer alternative is to pass around TypedWidgetInformer
+// instances obtained from a SharedInformerFactory.
+func ToTypedWidgetInformer(informer WidgetInformer) TypedWidgetInformer {
+	if typed, ok := informer.(TypedWidgetInformer); ok {
+		return typed
+	}
+	return &widgetTypedInformerAdapter{informer}
+}
+
+type widgetTypedInformerAdapter struct {
+	WidgetInformer
+}
+
+func (a *widgetTypedInformerAdapter) TypedInformer() WidgetIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*stablev1.Widget](a.Informer())
+}
+
+// ToWidgetIndexInformer converts an untyped informer into a WidgetIndexInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Widget; see [ToTypedWidgetInformer].
+func ToWidgetIndexInformer(informer cache.SharedIndexInformer) WidgetIndexInformer {
+	if typed, ok := informer.(WidgetIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*stablev1.Widget](informer)
 }

@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
@@ -21,68 +22,196 @@ import (
 
 // FooInformer provides access to a shared informer and lister for
 // Foos (samplecontroller.k8s.io/v1alpha1, resource "foos").
-// It is safe for concurrent use; every call returns the factory's one
-// shared informer.
+// Prefer using the type-safe variant (see [TypedFooInformer]).
+// Implementations are safe for concurrent use.
 type FooInformer interface {
 	// Informer returns the shared informer of Foos.
 	Informer() cache.SharedIndexInformer
-	// TypedInformer returns the same informer seen as one of
-	// *samplecontrollerv1alpha1.Foo: typed handlers and reads, no type assertions.
-	TypedInformer() cache.TypedSharedIndexInformer[*samplecontrollerv1alpha1.Foo]
 	// Lister returns a lister reading the informer's cache.
 	Lister() samplecontrollerv1alpha1listers.FooLister
 }
 
+// TypedFooInformer provides access to a shared informer and lister for
+// Foos, including the type-safe TypedInformer variant.
+// It is a superset of FooInformer. Implementations are safe for
+// concurrent use; every call returns the factory's one shared informer.
+type TypedFooInformer interface {
+	// Informer returns the shared informer of Foos.
+	Informer() cache.SharedIndexInformer
+	// TypedInformer returns the same informer seen as one of
+	// *samplecontrollerv1alpha1.Foo: typed handlers, indexers and reads, no type assertions.
+	TypedInformer() FooIndexInformer
+	// Lister returns a lister reading the informer's cache.
+	Lister() samplecontrollerv1alpha1listers.FooLister
+}
+
+// FooIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type FooIndexInformer cache.TypedSharedIndexInformer[*samplecontrollerv1alpha1.Foo]
+
+// FooHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Foo.
+type FooHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*samplecontrollerv1alpha1.Foo]
+
+// FooDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Foo.
+type FooDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*samplecontrollerv1alpha1.Foo]
+
+// FooFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Foo.
+type FooFilteringHandler = cache.TypedFilteringResourceEventHandler[*samplecontrollerv1alpha1.Foo]
+
+// FooIndexers is a specialization of [cache.TypedIndexers] for Foo.
+type FooIndexers = cache.TypedIndexers[*samplecontrollerv1alpha1.Foo]
+
+// DeletedFoo is a specialization of [cache.DeletedObject] for Foo.
+type DeletedFoo = cache.DeletedObject[*samplecontrollerv1alpha1.Foo]
+
 type fooInformer struct {
-	factory internalinterfaces.SharedInformerFactory
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
+	namespace        string
 }
 
 // NewFooInformer constructs a new informer for Foo type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFooInformer]).
 func NewFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
-	return NewFilteredFooInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedFooInformer constructs a new informer for Foo type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers FooIndexers) FooIndexInformer {
+	return NewTypedFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredFooInformer constructs a new informer for Foo type.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredFooInformer]).
 func NewFilteredFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
-	return cache.NewSharedIndexInformer(
-		&cache.ListWatch{
-			ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	return NewFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredFooInformer constructs a new informer for Foo type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers FooIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) FooIndexInformer {
+	return NewTypedFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewFooInformerWithOptions constructs a new informer for Foo type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFooInformerWithOptions]).
+func NewFooInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return newFooInformer(client, namespace, options)
+}
+
+// NewTypedFooInformerWithOptions constructs a new informer for Foo type with additional options.
+// options.InformerName, when set, names the informer's metrics and logs
+// (with the resource foos.v1alpha1.samplecontroller.k8s.io).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFooInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) FooIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*samplecontrollerv1alpha1.Foo](newFooInformer(client, namespace, options))
+}
+
+// newFooInformer makes the untyped informer every constructor of
+// this file returns or wraps.
+func newFooInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	gvr := schema.GroupVersionResource{Group: "samplecontroller.k8s.io", Version: "v1alpha1", Resource: "foos"}
+	tweakListOptions := options.TweakListOptions
+	return cache.NewSharedIndexInformerWithOptions(
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.SamplecontrollerV1alpha1().Foos(namespace).List(ctx, options)
+				return client.SamplecontrollerV1alpha1().Foos(namespace).List(ctx, opts)
 			},
-			WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
-					tweakListOptions(&options)
+					tweakListOptions(&opts)
 				}
-				return client.SamplecontrollerV1alpha1().Foos(namespace).Watch(ctx, options)
+				return client.SamplecontrollerV1alpha1().Foos(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		&samplecontrollerv1alpha1.Foo{},
-		resyncPeriod,
-		indexers,
+		cache.SharedIndexInformerOptions{
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Identifier:   options.InformerName.WithResource(gvr),
+		},
 	)
 }
 
-// newFooInformerFor is the factory's constructor of the shared
-// Foo informer, called once per watched namespace.
-func newFooInformerFor(client versioned.Interface, config factory.InformerConfig) cache.SharedIndexInformer {
-	return NewFilteredFooInformer(client, config.Namespace, config.ResyncPeriod, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, config.TweakListOptions)
+// informerFor is the factory's constructor of the shared Foo
+// informer, called once per watched namespace. The
+// namespace and list options given to the group's New, when set, replace
+// the factory's.
+func (f *fooInformer) informerFor(client versioned.Interface, config factory.InformerConfig) cache.SharedIndexInformer {
+	tweakListOptions := config.TweakListOptions
+	if f.tweakListOptions != nil {
+		tweakListOptions = f.tweakListOptions
+	}
+	namespace := config.Namespace
+	if f.namespace != metav1.NamespaceAll {
+		namespace = f.namespace
+	}
+	return newFooInformer(client, namespace, internalinterfaces.InformerOptions{
+		ResyncPeriod:     config.ResyncPeriod,
+		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: tweakListOptions,
+	})
 }
 
 func (f *fooInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.NamespacedInformerFor(&samplecontrollerv1alpha1.Foo{}, newFooInformerFor)
+	if f.namespace != metav1.NamespaceAll {
+		// One namespace chosen by the caller: a single informer.
+		return f.factory.ClusterInformerFor(&samplecontrollerv1alpha1.Foo{}, f.informerFor)
+	}
+	return f.factory.NamespacedInformerFor(&samplecontrollerv1alpha1.Foo{}, f.informerFor)
 }
 
-func (f *fooInformer) TypedInformer() cache.TypedSharedIndexInformer[*samplecontrollerv1alpha1.Foo] {
+func (f *fooInformer) TypedInformer() FooIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*samplecontrollerv1alpha1.Foo](f.Informer())
 }
 
 func (f *fooInformer) Lister() samplecontrollerv1alpha1listers.FooLister {
 	return samplecontrollerv1alpha1listers.NewFooLister(f.Informer().GetIndexer())
+}
+
+// ToTypedFooInformer converts an untyped informer into a TypedFooInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Foo. If that is not the case, the type-safe methods of the returned
+// TypedFooInformer report the mismatched objects (utilruntime.HandleError)
+// and skip them. A safer alternative is to pass around TypedFooInformer
+// instances obtained from a SharedInformerFactory.
+func ToTypedFooInformer(informer FooInformer) TypedFooInformer {
+	if typed, ok := informer.(TypedFooInformer); ok {
+		return typed
+	}
+	return &fooTypedInformerAdapter{informer}
+}
+
+type fooTypedInformerAdapter struct {
+	FooInformer
+}
+
+func (a *fooTypedInformerAdapter) TypedInformer() FooIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*samplecontrollerv1alpha1.Foo](a.Informer())
+}
+
+// ToFooIndexInformer converts an untyped informer into a FooIndexInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Foo; see [ToTypedFooInformer].
+func ToFooIndexInformer(informer cache.SharedIndexInformer) FooIndexInformer {
+	if typed, ok := informer.(FooIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*samplecontrollerv1alpha1.Foo](informer)
 }

@@ -9,19 +9,24 @@ import (
 // Interface provides access to all the informers in this group version.
 type Interface interface {
 	// Foos returns a FooInformer.
-	Foos() FooInformer
+	Foos() TypedFooInformer
 }
 
 type version struct {
-	factory internalinterfaces.SharedInformerFactory
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// New returns a new Interface reading through f.
-func New(f internalinterfaces.SharedInformerFactory) Interface {
-	return &version{factory: f}
+// New returns a new Interface reading through f. A namespace other than
+// metav1.NamespaceAll, or a non-nil tweakListOptions, replaces the factory's
+// own for the informers made through the returned Interface; the factory
+// passes neither, so its informers follow its options.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-// Foos returns a FooInformer.
-func (v *version) Foos() FooInformer {
-	return &fooInformer{factory: v.factory}
+// Foos returns a TypedFooInformer.
+func (v *version) Foos() TypedFooInformer {
+	return &fooInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }
