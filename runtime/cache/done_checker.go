@@ -137,8 +137,10 @@ type informerController struct {
 	informer *sharedIndexInformer
 }
 
-func (c informerController) RunWithContext(context.Context)  {}
-func (c informerController) Run(<-chan struct{})             {}
-func (c informerController) HasSynced() bool                 { return c.informer.HasSynced() }
-func (c informerController) HasSyncedChecker() DoneChecker   { return c.informer.HasSyncedChecker() }
-func (c informerController) LastSyncResourceVersion() string { return c.informer.LastSyncResourceVersion() }
+func (c informerController) RunWithContext(context.Context) {}
+func (c informerController) Run(<-chan struct{})            {}
+func (c informerController) HasSynced() bool                { return c.informer.HasSynced() }
+func (c informerController) HasSyncedChecker() DoneChecker  { return c.informer.HasSyncedChecker() }
+func (c informerController) LastSyncResourceVersion() string {
+	return c.informer.LastSyncResourceVersion()
+}

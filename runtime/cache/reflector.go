@@ -127,12 +127,12 @@ type Reflector struct {
 	name            string
 	typeDescription string
 	lw              ListerWatcherWithContext
-	store        ReflectorStore
-	expectedType reflect.Type
-	opts         ReflectorOptions
-	clock        clock.WithTicker
-	onError      func(ctx context.Context, err error)
-	chunking     bool
+	store           ReflectorStore
+	expectedType    reflect.Type
+	opts            ReflectorOptions
+	clock           clock.WithTicker
+	onError         func(ctx context.Context, err error)
+	chunking        bool
 
 	// Owned by the Run goroutine.
 	backoff          *backoff
