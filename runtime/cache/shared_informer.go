@@ -150,7 +150,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		return
 	}
 	s.started = true
-	fifo := NewDeltaFIFO(DeltaFIFOOptions{
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 		KeyFunction:  MetaNamespaceKeyFunc,
 		KnownObjects: s.indexer,
 		Transformer:  s.transform,
@@ -226,6 +226,12 @@ func (s *sharedIndexInformer) apply(batch []PoppedDeltas) {
 			s.applyDelta(item.Key, d, item.IsInInitialList, listeners, syncing)
 		}
 		n += len(item.Deltas)
+	}
+	if last := len(batch) - 1; last >= 0 {
+		if newest := batch[last].Deltas.Newest(); newest != nil {
+			_, rv := identity(newest.Object)
+			s.indexer.Bookmark(rv)
+		}
 	}
 	s.applyMu.Unlock()
 	if s.opts.Metrics != nil {

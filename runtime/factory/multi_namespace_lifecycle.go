@@ -79,3 +79,17 @@ func (c multiController) Run(<-chan struct{})                 {}
 func (c multiController) HasSynced() bool                     { return c.m.HasSynced() }
 func (c multiController) HasSyncedChecker() cache.DoneChecker { return c.m.HasSyncedChecker() }
 func (c multiController) LastSyncResourceVersion() string     { return c.m.LastSyncResourceVersion() }
+
+// Bookmark does nothing: the union is read-only; each namespace's cache
+// records its own resourceVersion.
+func (u unionIndexer) Bookmark(string) {}
+
+// LastStoreSyncResourceVersion returns the namespaces' caches'
+// resourceVersions, in namespace order, joined by commas.
+func (u unionIndexer) LastStoreSyncResourceVersion() string {
+	rvs := make([]string, len(u.m.parts))
+	for i, p := range u.m.parts {
+		rvs[i] = p.GetIndexer().LastStoreSyncResourceVersion()
+	}
+	return strings.Join(rvs, ",")
+}
