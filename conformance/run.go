@@ -89,7 +89,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { cgInformer.RunWithContext(runCtx) })
-	wg.Go(func() { ourInformer.Run(runCtx) })
+	wg.Go(func() { ourInformer.RunWithContext(runCtx) })
 	stopped := false
 	stop := func() {
 		cgRecorder.Release()

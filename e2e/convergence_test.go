@@ -65,7 +65,7 @@ func runInformer(t *testing.T, inf cache.SharedInformer) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		inf.Run(ctx)
+		inf.RunWithContext(ctx)
 	}()
 	t.Cleanup(func() {
 		cancel()

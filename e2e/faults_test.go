@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -21,7 +20,7 @@ type errorLog struct {
 	errs []error
 }
 
-func (l *errorLog) handler(_ context.Context, err error) {
+func (l *errorLog) handler(_ *cache.Reflector, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.errs = append(l.errs, err)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/klog/v2"
 )
 
 // DeltaType is the kind of change a Delta records.
@@ -80,6 +81,16 @@ type DeltaFIFOOptions struct {
 	Transformer TransformFunc
 	// Metrics, when set, receives QueueDepth.
 	Metrics Metrics
+	// Name identifies the queue in DoneChecker names; "DeltaFIFO" by
+	// default.
+	Name string
+	// Logger is accepted for client-go compatibility; the queue does not
+	// log.
+	Logger *klog.Logger
+	// EmitDeltaTypeReplaced is accepted for client-go compatibility and
+	// ignored: Replace always queues Replaced deltas (client-go queues Sync
+	// deltas unless it is set).
+	EmitDeltaTypeReplaced bool
 }
 
 // PoppedDeltas is one key handed out by PopBatch.
@@ -128,6 +139,8 @@ type DeltaFIFO struct {
 	initialPopulationCount int
 	closed                 bool
 
+	name      string
+	doneCh    chan struct{} // closed by Close
 	keyFunc   KeyFunc
 	known     KeyListerGetter
 	transform TransformFunc
@@ -164,9 +177,17 @@ const maxEntryChunk = 64
 // its memory for the informer's lifetime.
 const shrinkThreshold = 4096
 
-// NewDeltaFIFO returns an empty, open DeltaFIFO.
-func NewDeltaFIFO(opts DeltaFIFOOptions) *DeltaFIFO {
+// NewDeltaFIFO returns an empty, open DeltaFIFO filing objects under
+// keyFunc and feeding knownObjects (which may be nil).
+func NewDeltaFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter) *DeltaFIFO {
+	return NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: keyFunc, KnownObjects: knownObjects})
+}
+
+// NewDeltaFIFOWithOptions returns an empty, open DeltaFIFO.
+func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	f := &DeltaFIFO{
+		name:      opts.Name,
+		doneCh:    make(chan struct{}),
 		items:     make(map[string]*fifoEntry),
 		keyFunc:   opts.KeyFunction,
 		known:     opts.KnownObjects,
@@ -608,6 +629,9 @@ func (f *DeltaFIFO) Len() int {
 func (f *DeltaFIFO) Close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if !f.closed {
+		close(f.doneCh)
+	}
 	f.closed = true
 	f.cond.Broadcast()
 }

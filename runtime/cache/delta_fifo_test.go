@@ -48,7 +48,7 @@ func poppedKeys(popped []PoppedDeltas) []string {
 }
 
 func TestDeltaFIFOPopsKeysInFirstQueuedOrderWithAllTheirDeltas(t *testing.T) {
-	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	mustNoErr(t, f.Add(testObject("ns", "b", "1")))
 	mustNoErr(t, f.Add(testObject("ns", "a", "2")))
 	mustNoErr(t, f.Update(testObject("ns", "b", "3")))
@@ -66,7 +66,7 @@ func TestDeltaFIFOPopsKeysInFirstQueuedOrderWithAllTheirDeltas(t *testing.T) {
 func TestDeltaFIFOMergesConsecutiveDeletesKeepingTheObservedState(t *testing.T) {
 	known := NewIndexer(MetaNamespaceKeyFunc, nil)
 	mustNoErr(t, known.Add(testObject("ns", "a", "1")))
-	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: known})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known})
 	real := testObject("ns", "a", "2")
 	mustNoErr(t, f.Delete(DeletedFinalStateUnknown{Key: "ns/a", Obj: testObject("ns", "a", "1")}))
 	mustNoErr(t, f.Delete(real))
@@ -90,7 +90,7 @@ func TestDeltaFIFOIgnoresDeleteOfUnknownKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: tt.known})
+			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: tt.known})
 			mustNoErr(t, f.Delete(testObject("ns", "a", "1")))
 			if f.Len() != 0 {
 				t.Fatalf("Len = %d, want 0", f.Len())
@@ -104,7 +104,7 @@ func TestDeltaFIFOReplaceTombstonesKeysMissingFromTheList(t *testing.T) {
 	cachedGone := testObject("ns", "cached-gone", "1")
 	mustNoErr(t, known.Add(cachedGone))
 	mustNoErr(t, known.Add(testObject("ns", "kept", "1")))
-	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: known})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known})
 	queuedGone := testObject("ns", "queued-gone", "5")
 	mustNoErr(t, f.Add(testObject("ns", "queued-gone", "4")))
 	mustNoErr(t, f.Update(queuedGone))
@@ -140,7 +140,7 @@ func TestDeltaFIFOReplaceTombstonesKeysMissingFromTheList(t *testing.T) {
 }
 
 func TestDeltaFIFOHasSyncedOnceTheFirstReplaceIsProcessed(t *testing.T) {
-	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	if f.HasSynced() {
 		t.Fatal("synced before any Replace")
 	}
@@ -167,7 +167,7 @@ func TestDeltaFIFOHasSyncedOnceTheFirstReplaceIsProcessed(t *testing.T) {
 }
 
 func TestDeltaFIFOEmptyFirstReplaceSyncsAtOnce(t *testing.T) {
-	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	mustNoErr(t, f.Replace(nil, "1"))
 	if !f.HasSynced() {
 		t.Fatal("not synced after an empty first list")
@@ -185,7 +185,7 @@ func TestDeltaFIFOTransformsEachObjectVersionOnce(t *testing.T) {
 		o.Annotations = map[string]string{"transformed": "yes"}
 		return o, nil
 	}
-	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: known, Transformer: transform})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known, Transformer: transform})
 	added, updated, deleted := testObject("ns", "a", "2"), testObject("ns", "a", "3"), testObject("ns", "a", "4")
 	tombInner := testObject("ns", "t", "5")
 	mustNoErr(t, f.Add(added))
@@ -226,7 +226,7 @@ func TestDeltaFIFOResyncQueuesSyncForKnownKeysNotQueued(t *testing.T) {
 	known := NewIndexer(MetaNamespaceKeyFunc, nil)
 	mustNoErr(t, known.Add(testObject("ns", "idle", "1")))
 	mustNoErr(t, known.Add(testObject("ns", "busy", "1")))
-	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: known})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known})
 	mustNoErr(t, f.Update(testObject("ns", "busy", "2")))
 	mustNoErr(t, f.Resync())
 	want := map[string][]DeltaType{"ns/busy": {Updated}, "ns/idle": {Sync}}
@@ -236,7 +236,7 @@ func TestDeltaFIFOResyncQueuesSyncForKnownKeysNotQueued(t *testing.T) {
 }
 
 func TestDeltaFIFOCloseUnblocksPopBatch(t *testing.T) {
-	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	var err error
@@ -253,7 +253,7 @@ func TestDeltaFIFOCloseUnblocksPopBatch(t *testing.T) {
 }
 
 func TestDeltaFIFOPopBatchHonoursMax(t *testing.T) {
-	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	for _, name := range []string{"a", "b", "c"} {
 		mustNoErr(t, f.Add(testObject("ns", name, "1")))
 	}
@@ -277,7 +277,7 @@ func mustNoErr(t *testing.T, err error) {
 func TestDeltaFIFOConcurrentProducersAndConsumerLoseNoKey(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[string]int{}
-	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	consumed := make(chan struct{})
 	go func() {
 		defer close(consumed)
@@ -316,7 +316,7 @@ func TestDeltaFIFOConcurrentProducersAndConsumerLoseNoKey(t *testing.T) {
 
 func TestDeltaFIFOReplaceWaitsForTheBatchBeingProcessed(t *testing.T) {
 	known := NewIndexer(MetaNamespaceKeyFunc, nil)
-	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: known})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: known})
 	mustNoErr(t, f.Add(testObject("ns", "limbo", "1")))
 	inProcess, release := make(chan struct{}), make(chan struct{})
 	popped := make(chan struct{})
@@ -350,7 +350,7 @@ func TestDeltaFIFOReplaceWaitsForTheBatchBeingProcessed(t *testing.T) {
 }
 
 func TestDeltaFIFOSecondReplaceTombstonesKeysOfTheFirstStillQueued(t *testing.T) {
-	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	gone := testObject("ns", "gone", "1")
 	mustNoErr(t, f.Replace([]any{testObject("ns", "kept", "1"), gone, testObject("ns", "kept", "2")}, "1"))
 	mustNoErr(t, f.Replace([]any{testObject("ns", "kept", "3")}, "2"))
@@ -378,7 +378,7 @@ func TestDeltaFIFOSecondReplaceTombstonesKeysOfTheFirstStillQueued(t *testing.T)
 }
 
 func TestDeltaFIFOInitialPopulationCountsDistinctKeys(t *testing.T) {
-	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	mustNoErr(t, f.Replace([]any{testObject("ns", "a", "1"), testObject("ns", "a", "2"), testObject("ns", "b", "1")}, "1"))
 	if got := f.initialPopulationCount; got != 2 {
 		t.Fatalf("initial population = %d, want 2 (distinct keys)", got)
@@ -396,7 +396,7 @@ func TestDeltaFIFOReleasesItsMapAndQueueWhenALargeQueueDrains(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := NewDeltaFIFO(DeltaFIFOOptions{})
+			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 			list := make([]any, tt.keys)
 			for i := range list {
 				list[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
@@ -428,7 +428,7 @@ func TestDeltaFIFOReleasesItsMapAndQueueWhenALargeQueueDrains(t *testing.T) {
 }
 
 func TestDeltaFIFORecycledEntriesCarryNoStaleDeltas(t *testing.T) {
-	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	// A key with many deltas (beyond the inline one and past the recycle
 	// cap), then fresh keys reusing the recycled entries.
 	for i := 0; i < 20; i++ {
@@ -454,7 +454,7 @@ func TestDeltaFIFORecycledEntriesCarryNoStaleDeltas(t *testing.T) {
 
 func TestDeltaFIFOTellsPoppedKeysOfALargeQueueFromQueuedOnes(t *testing.T) {
 	const n = shrinkThreshold + 1000
-	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, nil)})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, nil)})
 	list := make([]any, n)
 	for i := range list {
 		list[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
@@ -492,7 +492,7 @@ func TestDeltaFIFOTellsPoppedKeysOfALargeQueueFromQueuedOnes(t *testing.T) {
 
 func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
 	const n = 20 * replaceYieldEvery
-	f := NewDeltaFIFO(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, nil)})
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, nil)})
 	list := make([]any, n)
 	for i := range list {
 		list[i] = testObject("ns", "o"+strconv.Itoa(i%(n-10)), "1") // 10 duplicates

@@ -202,4 +202,7 @@ type ResourceEventHandlerRegistration interface {
 	// informer synced, of the content the informer had when it was added).
 	// It never becomes false again.
 	HasSynced() bool
+	// HasSyncedChecker returns a DoneChecker whose channel is closed once
+	// HasSynced is true.
+	HasSyncedChecker() DoneChecker
 }

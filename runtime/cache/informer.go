@@ -14,9 +14,20 @@ import (
 type TransformFunc func(obj any) (any, error)
 
 // WatchErrorHandler is called, from the reflector's goroutine, each time a
-// list or watch fails (after the failure, before the back-off). It must
-// return quickly. err is never nil.
-type WatchErrorHandler func(ctx context.Context, err error)
+// list or watch fails (after the failure, before the back-off), with the
+// reflector that failed. It must return quickly. err is never nil.
+type WatchErrorHandler func(r *Reflector, err error)
+
+// WatchErrorHandlerWithContext is WatchErrorHandler that also receives the
+// context of the reflector's Run (with its logger).
+type WatchErrorHandlerWithContext func(ctx context.Context, r *Reflector, err error)
+
+// DefaultWatchErrorHandler is what a reflector without a watch error
+// handler does: it logs err (expired resourceVersions and closed
+// connections at a low verbosity).
+func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
+	r.logError(ctx, err)
+}
 
 // SharedInformer keeps a local cache of one kind of object in sync with the
 // server and notifies any number of handlers of its changes.
@@ -38,21 +49,34 @@ type SharedInformer interface {
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
 	// GetStore returns the informer's cache. It is read-only for callers.
 	GetStore() Store
-	// Run lists, watches and delivers notifications until ctx is done, then
-	// returns once every goroutine it started has ended. Run may be called
-	// once; later calls return at once.
-	Run(ctx context.Context)
+	// GetController returns a view of the informer as a Controller. Its
+	// Run methods do nothing (the informer is run through its own), the
+	// others report the informer's state.
+	GetController() Controller
+	// Run is RunWithContext with a context that ends when stopCh is
+	// closed.
+	Run(stopCh <-chan struct{})
+	// RunWithContext lists, watches and delivers notifications until ctx
+	// is done, then returns once every goroutine it started has ended. It
+	// may be called once; later calls return at once.
+	RunWithContext(ctx context.Context)
 	// HasSynced is true once the first list has been stored (not
 	// necessarily delivered to every handler: see the registration's
 	// HasSynced for that).
 	HasSynced() bool
+	// HasSyncedChecker returns a DoneChecker whose channel is closed once
+	// HasSynced is true (see DoneChecker for its cost).
+	HasSyncedChecker() DoneChecker
 	// LastSyncResourceVersion is the resourceVersion the cache reflects.
 	LastSyncResourceVersion() string
 	// SetWatchErrorHandler installs handler; it fails once Run started.
 	SetWatchErrorHandler(handler WatchErrorHandler) error
+	// SetWatchErrorHandlerWithContext installs handler; it fails once Run
+	// started.
+	SetWatchErrorHandlerWithContext(handler WatchErrorHandlerWithContext) error
 	// SetTransform installs transform; it fails once Run started.
 	SetTransform(transform TransformFunc) error
-	// IsStopped is true once Run has returned.
+	// IsStopped is true once RunWithContext has returned.
 	IsStopped() bool
 }
 

@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -77,12 +78,23 @@ type ReflectorOptions struct {
 	// reflector falls back to LIST. Default MinWatchTimeout.
 	WatchListTimeout time.Duration
 	// WatchErrorHandler is called on every list or watch failure; the
-	// default logs with klog.
-	WatchErrorHandler WatchErrorHandler
+	// default is DefaultWatchErrorHandler.
+	WatchErrorHandler WatchErrorHandlerWithContext
 	// Metrics, when set, receives list and watch measurements.
 	Metrics Metrics
-	// Clock is the time source; nil means the real clock.
-	Clock clock.WithTicker
+	// Clock is the time source; nil means the real clock. A clock that does
+	// not implement clock.WithTicker gets its tickers from the real clock.
+	Clock clock.Clock
+	// Logger, when set, is used instead of klog.FromContext of Run's
+	// context.
+	Logger *klog.Logger
+	// TypeDescription names the type of the objects in logs; default
+	// derived from the expected type.
+	TypeDescription string
+	// Backoff is accepted for client-go compatibility and not used: the
+	// reflector backs off between failures with its own jittered
+	// exponential policy (up to 30s, reset after a healthy watch).
+	Backoff *wait.Backoff
 	// MinWatchTimeout is the minimum server-side watch timeout; each watch
 	// asks for a random timeout in [MinWatchTimeout, 2*MinWatchTimeout).
 	// Default 5 minutes.
@@ -97,16 +109,30 @@ type ReflectorOptions struct {
 
 // Reflector keeps a ReflectorStore in sync with the server: it lists, then
 // watches from the list's resourceVersion, relisting when the watch can no
-// longer resume. Create one with NewReflector and start it with Run.
+// longer resume. Create one with NewReflectorWithOptions and start it with
+// RunWithContext.
+//
+// The exported fields exist for client-go compatibility; set them, if at
+// all, before running the reflector.
 type Reflector struct {
-	name         string
-	lw           ListerWatcherWithContext
-	store        ReflectorStore
-	expectedType reflect.Type
-	opts         ReflectorOptions
-	clock        clock.WithTicker
-	onError      WatchErrorHandler
-	chunking     bool
+	// ShouldResync, when set, replaces ReflectorOptions.ShouldResync.
+	ShouldResync func() bool
+	// WatchListPageSize, when positive, replaces ReflectorOptions.PageSize.
+	WatchListPageSize int64
+	// MaxInternalErrorRetryDuration is accepted for client-go
+	// compatibility and not used: every watch failure is retried with
+	// back-off.
+	MaxInternalErrorRetryDuration time.Duration
+
+	name            string
+	typeDescription string
+	lw              ListerWatcherWithContext
+	store           ReflectorStore
+	expectedType    reflect.Type
+	opts            ReflectorOptions
+	clock           clock.WithTicker
+	onError         func(ctx context.Context, err error)
+	chunking        bool
 
 	// Owned by the Run goroutine.
 	backoff          *backoff
@@ -118,10 +144,28 @@ type Reflector struct {
 	running       atomic.Bool
 }
 
-// NewReflector returns a Reflector that fills store from lw.
-func NewReflector(lw ListerWatcher, store ReflectorStore, opts ReflectorOptions) *Reflector {
+// NewReflector returns a Reflector that fills store from lw with objects
+// of expectedType's Go type, calling store.Resync every resyncPeriod.
+func NewReflector(lw ListerWatcher, expectedType any, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
+	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{ResyncPeriod: resyncPeriod})
+}
+
+// NewNamedReflector is NewReflector with the name the reflector logs under.
+func NewNamedReflector(name string, lw ListerWatcher, expectedType any, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
+	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{Name: name, ResyncPeriod: resyncPeriod})
+}
+
+// NewReflectorWithOptions returns a Reflector that fills store from lw.
+// expectedType, when not nil, is an example of the objects to accept (it
+// takes precedence over opts.ExpectedType); objects of another Go type are
+// logged and dropped.
+func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store ReflectorStore, opts ReflectorOptions) *Reflector {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
+	}
+	ticking, ok := opts.Clock.(clock.WithTicker)
+	if !ok {
+		ticking = tickingClock{opts.Clock}
 	}
 	if opts.MinWatchTimeout <= 0 {
 		opts.MinWatchTimeout = defaultMinWatchTimeout
@@ -137,21 +181,28 @@ func NewReflector(lw ListerWatcher, store ReflectorStore, opts ReflectorOptions)
 		lw:      ToListerWatcherWithContext(lw),
 		store:   store,
 		opts:    opts,
-		clock:   opts.Clock,
-		onError: opts.WatchErrorHandler,
+		clock:   ticking,
 		backoff: newBackoff(opts.Clock),
 	}
-	if opts.ExpectedType != nil {
-		r.expectedType = reflect.TypeOf(opts.ExpectedType)
+	if expectedType == nil && opts.ExpectedType != nil {
+		expectedType = opts.ExpectedType
+	}
+	if expectedType != nil {
+		r.expectedType = reflect.TypeOf(expectedType)
+	}
+	r.typeDescription = opts.TypeDescription
+	if r.typeDescription == "" && r.expectedType != nil {
+		r.typeDescription = r.expectedType.String()
 	}
 	if r.name == "" {
 		r.name = "reflector"
-		if r.expectedType != nil {
-			r.name = r.expectedType.String()
+		if r.typeDescription != "" {
+			r.name = r.typeDescription
 		}
 	}
-	if r.onError == nil {
-		r.onError = r.logError
+	r.onError = r.logError
+	if h := opts.WatchErrorHandler; h != nil {
+		r.onError = func(ctx context.Context, err error) { h(ctx, r, err) }
 	}
 	r.chunking = !chunkingDisabled(lw)
 	if u, ok := lw.(watchListSemanticsUnsupported); ok && u.IsWatchListSemanticsUnSupported() {
@@ -173,6 +224,15 @@ func chunkingDisabled(lw ListerWatcher) bool {
 	}
 	return false
 }
+
+// TypeDescription describes the type of the objects the reflector
+// accepts.
+func (r *Reflector) TypeDescription() string { return r.typeDescription }
+
+// tickingClock gives a clock.Clock without tickers the real clock's.
+type tickingClock struct{ clock.Clock }
+
+func (tickingClock) NewTicker(d time.Duration) clock.Ticker { return clock.RealClock{}.NewTicker(d) }
 
 // Name returns the name the reflector logs under.
 func (r *Reflector) Name() string { return r.name }
@@ -213,12 +273,55 @@ func (r *Reflector) rewatchResourceVersion() string {
 	return r.LastSyncResourceVersion()
 }
 
-// Run lists and watches until ctx is done, then returns after every
-// goroutine it started ended. A Reflector runs once; later calls return at
-// once. The ListerWatcher must honour ctx for Run to return promptly.
-func (r *Reflector) Run(ctx context.Context) {
+// Run is RunWithContext with a context that ends when stopCh is closed.
+func (r *Reflector) Run(stopCh <-chan struct{}) {
+	r.RunWithContext(wait.ContextForChannel(stopCh))
+}
+
+// ListAndWatch is ListAndWatchWithContext with a context that ends when
+// stopCh is closed.
+func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
+	return r.ListAndWatchWithContext(wait.ContextForChannel(stopCh))
+}
+
+// ListAndWatchWithContext lists (or stream-lists) into the store, then
+// watches until the watch can no longer resume or ctx is done, and returns
+// the error that ended it (nil when ctx ended it). It does not retry: that
+// is RunWithContext's job. It must not run concurrently with
+// RunWithContext.
+func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
+	r.applyFields()
+	if r.opts.Logger != nil {
+		ctx = klog.NewContext(ctx, *r.opts.Logger)
+	}
+	if err := r.listAndWatch(ctx); err != nil && ctx.Err() == nil {
+		return err
+	}
+	return nil
+}
+
+// applyFields copies the exported fields set since construction into the
+// options.
+func (r *Reflector) applyFields() {
+	if r.ShouldResync != nil {
+		r.opts.ShouldResync = r.ShouldResync
+	}
+	if r.WatchListPageSize > 0 {
+		r.opts.PageSize = r.WatchListPageSize
+	}
+}
+
+// RunWithContext lists and watches until ctx is done, then returns after
+// every goroutine it started ended. A Reflector runs once; later calls
+// return at once. The ListerWatcher must honour ctx for it to return
+// promptly.
+func (r *Reflector) RunWithContext(ctx context.Context) {
 	if !r.running.CompareAndSwap(false, true) {
 		return
+	}
+	r.applyFields()
+	if r.opts.Logger != nil {
+		ctx = klog.NewContext(ctx, *r.opts.Logger)
 	}
 	logger := klog.FromContext(ctx)
 	logger.V(3).Info("Starting reflector", "reflector", r.name, "resyncPeriod", r.opts.ResyncPeriod)
@@ -598,7 +701,7 @@ func (r *Reflector) apply(ctx context.Context, ev watch.Event, store ReflectorSt
 	return m.GetResourceVersion(), true
 }
 
-// logError is the default WatchErrorHandler.
+// logError is DefaultWatchErrorHandler.
 func (r *Reflector) logError(ctx context.Context, err error) {
 	logger := klog.FromContext(ctx)
 	switch {

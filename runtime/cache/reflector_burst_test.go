@@ -110,12 +110,12 @@ func TestReflectorPublishesABookmarksVersionBeforeTellingTheStore(t *testing.T) 
 	w.result <- ev(watch.Bookmark, testObject("", "", "15"))
 	w.result <- ev(watch.Modified, testObject("ns", "a", "16"))
 	lw.WatchFunc = func(context.Context, metav1.ListOptions) (watch.Interface, error) { return w, nil }
-	r = NewReflector(lw, store, ReflectorOptions{})
+	r = NewReflectorWithOptions(lw, nil, store, ReflectorOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		r.Run(ctx)
+		r.RunWithContext(ctx)
 	}()
 	defer func() { cancel(); <-done }()
 	select {

@@ -136,17 +136,17 @@ func startReflector(t *testing.T, lw ListerWatcher, fake *fakeLW, opts Reflector
 		done:  make(chan struct{}),
 	}
 	opts.Clock = h.clock
-	opts.WatchErrorHandler = func(_ context.Context, err error) {
+	opts.WatchErrorHandler = func(_ context.Context, _ *Reflector, err error) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.errs = append(h.errs, err)
 	}
-	h.r = NewReflector(lw, h.store, opts)
+	h.r = NewReflectorWithOptions(lw, nil, h.store, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel = cancel
 	go func() {
 		defer close(h.done)
-		h.r.Run(ctx)
+		h.r.RunWithContext(ctx)
 	}()
 	t.Cleanup(h.stop(t))
 	return h
@@ -767,7 +767,7 @@ func TestReflectorRunTwiceReturnsAtOnce(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		h.r.Run(context.Background())
+		h.r.RunWithContext(context.Background())
 	}()
 	select {
 	case <-done:

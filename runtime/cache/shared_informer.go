@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 )
@@ -89,6 +90,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		defaultResync:     opts.ResyncPeriod,
 		resyncCheckPeriod: opts.ResyncPeriod,
 		fastCapacity:      defaultFastCapacity,
+		stoppedCh:         make(chan struct{}),
 	}
 	if opts.DetectCacheMutations || mutationDetectorFromEnv() {
 		s.detector = newMutationDetector(name)
@@ -120,11 +122,12 @@ type sharedIndexInformer struct {
 	defaultResync     time.Duration
 	resyncCheckPeriod time.Duration
 	transform         TransformFunc
-	watchErrorHandler WatchErrorHandler
+	watchErrorHandler WatchErrorHandlerWithContext
 
 	fifo      atomic.Pointer[DeltaFIFO]
 	reflector atomic.Pointer[Reflector]
 	isStopped atomic.Bool
+	stoppedCh chan struct{} // closed when RunWithContext returns
 
 	// applyMu makes applying a batch to the indexer and the listeners
 	// atomic with respect to a handler joining a running informer.
@@ -133,21 +136,27 @@ type sharedIndexInformer struct {
 
 var _ SharedIndexInformer = (*sharedIndexInformer)(nil)
 
-// Run lists and watches until ctx is done; see SharedInformer.Run.
-func (s *sharedIndexInformer) Run(ctx context.Context) {
+// Run runs the informer until stopCh is closed; see SharedInformer.Run.
+func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
+	s.RunWithContext(wait.ContextForChannel(stopCh))
+}
+
+// RunWithContext lists and watches until ctx is done; see
+// SharedInformer.RunWithContext.
+func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	s.mu.Lock()
 	if s.started {
 		s.mu.Unlock()
 		return
 	}
 	s.started = true
-	fifo := NewDeltaFIFO(DeltaFIFOOptions{
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 		KeyFunction:  MetaNamespaceKeyFunc,
 		KnownObjects: s.indexer,
 		Transformer:  s.transform,
 		Metrics:      s.opts.Metrics,
 	})
-	r := NewReflector(s.lw, fifo, ReflectorOptions{
+	r := NewReflectorWithOptions(s.lw, nil, fifo, ReflectorOptions{
 		Name:              s.name,
 		ExpectedType:      s.exampleObject,
 		ResyncPeriod:      s.resyncCheckPeriod,
@@ -174,7 +183,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		run(func() { s.detector.run(ctx) })
 	}
 	run(func() { s.processor.run(ctx) })
-	run(func() { r.Run(ctx) })
+	run(func() { r.RunWithContext(ctx) })
 	run(func() {
 		stop := context.AfterFunc(ctx, fifo.Close)
 		defer stop()
@@ -189,6 +198,7 @@ func (s *sharedIndexInformer) Run(ctx context.Context) {
 		s.detector.check()
 	}
 	s.isStopped.Store(true)
+	close(s.stoppedCh)
 }
 
 // processLoop pops and applies batches until the queue closes.
@@ -216,6 +226,12 @@ func (s *sharedIndexInformer) apply(batch []PoppedDeltas) {
 			s.applyDelta(item.Key, d, item.IsInInitialList, listeners, syncing)
 		}
 		n += len(item.Deltas)
+	}
+	if last := len(batch) - 1; last >= 0 {
+		if newest := batch[last].Deltas.Newest(); newest != nil {
+			_, rv := identity(newest.Object)
+			s.indexer.Bookmark(rv)
+		}
 	}
 	s.applyMu.Unlock()
 	if s.opts.Metrics != nil {
@@ -409,6 +425,12 @@ func (s *sharedIndexInformer) LastSyncResourceVersion() string {
 
 // SetWatchErrorHandler installs handler; it fails once Run started.
 func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
+	return s.SetWatchErrorHandlerWithContext(func(_ context.Context, r *Reflector, err error) { handler(r, err) })
+}
+
+// SetWatchErrorHandlerWithContext installs handler; it fails once Run
+// started.
+func (s *sharedIndexInformer) SetWatchErrorHandlerWithContext(handler WatchErrorHandlerWithContext) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.started {
@@ -416,6 +438,14 @@ func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) er
 	}
 	s.watchErrorHandler = handler
 	return nil
+}
+
+// GetController returns the informer's Controller view.
+func (s *sharedIndexInformer) GetController() Controller { return informerController{s} }
+
+// HasSyncedChecker returns a DoneChecker for HasSynced.
+func (s *sharedIndexInformer) HasSyncedChecker() DoneChecker {
+	return newPollingDoneChecker(s.name, s.HasSynced, s.stoppedCh)
 }
 
 // SetTransform installs transform; it fails once Run started.
@@ -437,6 +467,15 @@ type registration struct {
 	informer *sharedIndexInformer
 	listener *listener
 	synced   atomic.Bool
+}
+
+// HasSyncedChecker returns a DoneChecker for HasSynced.
+func (r *registration) HasSyncedChecker() DoneChecker {
+	name := r.informer.name
+	if r.listener.name != "" {
+		name += "/" + r.listener.name
+	}
+	return newPollingDoneChecker(name, r.HasSynced, r.informer.stoppedCh)
 }
 
 // HasSynced is true once the handler has been handed its initial list.

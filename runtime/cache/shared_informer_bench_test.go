@@ -98,7 +98,7 @@ func runBenchInformer(b *testing.B, lw *benchLW, handlers ...ResourceEventHandle
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		inf.Run(ctx)
+		inf.RunWithContext(ctx)
 	}()
 	return inf, func() { cancel(); <-done }
 }

@@ -70,7 +70,7 @@ func startInformer(t testing.TB, srv *modelServer, opts SharedIndexInformerOptio
 	r := &informerRun{sharedIndexInformer: inf, cancel: cancel, done: make(chan struct{}), clock: clk}
 	go func() {
 		defer close(r.done)
-		inf.Run(ctx)
+		inf.RunWithContext(ctx)
 	}()
 	return r
 }
@@ -142,7 +142,7 @@ func TestInformerHandlerAddedAfterStartGetsContentAsInitialAdds(t *testing.T) {
 	fill(srv, 50)
 	inf := startInformer(t, srv, SharedIndexInformerOptions{}, nil)
 	defer inf.stop(t)
-	if !WaitForCacheSync(context.Background(), inf.HasSynced) {
+	if !WaitForCacheSyncWithContext(context.Background(), inf.HasSynced) {
 		t.Fatal("informer did not sync")
 	}
 	h := newViewHandler()
@@ -152,7 +152,7 @@ func TestInformerHandlerAddedAfterStartGetsContentAsInitialAdds(t *testing.T) {
 		t.Fatal("registration synced before its handler got the content")
 	}
 	close(h.gate)
-	if !WaitForCacheSync(context.Background(), reg.HasSynced) {
+	if !WaitForCacheSyncWithContext(context.Background(), reg.HasSynced) {
 		t.Fatal("registration never synced")
 	}
 	h.mu.Lock()
@@ -178,14 +178,14 @@ func TestInformerRegistrationSyncsOnlyAfterItsHandlerGotTheInitialList(t *testin
 		fastReg = mustAdd(t, s, fast, HandlerOptions{Name: "fast"})
 	})
 	defer inf.stop(t)
-	if !WaitForCacheSync(context.Background(), inf.HasSynced, fastReg.HasSynced) {
+	if !WaitForCacheSyncWithContext(context.Background(), inf.HasSynced, fastReg.HasSynced) {
 		t.Fatal("no sync")
 	}
 	if slowReg.HasSynced() {
 		t.Fatal("blocked handler's registration reports synced")
 	}
 	close(slow.gate)
-	if !WaitForCacheSync(context.Background(), slowReg.HasSynced) {
+	if !WaitForCacheSyncWithContext(context.Background(), slowReg.HasSynced) {
 		t.Fatal("slow registration never synced")
 	}
 	if slow.initial != 20 {
@@ -206,7 +206,7 @@ func TestInformerStopsWhileInitialListIsBeingProcessed(t *testing.T) {
 	if _, err := inf.AddEventHandler(newViewHandler()); err == nil {
 		t.Fatal("AddEventHandler succeeded on a stopped informer")
 	}
-	inf.Run(context.Background()) // second Run returns at once
+	inf.RunWithContext(context.Background()) // second Run returns at once
 }
 
 func TestInformerResumesAfterWatchDropWithoutRelisting(t *testing.T) {

@@ -27,4 +27,11 @@ type Store interface {
 	Replace(list []any, resourceVersion string) error
 	// Resync is meaningful only for queues (see DeltaFIFO); stores return nil.
 	Resync() error
+	// Bookmark records rv as the resourceVersion the content reflects,
+	// without changing the content.
+	Bookmark(rv string)
+	// LastStoreSyncResourceVersion returns the resourceVersion last
+	// recorded by Replace, Bookmark or, for an informer's cache, the last
+	// batch of changes applied to it (empty before any).
+	LastStoreSyncResourceVersion() string
 }

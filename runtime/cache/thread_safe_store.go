@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // errNilObject is returned when a nil object is handed to a store.
@@ -21,8 +22,10 @@ var errNilObject = errors.New("cache: cannot store a nil object")
 // entry, an 8-byte hash slot (at load <= 13/16) and about 4-8 bytes per
 // index value it is filed under; an index value held by a single object
 // costs no allocation beyond its map slot.
-func NewIndexer(keyFunc KeyFunc, indexers Indexers) Indexer {
-	return newThreadSafeStore(keyFunc, indexers)
+//
+// opts (WithTransformer, WithStoreMetrics) are client-go's store options.
+func NewIndexer(keyFunc KeyFunc, indexers Indexers, opts ...StoreOption) Indexer {
+	return withStoreOptions(newThreadSafeStore(keyFunc, indexers), opts)
 }
 
 // newThreadSafeStore is NewIndexer, returning the concrete store for
@@ -36,9 +39,9 @@ func newThreadSafeStore(keyFunc KeyFunc, indexers Indexers) *threadSafeStore {
 }
 
 // NewStore returns an empty Store, without indexes, that files objects under
-// keyFunc. It is safe for concurrent use.
-func NewStore(keyFunc KeyFunc) Store {
-	return NewIndexer(keyFunc, nil)
+// keyFunc. It is safe for concurrent use. opts as for NewIndexer.
+func NewStore(keyFunc KeyFunc, opts ...StoreOption) Store {
+	return NewIndexer(keyFunc, nil, opts...)
 }
 
 // threadSafeStore implements Indexer over an objectTable guarded by a
@@ -50,6 +53,8 @@ type threadSafeStore struct {
 	mu      sync.RWMutex
 	objects objectTable
 	indexes []*storeIndex // sorted by name
+
+	lastRV atomic.Pointer[string] // see LastStoreSyncResourceVersion
 }
 
 // storeIndex is one named index: index value -> ids of the objects filed
@@ -295,8 +300,8 @@ func (s *threadSafeStore) GetByKey(key string) (any, bool, error) {
 // Replace atomically replaces the content with list; when list holds two
 // objects with the same key the last one wins. It fails, leaving the store
 // unchanged, when a key or an index value cannot be computed.
-// resourceVersion is ignored.
-func (s *threadSafeStore) Replace(list []any, _ string) error {
+// resourceVersion becomes LastStoreSyncResourceVersion.
+func (s *threadSafeStore) Replace(list []any, resourceVersion string) error {
 	keys := make([]string, len(list))
 	for i, obj := range list {
 		key, err := s.key(obj)
@@ -312,6 +317,7 @@ func (s *threadSafeStore) Replace(list []any, _ string) error {
 		return err
 	}
 	s.objects, s.indexes = objects, indexes
+	s.Bookmark(resourceVersion)
 	return nil
 }
 

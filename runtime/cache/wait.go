@@ -4,19 +4,27 @@ import (
 	"context"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 )
 
-// syncPollPeriod is how often WaitForCacheSync re-checks its functions.
+// syncPollPeriod is how often the wait functions re-check their
+// conditions.
 const syncPollPeriod = 10 * time.Millisecond
 
-// WaitForCacheSync waits until every function in synced returns true, or
-// until ctx is done. It returns true when all synced, false when ctx ended
-// first. It may be called from any goroutine; the functions are called from
-// the caller's goroutine only.
-func WaitForCacheSync(ctx context.Context, synced ...InformerSynced) bool {
+// WaitForCacheSync waits until every function in cacheSyncs returns true,
+// or until stopCh is closed. It returns true when all synced, false when
+// stopCh was closed first. The functions are called from the caller's
+// goroutine only.
+func WaitForCacheSync(stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool {
+	return WaitForCacheSyncWithContext(wait.ContextForChannel(stopCh), cacheSyncs...)
+}
+
+// WaitForCacheSyncWithContext is WaitForCacheSync that stops waiting when
+// ctx is done. It logs nothing but, at verbosity 2, why it stopped.
+func WaitForCacheSyncWithContext(ctx context.Context, cacheSyncs ...InformerSynced) bool {
 	allSynced := func() bool {
-		for _, s := range synced {
+		for _, s := range cacheSyncs {
 			if !s() {
 				return false
 			}
@@ -39,4 +47,27 @@ func WaitForCacheSync(ctx context.Context, synced ...InformerSynced) bool {
 			}
 		}
 	}
+}
+
+// WaitForNamedCacheSync is WaitForCacheSync that logs, for controllerName,
+// when it starts waiting and when the caches synced, and reports an error
+// when they did not.
+func WaitForNamedCacheSync(controllerName string, stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool {
+	ctx := klog.NewContext(wait.ContextForChannel(stopCh), klog.Background().WithValues("controller", controllerName))
+	return WaitForNamedCacheSyncWithContext(ctx, cacheSyncs...)
+}
+
+// WaitForNamedCacheSyncWithContext is WaitForCacheSyncWithContext that
+// logs, with klog.FromContext(ctx) (which usually names the controller),
+// when it starts waiting and when the caches synced, and reports an error
+// when they did not.
+func WaitForNamedCacheSyncWithContext(ctx context.Context, cacheSyncs ...InformerSynced) bool {
+	logger := klog.FromContext(ctx)
+	logger.Info("Waiting for caches to sync")
+	if !WaitForCacheSyncWithContext(ctx, cacheSyncs...) {
+		logger.Error(context.Cause(ctx), "Unable to sync caches")
+		return false
+	}
+	logger.Info("Caches are synced")
+	return true
 }

@@ -88,11 +88,12 @@ func (m *multiNamespaceInformer) RemoveEventHandler(handle cache.ResourceEventHa
 func (m *multiNamespaceInformer) GetStore() cache.Store     { return m.indexer }
 func (m *multiNamespaceInformer) GetIndexer() cache.Indexer { return m.indexer }
 
-// Run runs every namespace's informer and returns when all have returned.
-func (m *multiNamespaceInformer) Run(ctx context.Context) {
+// RunWithContext runs every namespace's informer and returns when all
+// have returned.
+func (m *multiNamespaceInformer) RunWithContext(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, p := range m.parts {
-		wg.Go(func() { p.Run(ctx) })
+		wg.Go(func() { p.RunWithContext(ctx) })
 	}
 	wg.Wait()
 }

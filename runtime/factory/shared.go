@@ -130,7 +130,7 @@ func (s *Shared) Start(ctx context.Context) {
 			defer s.wg.Done()
 			defer stop()
 			defer cancel()
-			inf.Run(runCtx)
+			inf.RunWithContext(runCtx)
 		}()
 	}
 }
@@ -150,7 +150,7 @@ func (s *Shared) WaitForCacheSync(ctx context.Context) cache.SyncResult {
 
 	res := cache.SyncResult{Synced: make(map[reflect.Type]bool, len(waiting))}
 	for t, inf := range waiting {
-		res.Synced[t] = cache.WaitForCacheSync(ctx, inf.HasSynced)
+		res.Synced[t] = cache.WaitForCacheSyncWithContext(ctx, inf.HasSynced)
 		if !res.Synced[t] {
 			res.Err = context.Cause(ctx)
 		}

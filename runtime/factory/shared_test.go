@@ -38,7 +38,7 @@ func newFakeInformer(c InformerConfig) *fakeInformer {
 	return &fakeInformer{config: c, indexer: cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})}
 }
 
-func (f *fakeInformer) Run(ctx context.Context) {
+func (f *fakeInformer) RunWithContext(ctx context.Context) {
 	f.runs.Add(1)
 	f.synced.Store(true)
 	<-ctx.Done()
@@ -58,6 +58,9 @@ func (f *fakeInformer) AddIndexers(i cache.Indexers) error { return f.indexer.Ad
 type fakeRegistration struct{ synced bool }
 
 func (r fakeRegistration) HasSynced() bool { return r.synced }
+
+// HasSyncedChecker is never called by the factory.
+func (r fakeRegistration) HasSyncedChecker() cache.DoneChecker { panic("not used") }
 
 func (f *fakeInformer) AddEventHandlerWithOptions(h cache.ResourceEventHandler, _ cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	f.mu.Lock()

@@ -63,7 +63,7 @@ func (o oursInformer) AddHandler(h Handler) (func() bool, error) {
 	return reg.HasSynced, nil
 }
 
-func (o oursInformer) Run(ctx context.Context) { o.inf.Run(ctx) }
+func (o oursInformer) Run(ctx context.Context) { o.inf.RunWithContext(ctx) }
 func (o oursInformer) HasSynced() bool         { return o.inf.HasSynced() }
 func (o oursInformer) Lister() Lister {
 	return oursLister{lister.New[*corev1.ConfigMap](o.inf.GetIndexer(), configMaps)}

@@ -114,7 +114,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 
 	logger.Info("Starting controller", "workers", workers)
 	logger.V(2).Info("Waiting for informer caches to sync")
-	if !cache.WaitForCacheSync(ctx, c.informer.HasSynced, registration.HasSynced) {
+	if !cache.WaitForCacheSyncWithContext(ctx, c.informer.HasSynced, registration.HasSynced) {
 		c.queue.ShutDown()
 		return fmt.Errorf("controller %s: Widget cache did not sync: %w", c.name, context.Cause(ctx))
 	}
