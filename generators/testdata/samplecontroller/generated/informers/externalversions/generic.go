@@ -5,12 +5,9 @@ package externalversions
 import (
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
-	"github.com/informer-gen/informer-gen/runtime/lister"
 
 	samplecontrollerv1alpha1 "k8s.io/sample-controller/pkg/apis/samplecontroller/v1alpha1"
 )
@@ -19,28 +16,16 @@ import (
 // sharedInformers based on type
 type GenericInformer interface {
 	Informer() cache.SharedIndexInformer
-	Lister() GenericLister
+	Lister() cache.GenericLister
 }
 
-// GenericLister lists and gets the objects of an informer's cache without
-// knowing their Go type. Objects returned must be treated as read-only.
-type GenericLister interface {
-	// List returns the objects, in every namespace, whose labels match selector.
-	List(selector labels.Selector) ([]runtime.Object, error)
-	// Get returns the object whose cache key is name (namespace/name for
-	// namespaced objects).
-	Get(name string) (runtime.Object, error)
-	// ByNamespace returns a lister of one namespace.
-	ByNamespace(namespace string) GenericNamespaceLister
-}
+// GenericLister is cache.GenericLister, under the name earlier versions of
+// informer-gen declared here.
+type GenericLister = cache.GenericLister
 
-// GenericNamespaceLister lists and gets the objects of one namespace.
-type GenericNamespaceLister interface {
-	// List returns the namespace's objects whose labels match selector.
-	List(selector labels.Selector) ([]runtime.Object, error)
-	// Get returns the namespace's object called name.
-	Get(name string) (runtime.Object, error)
-}
+// GenericNamespaceLister is cache.GenericNamespaceLister, under the name
+// earlier versions of informer-gen declared here.
+type GenericNamespaceLister = cache.GenericNamespaceLister
 
 type genericInformer struct {
 	informer cache.SharedIndexInformer
@@ -53,16 +38,8 @@ func (f *genericInformer) Informer() cache.SharedIndexInformer {
 }
 
 // Lister returns the GenericLister.
-func (f *genericInformer) Lister() GenericLister {
-	return genericLister{lister.New[runtime.Object](f.informer.GetIndexer(), f.resource)}
-}
-
-type genericLister struct {
-	lister.ResourceIndexer[runtime.Object]
-}
-
-func (l genericLister) ByNamespace(namespace string) GenericNamespaceLister {
-	return lister.NewNamespaced(l.ResourceIndexer, namespace)
+func (f *genericInformer) Lister() cache.GenericLister {
+	return cache.NewGenericLister(f.informer.GetIndexer(), f.resource)
 }
 
 // ForResource gives generic access to a shared informer of the matching type.
