@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the main module and each nested module
-# (examples, end-to-end, conformance, bench, apicompat, the Kubernetes
-# version matrix in versions/), all under the race
-# detector.
+# (examples, end-to-end, conformance, bench, apicompat, and the Kubernetes
+# version matrix in versions/), all under the race detector.
 # Usage: ./hack/test.sh            (everything)
 #        SHORT=1 ./hack/test.sh    (skip the slow end-to-end suites)
 set -euo pipefail
