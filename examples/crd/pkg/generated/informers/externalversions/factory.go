@@ -155,12 +155,19 @@ func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internal
 	})
 }
 
+var _ internalinterfaces.ConfiguredInformerFactory = &sharedInformerFactory{}
+
+// NamespacedInformerFor returns the informer of obj's type, a namespaced
+// type, made by newFunc once per namespace the factory watches and
+// presented as one informer.
 func (f *sharedInformerFactory) NamespacedInformerFor(obj runtime.Object, newFunc internalinterfaces.NewConfiguredInformerFunc) cache.SharedIndexInformer {
 	return f.shared.InformerFor(obj, func(config factory.InformerConfig) cache.SharedIndexInformer {
 		return newFunc(f.client, config)
 	})
 }
 
+// ClusterInformerFor returns the informer of obj's type, a cluster-scoped
+// type, made once by newFunc.
 func (f *sharedInformerFactory) ClusterInformerFor(obj runtime.Object, newFunc internalinterfaces.NewConfiguredInformerFunc) cache.SharedIndexInformer {
 	return f.shared.ClusterInformerFor(obj, func(config factory.InformerConfig) cache.SharedIndexInformer {
 		return newFunc(f.client, config)

@@ -31,6 +31,15 @@ type SharedInformerFactory interface {
 	// InformerName returns the name under which the factory's informers
 	// publish their metrics; nil when the factory has none.
 	InformerName() *cache.InformerName
+}
+
+// ConfiguredInformerFactory is implemented by the generated factory beside
+// SharedInformerFactory. Generated informers use it when the factory they
+// are given has it, so that the factory's options (several namespaces,
+// per-type resync) reach every informer; with any other
+// SharedInformerFactory they use InformerFor. Implementations are safe for
+// concurrent use.
+type ConfiguredInformerFactory interface {
 	// NamespacedInformerFor returns the informer of obj's type, a
 	// namespaced type, made by newFunc once per namespace the factory
 	// watches and presented as one informer.

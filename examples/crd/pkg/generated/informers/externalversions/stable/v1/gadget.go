@@ -179,7 +179,14 @@ func (f *gadgetInformer) informerFor(client versioned.Interface, config factory.
 }
 
 func (f *gadgetInformer) Informer() cache.SharedIndexInformer {
-	return f.factory.ClusterInformerFor(&stablev1.Gadget{}, f.informerFor)
+	configured, ok := f.factory.(internalinterfaces.ConfiguredInformerFactory)
+	if !ok {
+		// A factory written against the plain interface: one informer.
+		return f.factory.InformerFor(&stablev1.Gadget{}, func(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod})
+		})
+	}
+	return configured.ClusterInformerFor(&stablev1.Gadget{}, f.informerFor)
 }
 
 func (f *gadgetInformer) TypedInformer() GadgetIndexInformer {

@@ -184,11 +184,18 @@ func (f *widgetInformer) informerFor(client versioned.Interface, config factory.
 }
 
 func (f *widgetInformer) Informer() cache.SharedIndexInformer {
+	configured, ok := f.factory.(internalinterfaces.ConfiguredInformerFactory)
+	if !ok {
+		// A factory written against the plain interface: one informer.
+		return f.factory.InformerFor(&stablev1.Widget{}, func(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod})
+		})
+	}
 	if f.namespace != metav1.NamespaceAll {
 		// One namespace chosen by the caller: a single informer.
-		return f.factory.ClusterInformerFor(&stablev1.Widget{}, f.informerFor)
+		return configured.ClusterInformerFor(&stablev1.Widget{}, f.informerFor)
 	}
-	return f.factory.NamespacedInformerFor(&stablev1.Widget{}, f.informerFor)
+	return configured.NamespacedInformerFor(&stablev1.Widget{}, f.informerFor)
 }
 
 func (f *widgetInformer) TypedInformer() WidgetIndexInformer {

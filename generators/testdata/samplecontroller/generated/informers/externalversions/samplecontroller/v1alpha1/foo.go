@@ -168,11 +168,18 @@ func (f *fooInformer) informerFor(client versioned.Interface, config factory.Inf
 }
 
 func (f *fooInformer) Informer() cache.SharedIndexInformer {
+	configured, ok := f.factory.(internalinterfaces.ConfiguredInformerFactory)
+	if !ok {
+		// A factory written against the plain interface: one informer.
+		return f.factory.InformerFor(&samplecontrollerv1alpha1.Foo{}, func(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod})
+		})
+	}
 	if f.namespace != metav1.NamespaceAll {
 		// One namespace chosen by the caller: a single informer.
-		return f.factory.ClusterInformerFor(&samplecontrollerv1alpha1.Foo{}, f.informerFor)
+		return configured.ClusterInformerFor(&samplecontrollerv1alpha1.Foo{}, f.informerFor)
 	}
-	return f.factory.NamespacedInformerFor(&samplecontrollerv1alpha1.Foo{}, f.informerFor)
+	return configured.NamespacedInformerFor(&samplecontrollerv1alpha1.Foo{}, f.informerFor)
 }
 
 func (f *fooInformer) TypedInformer() FooIndexInformer {
