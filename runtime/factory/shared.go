@@ -21,6 +21,11 @@ type InformerConfig struct {
 	ResyncPeriod time.Duration
 	// TweakListOptions edits every list and watch request; may be nil.
 	TweakListOptions func(*metav1.ListOptions)
+	// Primary is true for exactly one informer of each type: the only one,
+	// or the first namespace's when the factory watches several. An
+	// identity that must be unique per type, such as the resource
+	// registered under a cache.InformerName for metrics, belongs to it.
+	Primary bool
 }
 
 // NewInformerFunc makes a new, not yet running informer for config.
@@ -85,8 +90,8 @@ func (s *Shared) informerFor(obj runtime.Object, newInformer NewInformerFunc, na
 	if !ok {
 		resync = s.config.defaultResync
 	}
-	newOne := func(namespace string) cache.SharedIndexInformer {
-		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: s.config.tweak})
+	newOne := func(namespace string, primary bool) cache.SharedIndexInformer {
+		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: s.config.tweak, Primary: primary})
 		if s.config.transform != nil {
 			// A fresh informer has not started, so this cannot fail.
 			_ = inf.SetTransform(s.config.transform)
@@ -96,13 +101,13 @@ func (s *Shared) informerFor(obj runtime.Object, newInformer NewInformerFunc, na
 	var inf cache.SharedIndexInformer
 	switch len(namespaces) {
 	case 0:
-		inf = newOne(metav1.NamespaceAll)
+		inf = newOne(metav1.NamespaceAll, true)
 	case 1:
-		inf = newOne(namespaces[0])
+		inf = newOne(namespaces[0], true)
 	default:
 		parts := make([]cache.SharedIndexInformer, len(namespaces))
 		for i, ns := range namespaces {
-			parts[i] = newOne(ns)
+			parts[i] = newOne(ns, i == 0)
 		}
 		inf = newMultiNamespaceInformer(namespaces, parts)
 	}

@@ -242,3 +242,40 @@ func TestWaitForCacheSyncReportsWhatDidNotSync(t *testing.T) {
 		t.Fatalf("AsError() = %v, want it to wrap the cause and name the type", err)
 	}
 }
+
+func TestExactlyOneInformerPerTypeIsPrimary(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    []Option
+		cluster bool
+		want    map[string]bool // namespace -> Primary
+	}{
+		{"all namespaces", nil, false, map[string]bool{"": true}},
+		{"one namespace", []Option{WithNamespace("a")}, false, map[string]bool{"a": true}},
+		{"several namespaces: the first", []Option{WithNamespaces("a", "b", "c")}, false, map[string]bool{"a": true, "b": false, "c": false}},
+		{"cluster-scoped with several namespaces", []Option{WithNamespaces("a", "b")}, true, map[string]bool{"": true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rec recorder
+			s := New(tt.opts...)
+			if tt.cluster {
+				s.ClusterInformerFor(&metav1.PartialObjectMetadata{}, rec.newInformer)
+			} else {
+				s.InformerFor(&metav1.PartialObjectMetadata{}, rec.newInformer)
+			}
+			got := map[string]bool{}
+			for _, m := range rec.made {
+				got[m.config.Namespace] = m.config.Primary
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("made informers for %v, want %v", got, tt.want)
+			}
+			for ns, primary := range tt.want {
+				if got[ns] != primary {
+					t.Errorf("namespace %q: Primary = %v, want %v", ns, got[ns], primary)
+				}
+			}
+		})
+	}
+}

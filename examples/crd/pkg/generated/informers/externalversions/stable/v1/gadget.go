@@ -170,12 +170,17 @@ func (f *gadgetInformer) informerFor(client versioned.Interface, config factory.
 	if f.tweakListOptions != nil {
 		tweakListOptions = f.tweakListOptions
 	}
-	return newGadgetInformer(client, internalinterfaces.InformerOptions{
+	options := internalinterfaces.InformerOptions{
 		ResyncPeriod:     config.ResyncPeriod,
 		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: tweakListOptions,
-	})
+	}
+	if config.Primary {
+		// The factory's name holds one identity per resource: with several
+		// namespaces, the first namespace's informer publishes the metrics.
+		options.InformerName = f.factory.InformerName()
+	}
+	return newGadgetInformer(client, options)
 }
 
 func (f *gadgetInformer) Informer() cache.SharedIndexInformer {
@@ -183,7 +188,7 @@ func (f *gadgetInformer) Informer() cache.SharedIndexInformer {
 	if !ok {
 		// A factory written against the plain interface: one informer.
 		return f.factory.InformerFor(&stablev1.Gadget{}, func(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod})
+			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod, Primary: true})
 		})
 	}
 	return configured.ClusterInformerFor(&stablev1.Gadget{}, f.informerFor)

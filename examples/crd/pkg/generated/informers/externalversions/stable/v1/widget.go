@@ -175,12 +175,17 @@ func (f *widgetInformer) informerFor(client versioned.Interface, config factory.
 	if f.namespace != metav1.NamespaceAll {
 		namespace = f.namespace
 	}
-	return newWidgetInformer(client, namespace, internalinterfaces.InformerOptions{
+	options := internalinterfaces.InformerOptions{
 		ResyncPeriod:     config.ResyncPeriod,
 		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: tweakListOptions,
-	})
+	}
+	if config.Primary {
+		// The factory's name holds one identity per resource: with several
+		// namespaces, the first namespace's informer publishes the metrics.
+		options.InformerName = f.factory.InformerName()
+	}
+	return newWidgetInformer(client, namespace, options)
 }
 
 func (f *widgetInformer) Informer() cache.SharedIndexInformer {
@@ -188,7 +193,7 @@ func (f *widgetInformer) Informer() cache.SharedIndexInformer {
 	if !ok {
 		// A factory written against the plain interface: one informer.
 		return f.factory.InformerFor(&stablev1.Widget{}, func(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod})
+			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod, Primary: true})
 		})
 	}
 	if f.namespace != metav1.NamespaceAll {

@@ -159,12 +159,17 @@ func (f *fooInformer) informerFor(client versioned.Interface, config factory.Inf
 	if f.namespace != metav1.NamespaceAll {
 		namespace = f.namespace
 	}
-	return newFooInformer(client, namespace, internalinterfaces.InformerOptions{
+	options := internalinterfaces.InformerOptions{
 		ResyncPeriod:     config.ResyncPeriod,
 		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: tweakListOptions,
-	})
+	}
+	if config.Primary {
+		// The factory's name holds one identity per resource: with several
+		// namespaces, the first namespace's informer publishes the metrics.
+		options.InformerName = f.factory.InformerName()
+	}
+	return newFooInformer(client, namespace, options)
 }
 
 func (f *fooInformer) Informer() cache.SharedIndexInformer {
@@ -172,7 +177,7 @@ func (f *fooInformer) Informer() cache.SharedIndexInformer {
 	if !ok {
 		// A factory written against the plain interface: one informer.
 		return f.factory.InformerFor(&samplecontrollerv1alpha1.Foo{}, func(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod})
+			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod, Primary: true})
 		})
 	}
 	if f.namespace != metav1.NamespaceAll {
