@@ -26,10 +26,15 @@ func (m Mapping) Map(path string) (string, bool) {
 }
 
 // ClientGoRuntime maps client-go's informer runtime packages to the
-// informer-gen runtime packages that stand in for them.
+// informer-gen runtime packages that stand in for them: tools/cache to
+// runtime/cache and the generic listers helpers (k8s.io/client-go/listers)
+// to runtime/lister. util/workqueue is not mapped: runtime/workqueue has
+// its own API, and ported code keeps client-go's workqueue. To compare
+// generated code, add the more specific keys of the generated packages
+// (k8s.io/client-go/listers/core/v1 and so on), which win over these.
 func ClientGoRuntime() Mapping {
 	return Mapping{
-		"k8s.io/client-go/tools/cache":    "github.com/informer-gen/informer-gen/runtime/cache",
-		"k8s.io/client-go/util/workqueue": "github.com/informer-gen/informer-gen/runtime/workqueue",
+		"k8s.io/client-go/tools/cache": "github.com/informer-gen/informer-gen/runtime/cache",
+		"k8s.io/client-go/listers":     "github.com/informer-gen/informer-gen/runtime/lister",
 	}
 }

@@ -120,6 +120,19 @@
 // when the handler implements it (ResourceEventHandlerFuncs and typed
 // handlers do), and OnUpdate(obj, obj) otherwise.
 //
+// # Compatibility with client-go
+//
+// Every name this package shares with k8s.io/client-go/tools/cache v0.37
+// has client-go's declaration (same parameters, results, fields and
+// methods; some types have more), so code written against client-go
+// compiles after rewriting the import path; the apicompat module checks it.
+// Both lifecycle forms exist: Run(stopCh) and RunWithContext(ctx),
+// WaitForCacheSync(stopCh, ...) and WaitForCacheSyncWithContext(ctx, ...).
+// What this package does differently on purpose is what the sections
+// above describe: relists without noise, UID-aware delete and add, bounded
+// lagging handlers, OnResync for handlers that implement ResyncHandler;
+// and typed adapters report objects of another type instead of panicking.
+//
 // # Debugging
 //
 // With KUBE_CACHE_MUTATION_DETECTOR=true in the environment, or

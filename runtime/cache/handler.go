@@ -12,7 +12,9 @@ import (
 // order per object key, never concurrently with each other; different
 // handlers run on different goroutines. A handler must not mutate the objects
 // it receives. A handler that blocks delays only itself (see the package
-// documentation for the delivery guarantee of lagging handlers).
+// documentation for the delivery guarantee of lagging handlers: unlike
+// client-go's, a lagging handler receives coalesced notifications, not
+// every intermediate state).
 type ResourceEventHandler interface {
 	// OnAdd is called for an object the handler has not seen yet.
 	// isInInitialList is true while the handler receives the content the

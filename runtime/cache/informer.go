@@ -30,7 +30,11 @@ func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
 }
 
 // SharedInformer keeps a local cache of one kind of object in sync with the
-// server and notifies any number of handlers of its changes.
+// server and notifies any number of handlers of its changes. It has
+// client-go's method set; unlike client-go's, it does not notify unchanged
+// objects of a relist as updates, notifies an object re-created under the
+// same name as a delete and an add, and bounds what a lagging handler holds
+// (see the package documentation).
 //
 // All methods are safe for concurrent use, before, during and after Run.
 type SharedInformer interface {

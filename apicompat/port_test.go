@@ -1,0 +1,89 @@
+package apicompat_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/informer-gen/informer-gen/apicompat"
+)
+
+// TestClientGoControllerPortsByImportRewrite copies internal/clientgoctl,
+// a controller and its tests written against client-go v0.37, rewriting
+// only the import path of tools/cache, and runs the copy's tests (under
+// the race detector) on runtime/cache.
+func TestClientGoControllerPortsByImportRewrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a package with the go command")
+	}
+	dir, err := os.MkdirTemp(".", "ported-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	n, err := apicompat.RewriteImports("internal/clientgoctl", dir, map[string]string{clientGoCache: ourCache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no import rewritten: the controller no longer uses client-go's tools/cache")
+	}
+	assertOnlyImportsDiffer(t, "internal/clientgoctl", dir)
+
+	pkg := "./" + filepath.ToSlash(dir)
+	deps := goCmd(t, "list", "-deps", "-test", pkg)
+	if strings.Contains(deps, clientGoCache+"\n") {
+		t.Fatalf("the ported copy still depends on %s", clientGoCache)
+	}
+	if !strings.Contains(deps, ourCache+"\n") {
+		t.Fatalf("the ported copy does not use %s", ourCache)
+	}
+	goCmd(t, "vet", pkg)
+	t.Log(goCmd(t, "test", "-race", "-count=1", "-v", pkg))
+}
+
+// assertOnlyImportsDiffer checks that every line that changed between the
+// original and the ported copy is an import of tools/cache.
+func assertOnlyImportsDiffer(t *testing.T, orig, ported string) {
+	t.Helper()
+	entries, err := os.ReadDir(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		a, err := os.ReadFile(filepath.Join(orig, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(ported, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		al, bl := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+		if len(al) != len(bl) {
+			t.Fatalf("%s: the ported copy has %d lines, the original %d", e.Name(), len(bl), len(al))
+		}
+		for i := range al {
+			if bytes.Equal(al[i], bl[i]) {
+				continue
+			}
+			if !bytes.Contains(al[i], []byte(`"`+clientGoCache+`"`)) || !bytes.Contains(bl[i], []byte(`"`+ourCache+`"`)) {
+				t.Fatalf("%s:%d changed beyond the import path:\n- %s\n+ %s", e.Name(), i+1, al[i], bl[i])
+			}
+		}
+	}
+}
+
+func goCmd(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	return out.String()
+}

@@ -1,0 +1,100 @@
+package apicompat_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/informer-gen/informer-gen/apicompat"
+
+	// The packages compared are loaded by import path from this module;
+	// these imports keep them in go.mod.
+	_ "github.com/informer-gen/informer-gen/runtime/cache"
+	_ "github.com/informer-gen/informer-gen/runtime/lister"
+	_ "k8s.io/client-go/listers"
+	_ "k8s.io/client-go/tools/cache"
+)
+
+const (
+	clientGoCache   = "k8s.io/client-go/tools/cache"
+	ourCache        = "github.com/informer-gen/informer-gen/runtime/cache"
+	clientGoListers = "k8s.io/client-go/listers"
+	ourLister       = "github.com/informer-gen/informer-gen/runtime/lister"
+)
+
+// requiredCacheNames are the tools/cache names controllers and client-go
+// v0.37's generated code use most (issue 9's list, counted in
+// kube-controller-manager and code-generator output): each must exist in
+// runtime/cache, and, like every shared name, with a compatible
+// declaration.
+var requiredCacheNames = []string{
+	// Keys and names.
+	"KeyFunc", "ExplicitKey", "MetaNamespaceKeyFunc", "DeletionHandlingMetaNamespaceKeyFunc",
+	"SplitMetaNamespaceKey", "DeletedFinalStateUnknown", "ObjectName", "NewObjectName",
+	"ParseObjectName", "ObjectToName", "MetaObjectToName", "DeletionHandlingObjectToName",
+	// Handlers.
+	"ResourceEventHandler", "ResourceEventHandlerFuncs", "ResourceEventHandlerDetailedFuncs",
+	"FilteringResourceEventHandler", "ResourceEventHandlerRegistration", "HandlerOptions",
+	// Typed API.
+	"Object", "DeletedObject", "TypedResourceEventHandler", "TypedResourceEventHandlerFuncs",
+	"TypedResourceEventHandlerDetailedFuncs", "TypedFilteringResourceEventHandler",
+	"TypedIndexers", "TypedIndexFunc", "TypedIndexer", "TypedIndexersToIndexers",
+	"TypedSharedIndexInformer", "NewTypedSharedIndexInformer",
+	// Informers.
+	"SharedInformer", "SharedIndexInformer", "NewSharedInformer", "NewSharedIndexInformer",
+	"NewSharedIndexInformerWithOptions", "SharedIndexInformerOptions", "InformerName",
+	"NewInformerName", "InformerNameAndResource", "InformerMetricsProvider", "Controller",
+	"TransformFunc", "WatchErrorHandler", "WatchErrorHandlerWithContext",
+	// Waiting.
+	"InformerSynced", "WaitForCacheSync", "WaitForNamedCacheSync",
+	"WaitForNamedCacheSyncWithContext", "DoneChecker", "WaitFor", "IsDone",
+	// Stores, indexes, listers.
+	"Store", "Indexer", "NewStore", "NewIndexer", "Indexers", "IndexFunc",
+	"MetaNamespaceIndexFunc", "NamespaceIndex", "ListAll", "ListAllByNamespace",
+	"GenericLister", "GenericNamespaceLister", "NewGenericLister",
+	// List and watch.
+	"ListerWatcher", "ListerWatcherWithContext", "ListWatch", "ListFunc", "WatchFunc",
+	"ListWithContextFunc", "WatchFuncWithContext", "ToListWatcherWithWatchListSemantics",
+	"ToListerWatcherWithContext", "Reflector", "NewReflector", "NewReflectorWithOptions",
+	"DeltaFIFO", "NewDeltaFIFOWithOptions", "Delta", "Deltas", "DeltaType", "SyncResult",
+}
+
+func compare(t *testing.T, upstream, ours string) *apicompat.Report {
+	t.Helper()
+	r, err := apicompat.Compare(".", upstream, ours, apicompat.ClientGoRuntime())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestRuntimeCacheIsSourceCompatibleWithClientGo(t *testing.T) {
+	r := compare(t, clientGoCache, ourCache)
+	t.Logf("%d shared, %d missing (not required), %d incompatible names", len(r.Shared), len(r.Missing), len(r.IncompatibleNames()))
+	for _, f := range r.Incompatible {
+		t.Errorf("incompatible %s", f)
+	}
+	for _, name := range requiredCacheNames {
+		if !slices.Contains(r.Shared, name) {
+			t.Errorf("required name %s is missing from %s", name, ourCache)
+		}
+	}
+	for _, f := range r.ExtraMethods {
+		t.Logf("note: %s", f)
+	}
+}
+
+func TestRuntimeListerIsSourceCompatibleWithClientGoListers(t *testing.T) {
+	m := apicompat.ClientGoRuntime()
+	r, err := apicompat.Compare(".", clientGoListers, ourLister, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Incompatible {
+		t.Errorf("incompatible %s", f)
+	}
+	for _, name := range []string{"ResourceIndexer", "New", "NewNamespaced"} {
+		if !slices.Contains(r.Shared, name) {
+			t.Errorf("required name %s is missing from %s", name, ourLister)
+		}
+	}
+}
