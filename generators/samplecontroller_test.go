@@ -13,9 +13,9 @@ import (
 // write: k8s.io/sample-controller's v1alpha1 package, with its own
 // client-gen clientset, from the nested module testdata/samplecontroller.
 // v0.36.3 is the newest sample-controller the module proxy serves (v0.37.x
-// is refused); the nested module still builds with k8s.io/client-go and
-// k8s.io/api v0.37.2, because the runtime requires apimachinery v0.37.2 and
-// client-go v0.36.3 does not build against api v0.37.2.
+// is refused); the nested module builds it with k8s.io/client-go and
+// k8s.io/api v0.37.2, the newest supported minor (versions/ tests the
+// oldest, v0.34, too).
 const (
 	sampleControllerModule    = "k8s.io/sample-controller"
 	sampleControllerVersion   = "v0.36.3"
