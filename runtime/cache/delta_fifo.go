@@ -86,9 +86,13 @@ type DeltaFIFOOptions struct {
 type PoppedDeltas struct {
 	Key    string
 	Deltas Deltas
-	// IsInInitialList is true for keys of the first Replace, popped before
-	// the queue synced.
-	IsInInitialList bool
+	// InitialDeltas is the number of leading Deltas that belong to the
+	// initial population: the changes queued by the first Replace (and
+	// before it). Later changes of the key, queued behind them before the
+	// key was popped (a watch deleting and re-creating a listed object),
+	// are not part of the initial list. HasSynced waits for every key
+	// with InitialDeltas > 0.
+	InitialDeltas int
 }
 
 // DeltaFIFO is the queue between a Reflector and the cache: it records, per
@@ -142,9 +146,10 @@ type fifoEntry struct {
 	// listGen is the Replace call (DeltaFIFO.listGen) whose list last
 	// held the key.
 	listGen uint64
-	// initial marks a key of the initial population.
-	initial bool
-	inline  [1]Delta
+	// initialDeltas is the number of leading deltas of the initial
+	// population; non-zero marks a key of the initial population.
+	initialDeltas int
+	inline        [1]Delta
 }
 
 // idleSpins is how many times a consumer yields before sleeping on an
@@ -326,13 +331,16 @@ func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 }
 
 // markInitialLocked counts e in the initial population, which HasSynced
-// waits for, while the first Replace is under way.
+// waits for, while the first Replace is under way: every delta e holds
+// now is a change of the initial list.
 func (f *DeltaFIFO) markInitialLocked(e *fifoEntry) {
-	if f.populated || e.initial {
+	if f.populated {
 		return
 	}
-	e.initial = true
-	f.initialPopulationCount++
+	if e.initialDeltas == 0 {
+		f.initialPopulationCount++
+	}
+	e.initialDeltas = len(e.deltas)
 }
 
 // Resync queues a Sync delta for every known object whose key is not
@@ -512,10 +520,10 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 		if !keepStale {
 			delete(f.items, e.key)
 		}
-		if e.initial {
+		if e.initialDeltas > 0 {
 			initial++
 		}
-		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, IsInInitialList: e.initial})
+		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas})
 		e.key = "" // popped: no longer queued
 		f.popped = append(f.popped, e)
 	}
@@ -550,7 +558,7 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 // chunk with live entries, which keeps it allocated.
 func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
 	clear(e.deltas)
-	e.initial = false
+	e.initialDeltas = 0
 	if len(f.free) >= maxFreeEntries {
 		e.deltas = nil
 		e.inline = [1]Delta{}

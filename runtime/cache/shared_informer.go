@@ -200,8 +200,8 @@ func (s *sharedIndexInformer) apply(batch []PoppedDeltas) {
 	n := 0
 	for i := range batch {
 		item := &batch[i]
-		for _, d := range item.Deltas {
-			s.applyDelta(item.Key, d, item.IsInInitialList, listeners, syncing)
+		for j, d := range item.Deltas {
+			s.applyDelta(item.Key, d, j < item.InitialDeltas, listeners, syncing)
 		}
 		n += len(item.Deltas)
 	}
