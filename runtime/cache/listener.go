@@ -1,12 +1,14 @@
 package cache
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/klog/v2"
 )
 
 // notificationKind says which handler method a notification calls.
@@ -291,14 +293,20 @@ func (l *listener) deliverAll(batch []notification) {
 	}
 }
 
-// call invokes the handler method for n.
+// call invokes the handler method for n. A panic of the handler is
+// recovered, logged with the handler's name and counted; then, as
+// utilruntime.HandleCrash does, it goes on when utilruntime.ReallyCrash is
+// set, and otherwise n is dropped and delivery continues with the next
+// notification. Either way an initial add counts as delivered, so the
+// registration still syncs.
 func (l *listener) call(n *notification) {
+	if n.kind == notifyAdd && n.initial {
+		defer l.initialPending.Add(-1)
+	}
+	defer l.recoverHandlerPanic(n)
 	switch n.kind {
 	case notifyAdd:
 		l.handler.OnAdd(n.newObj, n.initial)
-		if n.initial {
-			l.initialPending.Add(-1)
-		}
 	case notifyUpdate:
 		l.handler.OnUpdate(n.oldObj, n.newObj)
 	case notifyDelete:
@@ -310,4 +318,38 @@ func (l *listener) call(n *notification) {
 			l.handler.OnUpdate(n.newObj, n.newObj)
 		}
 	}
+}
+
+// recoverHandlerPanic, deferred by call, handles a panic of the handler
+// while it processed n.
+func (l *listener) recoverHandlerPanic(n *notification) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	ctx := klog.NewContext(context.Background(), klog.Background().WithValues("handler", l.name, "notification", n.kind.String()))
+	for _, fn := range utilruntime.PanicHandlers {
+		fn(ctx, r)
+	}
+	if l.metrics != nil {
+		l.metrics.HandlerPanicked(l.name)
+	}
+	if utilruntime.ReallyCrash {
+		panic(r)
+	}
+}
+
+// String names the handler method k calls, for logs.
+func (k notificationKind) String() string {
+	switch k {
+	case notifyAdd:
+		return "add"
+	case notifyUpdate:
+		return "update"
+	case notifyDelete:
+		return "delete"
+	case notifyResync:
+		return "resync"
+	}
+	return "none"
 }

@@ -726,6 +726,7 @@ func (m *recordingMetrics) ResourceVersion(rv string) {
 func (m *recordingMetrics) QueueDepth(int)         {}
 func (m *recordingMetrics) EventsProcessed(int)    {}
 func (m *recordingMetrics) HandlerLag(string, int) {}
+func (m *recordingMetrics) HandlerPanicked(string) {}
 
 func TestReflectorReportsMetrics(t *testing.T) {
 	verifyNoLeaks(t)
