@@ -572,15 +572,27 @@ func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
 }
 
 // shrinkLocked makes the items map and the queue slice anew when the
-// queue is empty after having held more than shrinkThreshold keys.
+// queue is empty after having held more than shrinkThreshold keys, and
+// makes the map anew with the queued keys only when stale mappings
+// outnumber them (a steady backlog never drains: without this, every key
+// that ever went through the queue would stay in the map). Each rebuild
+// costs the queued keys and follows at least as many pops, so its cost
+// per key is constant.
 func (f *DeltaFIFO) shrinkLocked() {
-	if len(f.queue) != f.head || f.itemsHigh <= shrinkThreshold {
-		return
+	live := len(f.queue) - f.head
+	switch {
+	case live == 0 && f.itemsHigh > shrinkThreshold:
+		f.items = make(map[string]*fifoEntry)
+		f.itemsHigh = 0
+		f.queue = nil
+		f.head = 0
+	case len(f.items) > 2*live+shrinkThreshold:
+		f.items = make(map[string]*fifoEntry, live)
+		for _, e := range f.queue[f.head:] {
+			f.items[e.key] = e
+		}
+		f.itemsHigh = live
 	}
-	f.items = make(map[string]*fifoEntry)
-	f.itemsHigh = 0
-	f.queue = nil
-	f.head = 0
 }
 
 // compactLocked reclaims the popped prefix of the queue slice.

@@ -564,3 +564,45 @@ func TestDeltaFIFOInitialDeltasCoverOnlyTheChangesOfTheFirstList(t *testing.T) {
 		t.Fatalf("InitialDeltas = %v, want %v", got, want)
 	}
 }
+
+// TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog pins
+// that the items map does not grow without bound while the queue never
+// drains: with 5,000 keys always queued, 2,000 rounds of 512 new keys in
+// and 512 keys out keep it within a small multiple of the queued keys.
+func TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog(t *testing.T) {
+	const backlog, round, rounds = 5000, 512, 2000
+	f := NewDeltaFIFO(DeltaFIFOOptions{})
+	next := 0
+	add := func(n int) {
+		for range n {
+			mustNoErr(t, f.Add(testObject("ns", "o"+strconv.Itoa(next), "1")))
+			next++
+		}
+	}
+	add(backlog)
+	maxEntries := 0
+	for range rounds {
+		add(round)
+		n, err := f.PopBatch(round, func([]PoppedDeltas) {})
+		mustNoErr(t, err)
+		if n != round {
+			t.Fatalf("popped %d keys, want %d", n, round)
+		}
+		maxEntries = max(maxEntries, len(f.items))
+	}
+	if f.Len() != backlog {
+		t.Fatalf("Len = %d, want %d", f.Len(), backlog)
+	}
+	if limit := 3 * (backlog + round); maxEntries > limit {
+		t.Fatalf("items map peaked at %d entries for %d queued keys, want at most %d", maxEntries, backlog+round, limit)
+	}
+	// Every queued key is still found, and popped keys are not.
+	for i := next - backlog; i < next; i++ {
+		if _, ok := f.queuedLocked("ns/o" + strconv.Itoa(i)); !ok {
+			t.Fatalf("queued key ns/o%d lost", i)
+		}
+	}
+	if _, ok := f.queuedLocked("ns/o0"); ok {
+		t.Fatal("popped key ns/o0 still queued")
+	}
+}
