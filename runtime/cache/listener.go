@@ -32,10 +32,17 @@ type notification struct {
 	newObj  any
 }
 
-// defaultFastCapacity is the size of a listener's in-order buffer; beyond
-// it (twice that when counting the batch being delivered) a lagging
-// listener coalesces per key.
+// defaultFastCapacity is the most notifications a listener's in-order
+// buffer holds; beyond it (twice that when counting the batch being
+// delivered) a lagging listener coalesces per key.
 const defaultFastCapacity = 1024
+
+// initialFastCapacity is the capacity a listener's in-order buffer starts
+// with (896 bytes); it grows on demand up to the listener's fast capacity,
+// and a grown buffer is released when the listener goes idle or delivers
+// a batch that uses under a quarter of it. An idle handler thus costs
+// about a kilobyte, not two full buffers (115 KB).
+const initialFastCapacity = 16
 
 // coalescedBatch is how many coalesced keys a listener takes per lock.
 const coalescedBatch = 256
@@ -56,7 +63,8 @@ type listener struct {
 
 	mu      sync.Mutex
 	cond    sync.Cond
-	fast    []notification  // being filled, in order
+	fast    []notification  // being filled, in order; grows up to fastCap
+	fastCap int             // most notifications fast holds
 	spare   []notification  // empty buffer swapped in by the consumer
 	backlog backlog         // coalesced per key, once fast filled up
 	taken   []pendingChange // coalesced changes being delivered; run only
@@ -85,8 +93,7 @@ func newListener(handler ResourceEventHandler, name string, fastCapacity int, me
 		handler: handler,
 		name:    name,
 		metrics: metrics,
-		fast:    make([]notification, 0, fastCapacity),
-		spare:   make([]notification, 0, fastCapacity),
+		fastCap: fastCapacity,
 		backlog: newBacklog(),
 	}
 	l.resync, _ = handler.(ResyncHandler)
@@ -107,8 +114,11 @@ func (l *listener) push(n notification) {
 		}
 		return
 	}
-	if l.backlog.live == 0 && len(l.fast) < cap(l.fast) {
+	if l.backlog.live == 0 && len(l.fast) < l.fastCap {
 		n.key = "" // only coalescing needs it
+		if l.fast == nil {
+			l.fast = make([]notification, 0, min(initialFastCapacity, l.fastCap))
+		}
 		l.fast = append(l.fast, n)
 	} else {
 		l.coalesceLocked(n)
@@ -234,6 +244,7 @@ func (l *listener) run() {
 			if l.metrics != nil {
 				l.metrics.HandlerLag(l.name, 0)
 			}
+			l.releaseLocked()
 			l.idle = true
 			l.cond.Wait()
 		}
@@ -251,6 +262,9 @@ func (l *listener) run() {
 			l.mu.Unlock()
 			l.deliverAll(batch)
 			clear(batch)
+			if cap(batch) > initialFastCapacity && len(batch) < cap(batch)/4 {
+				batch = nil // the burst that grew it is over
+			}
 			l.mu.Lock()
 			l.spare = batch[:0]
 			l.mu.Unlock()
@@ -275,6 +289,19 @@ func (l *listener) run() {
 		}
 		clear(l.taken)
 	}
+}
+
+// releaseLocked, called when the listener goes idle with nothing pending,
+// frees the memory a past burst grew: in-order buffers beyond their
+// initial capacity and the backlog's spare chunk.
+func (l *listener) releaseLocked() {
+	if cap(l.fast) > initialFastCapacity {
+		l.fast = nil
+	}
+	if cap(l.spare) > initialFastCapacity {
+		l.spare = nil
+	}
+	l.backlog.spare = nil
 }
 
 // dropLocked forgets every pending notification.

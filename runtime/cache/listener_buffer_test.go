@@ -1,0 +1,47 @@
+package cache
+
+import (
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// TestListenerBuffersGrowOnDemandAndShrinkWhenIdle pins that a handler's
+// in-order buffers start small, grow for a burst, and are released once the
+// burst is delivered and the listener idles.
+func TestListenerBuffersGrowOnDemandAndShrinkWhenIdle(t *testing.T) {
+	gate := make(chan struct{})
+	var calls sync.WaitGroup
+	l := newListener(ResourceEventHandlerFuncs{AddFunc: func(any, bool) { <-gate; calls.Done() }}, "h", 0, nil)
+	buffers := func() (fast, spare int) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return cap(l.fast), cap(l.spare)
+	}
+	if f, s := buffers(); f+s > 0 {
+		t.Fatalf("new listener holds buffers of %d and %d notifications, want none", f, s)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		l.run()
+	}()
+	defer func() {
+		l.stop()
+		<-done
+	}()
+	const burst = 1000
+	calls.Add(burst)
+	for i := range burst {
+		l.push(notification{kind: notifyAdd, key: "ns/o" + strconv.Itoa(i), newObj: testObject("ns", "o"+strconv.Itoa(i), "1")})
+	}
+	if f, _ := buffers(); f < burst/2 {
+		t.Fatalf("buffer of %d notifications during a burst of %d, want it grown", f, burst)
+	}
+	close(gate)
+	calls.Wait()
+	waitFor(t, "the listener to idle", l.drained)
+	if f, s := buffers(); f > initialFastCapacity || s > initialFastCapacity {
+		t.Fatalf("idle listener holds buffers of %d and %d notifications, want at most %d", f, s, initialFastCapacity)
+	}
+}
