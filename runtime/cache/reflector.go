@@ -531,7 +531,9 @@ func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.T
 				if ev.Type != watch.Added {
 					holdRV = false
 				}
-				if !holdRV {
+				// An event without a resourceVersion (a bookmark of a
+				// server that sends none) says nothing of the position.
+				if !holdRV && evRV != "" {
 					rv, pending = evRV, true
 					if ev.Type == watch.Bookmark && updater != nil {
 						r.publishResourceVersion(rv, pending)

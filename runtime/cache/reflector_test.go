@@ -835,3 +835,31 @@ func TestReflectorBacksOffWhenWatchesKeepClosingAfterOneEvent(t *testing.T) {
 		t.Fatalf("watch resumed at %q, want the last bookmark's resourceVersion", w.ResourceVersion)
 	}
 }
+
+// TestReflectorIgnoresBookmarksWithoutResourceVersion pins that a
+// bookmark carrying no resourceVersion does not move the watch position:
+// the reflector resumes from the last real one.
+func TestReflectorIgnoresBookmarksWithoutResourceVersion(t *testing.T) {
+	verifyNoLeaks(t)
+	lw := newFakeLW()
+	lw.ListFunc = listReturning(objectList("10", ""))
+	h := startReflector(t, lw, lw, ReflectorOptions{})
+	w := lw.nextWatcher(t)
+	w.Send(ev(watch.Added, testObject("a", "x", "11")))
+	w.Send(ev(watch.Bookmark, testObject("", "", "")))
+	w.Send(ev(watch.Bookmark, testObject("", "", "")))
+	if rv := h.r.LastSyncResourceVersion(); rv != "11" {
+		t.Fatalf("LastSyncResourceVersion = %q after empty bookmarks, want 11", rv)
+	}
+	h.clock.Step(veryShortWatch) // a watch that lived: resumed at once
+	w.Close()
+	if w2 := lw.nextWatcher(t); w2.opts.ResourceVersion != "11" {
+		t.Fatalf("rewatch RV = %q, want 11", w2.opts.ResourceVersion)
+	}
+	ops, _ := h.store.snapshot()
+	for _, op := range ops {
+		if op.kind == "rv" && op.rv == "" {
+			t.Fatalf("store told of an empty resourceVersion: %+v", ops)
+		}
+	}
+}

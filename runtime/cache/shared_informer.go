@@ -315,6 +315,12 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if options.ResyncPeriod != nil {
 		resyncPeriod = *options.ResyncPeriod
 	}
+	if resyncPeriod > 0 && s.started && s.resyncCheckPeriod == 0 {
+		// As client-go: a running informer that was started without
+		// resync never checks for due resyncs.
+		klog.InfoS("Warning: handler asks for a resync period but the informer was started without resync; the handler gets no resync",
+			"informer", s.name, "handler", options.Name, "resyncPeriod", resyncPeriod)
+	}
 	if resyncPeriod > 0 {
 		if resyncPeriod < minimumResyncPeriod {
 			klog.V(2).InfoS("Resync period too small, using the minimum", "informer", s.name, "resyncPeriod", resyncPeriod, "minimumResyncPeriod", minimumResyncPeriod)
