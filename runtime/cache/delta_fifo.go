@@ -93,6 +93,10 @@ type PoppedDeltas struct {
 	// are not part of the initial list. HasSynced waits for every key
 	// with InitialDeltas > 0.
 	InitialDeltas int
+	// IsInInitialList is InitialDeltas > 0: the key counts toward the
+	// initial population (only its first InitialDeltas changes are part
+	// of the initial list).
+	IsInInitialList bool
 }
 
 // DeltaFIFO is the queue between a Reflector and the cache: it records, per
@@ -523,7 +527,7 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 		if e.initialDeltas > 0 {
 			initial++
 		}
-		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas})
+		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas, IsInInitialList: e.initialDeltas > 0})
 		e.key = "" // popped: no longer queued
 		f.popped = append(f.popped, e)
 	}

@@ -12,7 +12,7 @@ import (
 func TestListenerBuffersGrowOnDemandAndShrinkWhenIdle(t *testing.T) {
 	gate := make(chan struct{})
 	var calls sync.WaitGroup
-	l := newListener(ResourceEventHandlerFuncs{AddFunc: func(any, bool) { <-gate; calls.Done() }}, "h", 0, nil)
+	l := newListener(onAdd(func(any, bool) { <-gate; calls.Done() }), "h", 0, nil)
 	buffers := func() (fast, spare int) {
 		l.mu.Lock()
 		defer l.mu.Unlock()

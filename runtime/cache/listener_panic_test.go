@@ -28,7 +28,14 @@ func captureLogs(t *testing.T) func() string {
 	}
 }
 
-// recoverPanics sets utilruntime.ReallyCrash for the rest of the test.
+// onAdd is a handler that only handles adds.
+type onAdd func(obj any, isInInitialList bool)
+
+func (f onAdd) OnAdd(obj any, isInInitialList bool) { f(obj, isInInitialList) }
+func (f onAdd) OnUpdate(_, _ any)                   {}
+func (f onAdd) OnDelete(any)                        {}
+
+// setReallyCrash sets utilruntime.ReallyCrash for the rest of the test.
 func setReallyCrash(t *testing.T, v bool) {
 	old := utilruntime.ReallyCrash
 	utilruntime.ReallyCrash = v
@@ -47,7 +54,7 @@ func TestInformerHandlerPanicDropsOnlyThatNotification(t *testing.T) {
 	fill(srv, 3) // o0 o1 o2
 	var mu sync.Mutex
 	var got []string
-	h := ResourceEventHandlerFuncs{AddFunc: func(obj any, _ bool) {
+	h := onAdd(func(obj any, _ bool) {
 		name := obj.(interface{ GetName() string }).GetName()
 		if name == "o1" || name == "late" {
 			panic("handler bug on " + name)
@@ -55,7 +62,7 @@ func TestInformerHandlerPanicDropsOnlyThatNotification(t *testing.T) {
 		mu.Lock()
 		got = append(got, name)
 		mu.Unlock()
-	}}
+	})
 	metrics := newInformerMetricsRecorder()
 	var reg ResourceEventHandlerRegistration
 	inf := startInformer(t, srv, SharedIndexInformerOptions{Metrics: metrics}, func(s *sharedIndexInformer) {
@@ -89,7 +96,7 @@ func TestInformerHandlerPanicDropsOnlyThatNotification(t *testing.T) {
 func TestListenerHandlerPanicPropagatesWhenReallyCrash(t *testing.T) {
 	setReallyCrash(t, true)
 	captureLogs(t)
-	l := newListener(ResourceEventHandlerFuncs{AddFunc: func(any, bool) { panic("boom") }}, "h", 0, nil)
+	l := newListener(onAdd(func(any, bool) { panic("boom") }), "h", 0, nil)
 	l.initialPending.Add(1)
 	defer func() {
 		if r := recover(); r != "boom" {
