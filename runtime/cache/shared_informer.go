@@ -342,7 +342,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	reg := &registration{informer: s, listener: l}
 	if !s.started {
 		if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, err)
 		}
 		return reg, nil
 	}
@@ -351,7 +351,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
 	if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, err)
 	}
 	keys, objs := s.indexer.listKeyed()
 	for i, obj := range objs {
