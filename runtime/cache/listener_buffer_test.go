@@ -11,8 +11,18 @@ import (
 // burst is delivered and the listener idles.
 func TestListenerBuffersGrowOnDemandAndShrinkWhenIdle(t *testing.T) {
 	gate := make(chan struct{})
+	var gateOnce sync.Once
+	release := func() { gateOnce.Do(func() { close(gate) }) }
+	entered := make(chan struct{}, 1)
 	var calls sync.WaitGroup
-	l := newListener(onAdd(func(any, bool) { <-gate; calls.Done() }), "h", 0, nil)
+	l := newListener(onAdd(func(any, bool) {
+		select {
+		case entered <- struct{}{}:
+		default:
+		}
+		<-gate
+		calls.Done()
+	}), "h", 0, nil)
 	buffers := func() (fast, spare int) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -27,18 +37,23 @@ func TestListenerBuffersGrowOnDemandAndShrinkWhenIdle(t *testing.T) {
 		l.run()
 	}()
 	defer func() {
+		release()
 		l.stop()
 		<-done
 	}()
 	const burst = 1000
-	calls.Add(burst)
+	calls.Add(burst + 1)
+	// The handler holds the first notification: the burst piles up in the
+	// in-order buffer.
+	l.push(notification{kind: notifyAdd, key: "ns/first", newObj: testObject("ns", "first", "1")})
+	<-entered
 	for i := range burst {
 		l.push(notification{kind: notifyAdd, key: "ns/o" + strconv.Itoa(i), newObj: testObject("ns", "o"+strconv.Itoa(i), "1")})
 	}
-	if f, _ := buffers(); f < burst/2 {
+	if f, _ := buffers(); f < burst {
 		t.Fatalf("buffer of %d notifications during a burst of %d, want it grown", f, burst)
 	}
-	close(gate)
+	release()
 	calls.Wait()
 	waitFor(t, "the listener to idle", l.drained)
 	if f, s := buffers(); f > initialFastCapacity || s > initialFastCapacity {
