@@ -1,14 +1,12 @@
 package cache
 
 import (
-	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/watch"
 )
 
 // addRecorder records every add a handler receives with its
@@ -39,71 +37,70 @@ func (r *addRecorder) snapshot() []string {
 // added first as initial (the listed object), then as not initial (the
 // re-created one), as client-go's in-order queue reports it.
 func TestInformerInitialListFlagBelongsToTheChange(t *testing.T) {
-	verifyNoLeaks(t)
-	// More keys than one applied batch, so the last ones are still queued
-	// while the first batch is held up by the gate.
-	const n = applyBatch + 100
-	listed := make([]*metav1.PartialObjectMetadata, n)
-	for i := range listed {
-		listed[i] = testObject("ns", "o"+strconv.Itoa(i), "10")
-		listed[i].UID = types.UID("uid-" + strconv.Itoa(i))
-	}
-	last := listed[n-1]
-	lw := newFakeLW()
-	lw.ListFunc = listReturning(objectList("10", "", listed...))
+	srv := newModelServer()
+	// More keys than one applied batch, so some are still queued while
+	// the first batch is held up by the gate.
+	fill(srv, applyBatch+100)
 	gate := make(chan struct{})
 	var gateOnce sync.Once
-	inf := NewSharedIndexInformerWithOptions(lw, &metav1.PartialObjectMetadata{}, SharedIndexInformerOptions{
+	release := func() { gateOnce.Do(func() { close(gate) }) }
+	defer release()
+	rec := &addRecorder{}
+	inf := startInformer(t, srv, SharedIndexInformerOptions{
 		Indexers: Indexers{"gate": func(any) ([]string, error) {
 			<-gate // holds the first applied batch until released
 			return nil, nil
 		}},
+	}, func(s *sharedIndexInformer) { mustAdd(t, s, rec, HandlerOptions{}) })
+	defer inf.stop(t)
+
+	// A key of the list still queued behind the held batch.
+	var key string
+	waitFor(t, "the list to be queued behind the held batch", func() bool {
+		f := inf.fifo.Load()
+		if f == nil {
+			return false
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if !f.populated || !f.processing || len(f.queue) == f.head {
+			return false
+		}
+		key = f.queue[len(f.queue)-1].key
+		return true
 	})
-	rec := &addRecorder{}
-	if _, err := inf.AddEventHandler(rec); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		inf.Run(ctx)
-	}()
-	defer func() {
-		gateOnce.Do(func() { close(gate) })
-		cancel()
-		<-done
-	}()
+	_, name, _ := SplitMetaNamespaceKey(key)
+	listed := srv.state()[key]
+	srv.remove(name)
+	srv.put(name, false) // a new object: new UID
+	recreated := srv.state()[key]
+	waitFor(t, "the delete and the add to join the queued entry", func() bool {
+		f := inf.fifo.Load()
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		e, ok := f.queuedLocked(key)
+		return ok && len(e.deltas) == 3
+	})
+	release()
 
-	w := lw.nextWatcher(t)
-	gone := last.DeepCopy()
-	gone.ResourceVersion = "11"
-	again := last.DeepCopy()
-	again.ResourceVersion, again.UID = "12", "uid-again"
-	w.Send(ev(watch.Deleted, gone))
-	w.Send(ev(watch.Added, again))
-	// Taken only once the events before it were queued.
-	w.Send(ev(watch.Bookmark, testObject("", "", "12")))
-	gateOnce.Do(func() { close(gate) })
-
-	key := "ns/" + last.Name
-	waitFor(t, "the re-created object's add", func() bool {
+	uidOf := func(state string) string { return state[:strings.IndexByte(state, '@')] }
+	want := []string{key + " " + uidOf(listed) + " true", key + " " + uidOf(recreated) + " false"}
+	waitFor(t, "both adds of "+key, func() bool {
+		n := 0
 		for _, a := range rec.snapshot() {
-			if a == key+" uid-again false" || a == key+" uid-again true" {
-				return true
+			if strings.HasPrefix(a, key+" ") {
+				n++
 			}
 		}
-		return false
+		return n >= 2
 	})
 	var got []string
 	for _, a := range rec.snapshot() {
-		if len(a) > len(key) && a[:len(key)+1] == key+" " {
+		if strings.HasPrefix(a, key+" ") {
 			got = append(got, a)
 		}
 	}
-	want := []string{key + " " + string(last.UID) + " true", key + " uid-again false"}
 	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("adds of %s = %q, want %q", key, got, want)
 	}
-	waitFor(t, "HasSynced", inf.HasSynced)
 }
