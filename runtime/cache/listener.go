@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -354,7 +355,12 @@ func (l *listener) recoverHandlerPanic(n *notification) {
 	if r == nil {
 		return
 	}
-	ctx := klog.NewContext(context.Background(), klog.Background().WithValues("handler", l.name, "notification", n.kind.String()))
+	name := l.name
+	if name == "" {
+		// An unnamed handler (HandlerOptions.Name unset): its Go type.
+		name = fmt.Sprintf("%T", l.handler)
+	}
+	ctx := klog.NewContext(context.Background(), klog.Background().WithValues("handler", name, "notification", n.kind.String()))
 	for _, fn := range utilruntime.PanicHandlers {
 		fn(ctx, r)
 	}

@@ -109,3 +109,15 @@ func TestListenerHandlerPanicPropagatesWhenReallyCrash(t *testing.T) {
 	l.call(&notification{kind: notifyAdd, initial: true, newObj: testObject("ns", "a", "1")})
 	t.Fatal("the panic did not propagate")
 }
+
+// TestListenerPanicLogNamesAnUnnamedHandlerByType pins that the panic log
+// of a handler registered without a name still tells which one it was.
+func TestListenerPanicLogNamesAnUnnamedHandlerByType(t *testing.T) {
+	setReallyCrash(t, false)
+	logs := captureLogs(t)
+	l := newListener(onAdd(func(any, bool) { panic("boom") }), "", 0, nil)
+	l.call(&notification{kind: notifyAdd, newObj: testObject("ns", "a", "1")})
+	if out := logs(); !strings.Contains(out, `"handler"="cache.onAdd"`) {
+		t.Fatalf("log does not name the handler by its type:\n%s", out)
+	}
+}
