@@ -66,6 +66,8 @@ func (c Counts) String() string {
 //   - client-go, pinned as the reference: one update per object whose
 //     resourceVersion a relist left unchanged, one update from old to new
 //     object per UID change, one tombstone per vanished object;
+//   - every add runtime/cache's handler got of an object client-go's
+//     handler also got an add of carries the same isInInitialList;
 //   - per key, the states runtime/cache's handler went through are a
 //     subsequence of client-go's (its UID-changing updates counting as a
 //     delete and an add) and end in the same state.
@@ -101,6 +103,8 @@ func Check(r *Result) (Counts, []error) {
 			checkInitial(side.o.Name, side.o.Notes, side.sum.Initial, fail)
 		}
 	}
+
+	checkInitialFlags(cgNotes, ourNotes, fail)
 
 	// runtime/cache: the deliberate differences.
 	wantTombs := map[string][]State{}
@@ -275,8 +279,29 @@ func checkInitial(name string, notes []Note, initial map[string]State, fail func
 			got[n.Key] = n.New
 		}
 	}
-	if !statesEqual(got, initial) {
-		fail("%s: initial-list adds %v, first list %v", name, sortedStates(got), sortedStates(initial))
+	for _, k := range unionKeys(got, initial) {
+		if g, w := got[k], initial[k]; g != w {
+			fail("%s: %s: initial-list add %s, first list %s", name, k, g, w)
+		}
+	}
+}
+
+// checkInitialFlags verifies, for every add runtime/cache's handler got of
+// an object client-go's handler also got an add of, that both gave it the
+// same isInInitialList.
+func checkInitialFlags(cgNotes, ourNotes map[string][]Note, fail func(string, ...any)) {
+	for k, notes := range ourNotes {
+		for _, n := range notes {
+			if n.Kind != NoteAdd {
+				continue
+			}
+			for _, cg := range cgNotes[k] {
+				if cg.Kind == NoteAdd && cg.New == n.New && cg.Initial != n.Initial {
+					fail("runtime/cache: %s: %v, client-go: %v", k, n, cg)
+					break
+				}
+			}
+		}
 	}
 }
 

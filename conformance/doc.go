@@ -35,7 +35,17 @@
 //     of the old object followed by an add of the new one (client-go: an
 //     update from one to the other); every object that vanished across a
 //     relist is delivered as a DeletedFinalStateUnknown delete carrying the
-//     last state the informer received.
+//     last state the informer received;
+//   - every add of an object both handlers got carries the same
+//     isInInitialList.
+//
+// About a third of the seeds also have an early phase: a backlog of more
+// objects than runtime/cache's informer applies in one batch, and changes
+// (starting with the re-creation of a listed object) made while that
+// informer is held in its first batch, so they queue up behind listed
+// objects not yet applied. Check then compares isInInitialList of every
+// add both handlers got of the same object: only the changes of the first
+// list are initial.
 //
 // Everything is in memory and free of I/O; the only waits are the
 // reflectors' back-off before a relist (about a second, growing with each

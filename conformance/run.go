@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/watch"
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	ourcache "github.com/informer-gen/informer-gen/runtime/cache"
@@ -59,6 +60,11 @@ const pollInterval = 2 * time.Millisecond
 // with an error saying what it was waiting for.
 func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	srv := NewServer()
+	for i := range sc.Backlog {
+		if err := srv.Apply(Change{Kind: ChangeAdd, Key: BacklogKey(i)}); err != nil {
+			return nil, err
+		}
+	}
 	for _, k := range sc.Initial {
 		if err := srv.Apply(Change{Kind: ChangeAdd, Key: k}); err != nil {
 			return nil, err
@@ -76,8 +82,22 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if _, err := cgInformer.AddEventHandler(cgRecorder); err != nil {
 		return nil, err
 	}
+	// With early changes, an index function holds runtime/cache's informer
+	// in its first applied batch until they are queued.
+	applyGate := make(chan struct{})
+	var gateOnce sync.Once
+	openGate := func() { gateOnce.Do(func() { close(applyGate) }) }
+	var indexers ourcache.Indexers
+	if len(sc.Early) > 0 {
+		indexers = ourcache.Indexers{"conformance-apply-gate": func(any) ([]string, error) {
+			<-applyGate
+			return nil, nil
+		}}
+	} else {
+		openGate()
+	}
 	ourInformer := ourcache.NewSharedIndexInformerWithOptions(ClientGoListerWatcher{Client: ourClient},
-		&corev1.ConfigMap{}, ourcache.SharedIndexInformerOptions{})
+		&corev1.ConfigMap{}, ourcache.SharedIndexInformerOptions{Indexers: indexers})
 	ourRecorder := &Recorder{Unwrap: func(obj any) (string, any, bool) {
 		t, ok := obj.(ourcache.DeletedFinalStateUnknown)
 		return t.Key, t.Obj, ok
@@ -92,6 +112,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	wg.Go(func() { ourInformer.RunWithContext(runCtx) })
 	stopped := false
 	stop := func() {
+		openGate()
 		cgRecorder.Release()
 		ourRecorder.Release()
 		if !stopped {
@@ -123,6 +144,23 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		return nil
 	}
 
+	if len(sc.Early) > 0 {
+		if err := poll(ctx, srv.Watching); err != nil {
+			return observe(), fmt.Errorf("early changes: informers not watching: %w", err)
+		}
+		for _, c := range sc.Early {
+			if err := srv.Apply(c); err != nil {
+				return observe(), fmt.Errorf("early change %v: %w", c, err)
+			}
+		}
+		// The reflector takes the bookmark only after queueing the
+		// changes before it.
+		srv.Bookmark()
+		if err := poll(ctx, func() bool { return bookmarks(ourClient.Trace()) > 0 }); err != nil {
+			return observe(), fmt.Errorf("early changes: not delivered to runtime/cache: %w", err)
+		}
+		openGate()
+	}
 	if err := settle("start"); err != nil {
 		return observe(), err
 	}
@@ -159,6 +197,17 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		return r, fmt.Errorf("caches and handlers did not reach the server's final state: %w", err)
 	}
 	return r, nil
+}
+
+// bookmarks counts the bookmarks in t.
+func bookmarks(t Trace) int {
+	n := 0
+	for _, e := range t {
+		if e.Kind == TraceEvent && e.Type == watch.Bookmark {
+			n++
+		}
+	}
+	return n
 }
 
 func observed(c *Client, rec *Recorder, store map[string]State) Observed {

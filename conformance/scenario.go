@@ -118,7 +118,25 @@ type Scenario struct {
 	// HoldHandlers blocks both handlers while the steps run, as stalled
 	// handlers: runtime/cache may then coalesce notifications per key.
 	HoldHandlers bool
+	// Backlog is the number of extra objects (BacklogKey(0) ...) present
+	// before the informers start, listed ahead of the Initial keys. With
+	// Early, it is more than one batch of runtime/cache's informer, so the
+	// Initial keys are still queued when the Early changes arrive.
+	Backlog int
+	// Early are changes made after both informers listed and started
+	// watching but while runtime/cache's informer is held from applying
+	// its first batch: they queue up behind the not yet applied initial
+	// list, in the same queue entries as the listed objects they change.
+	Early []Change
 }
+
+// earlyBacklog is Scenario.Backlog for scenarios with Early changes:
+// more keys than runtime/cache's informer applies in one batch (512).
+const earlyBacklog = 600
+
+// BacklogKey is the key of the i-th backlog object. Backlog keys sort
+// before every generated key, so a list delivers them first.
+func BacklogKey(i int) string { return fmt.Sprintf("ns0/bulk-%04d", i) }
 
 // String renders the scenario for failure messages.
 func (sc Scenario) String() string {
@@ -126,7 +144,11 @@ func (sc Scenario) String() string {
 	for i, o := range sc.Ops {
 		ops[i] = o.String()
 	}
-	return fmt.Sprintf("seed %d (hold handlers %t): initial %v; ops %s", sc.Seed, sc.HoldHandlers, sc.Initial, strings.Join(ops, ", "))
+	early := make([]string, len(sc.Early))
+	for i, c := range sc.Early {
+		early[i] = c.String()
+	}
+	return fmt.Sprintf("seed %d (hold handlers %t): initial %v + %d backlog; early [%s]; ops %s", sc.Seed, sc.HoldHandlers, sc.Initial, sc.Backlog, strings.Join(early, " "), strings.Join(ops, ", "))
 }
 
 // Generation bounds. Each disruption costs the reflectors a back-off of
@@ -159,6 +181,12 @@ func Generate(seed uint64) Scenario {
 			present[k] = true
 			sc.Initial = append(sc.Initial, k)
 		}
+	}
+	if sc.Early = generateEarly(seed, sc.Initial, keys, present); sc.Early != nil {
+		sc.Backlog = earlyBacklog
+		// A held handler would coalesce the backlog's notifications,
+		// which the initial-list checks skip.
+		sc.HoldHandlers = false
 	}
 	change := func() Change {
 		k := keys[rng.IntN(len(keys))]
@@ -221,4 +249,32 @@ func Generate(seed uint64) Scenario {
 		}
 	}
 	return sc
+}
+
+// generateEarly gives about a third of the seeds an early phase: a backlog
+// and changes that reach runtime/cache's queue while the initial list is
+// still in it, starting with the re-creation of a listed object (whose
+// new add is not part of the initial list). It draws from its own
+// generator so the other seeds' scenarios are unchanged. It returns the
+// early changes, updating present.
+func generateEarly(seed uint64, initial []string, keys []string, present map[string]bool) []Change {
+	rng := rand.New(rand.NewPCG(seed^0x6a09e667f3bcc909, seed))
+	if rng.IntN(3) != 0 || len(initial) == 0 {
+		return nil
+	}
+	early := []Change{{Kind: ChangeRecreate, Key: initial[rng.IntN(len(initial))]}}
+	for range rng.IntN(4) {
+		k := keys[rng.IntN(len(keys))]
+		switch {
+		case !present[k]:
+			present[k] = true
+			early = append(early, Change{Kind: ChangeAdd, Key: k})
+		case rng.IntN(2) == 0:
+			early = append(early, Change{Kind: ChangeUpdate, Key: k})
+		default:
+			delete(present, k)
+			early = append(early, Change{Kind: ChangeDelete, Key: k})
+		}
+	}
+	return early
 }

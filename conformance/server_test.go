@@ -232,14 +232,32 @@ func TestServerRejectsInvalidChanges(t *testing.T) {
 }
 
 func TestGenerateIsDeterministicAndValid(t *testing.T) {
+	early := 0
+	defer func() {
+		if early < 20 {
+			t.Errorf("%d of 200 seeds have early changes, want about a third", early)
+		}
+	}()
 	for seed := uint64(1); seed <= 200; seed++ {
 		sc := Generate(seed)
 		if !reflect.DeepEqual(sc, Generate(seed)) {
 			t.Fatalf("seed %d: two different scenarios", seed)
 		}
 		s := NewServer()
+		for i := range sc.Backlog {
+			mustApply(t, s, Change{ChangeAdd, BacklogKey(i)})
+		}
 		for _, k := range sc.Initial {
 			mustApply(t, s, Change{ChangeAdd, k})
+		}
+		if len(sc.Early) > 0 {
+			early++
+			if sc.Backlog <= 512 || sc.HoldHandlers || sc.Early[0].Kind != ChangeRecreate {
+				t.Errorf("seed %d: early changes need a backlog over one batch, no held handlers and a re-creation first: %v", seed, sc)
+			}
+		}
+		for _, c := range sc.Early {
+			mustApply(t, s, c)
 		}
 		expiries, units := 0, 0
 		for i, op := range sc.Ops {

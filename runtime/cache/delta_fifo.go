@@ -38,14 +38,6 @@ type Delta struct {
 // Deltas is the list of changes queued for one key, oldest first.
 type Deltas []Delta
 
-// Oldest returns the oldest delta, or nil when d is empty.
-func (d Deltas) Oldest() *Delta {
-	if len(d) == 0 {
-		return nil
-	}
-	return &d[0]
-}
-
 // Newest returns the newest delta, or nil when d is empty.
 func (d Deltas) Newest() *Delta {
 	if len(d) == 0 {
@@ -97,8 +89,16 @@ type DeltaFIFOOptions struct {
 type PoppedDeltas struct {
 	Key    string
 	Deltas Deltas
-	// IsInInitialList is true for keys of the first Replace, popped before
-	// the queue synced.
+	// InitialDeltas is the number of leading Deltas that belong to the
+	// initial population: the changes queued by the first Replace (and
+	// before it). Later changes of the key, queued behind them before the
+	// key was popped (a watch deleting and re-creating a listed object),
+	// are not part of the initial list. HasSynced waits for every key
+	// with InitialDeltas > 0.
+	InitialDeltas int
+	// IsInInitialList is InitialDeltas > 0: the key counts toward the
+	// initial population (only its first InitialDeltas changes are part
+	// of the initial list).
 	IsInInitialList bool
 }
 
@@ -155,9 +155,10 @@ type fifoEntry struct {
 	// listGen is the Replace call (DeltaFIFO.listGen) whose list last
 	// held the key.
 	listGen uint64
-	// initial marks a key of the initial population.
-	initial bool
-	inline  [1]Delta
+	// initialDeltas is the number of leading deltas of the initial
+	// population; non-zero marks a key of the initial population.
+	initialDeltas int
+	inline        [1]Delta
 }
 
 // idleSpins is how many times a consumer yields before sleeping on an
@@ -347,13 +348,16 @@ func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 }
 
 // markInitialLocked counts e in the initial population, which HasSynced
-// waits for, while the first Replace is under way.
+// waits for, while the first Replace is under way: every delta e holds
+// now is a change of the initial list.
 func (f *DeltaFIFO) markInitialLocked(e *fifoEntry) {
-	if f.populated || e.initial {
+	if f.populated {
 		return
 	}
-	e.initial = true
-	f.initialPopulationCount++
+	if e.initialDeltas == 0 {
+		f.initialPopulationCount++
+	}
+	e.initialDeltas = len(e.deltas)
 }
 
 // Resync queues a Sync delta for every known object whose key is not
@@ -533,10 +537,10 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 		if !keepStale {
 			delete(f.items, e.key)
 		}
-		if e.initial {
+		if e.initialDeltas > 0 {
 			initial++
 		}
-		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, IsInInitialList: e.initial})
+		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas, IsInInitialList: e.initialDeltas > 0})
 		e.key = "" // popped: no longer queued
 		f.popped = append(f.popped, e)
 	}
@@ -571,7 +575,7 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 // chunk with live entries, which keeps it allocated.
 func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
 	clear(e.deltas)
-	e.initial = false
+	e.initialDeltas = 0
 	if len(f.free) >= maxFreeEntries {
 		e.deltas = nil
 		e.inline = [1]Delta{}
@@ -585,15 +589,27 @@ func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
 }
 
 // shrinkLocked makes the items map and the queue slice anew when the
-// queue is empty after having held more than shrinkThreshold keys.
+// queue is empty after having held more than shrinkThreshold keys, and
+// makes the map anew with the queued keys only when stale mappings
+// outnumber them (a steady backlog never drains: without this, every key
+// that ever went through the queue would stay in the map). Each rebuild
+// costs the queued keys and follows at least as many pops, so its cost
+// per key is constant.
 func (f *DeltaFIFO) shrinkLocked() {
-	if len(f.queue) != f.head || f.itemsHigh <= shrinkThreshold {
-		return
+	live := len(f.queue) - f.head
+	switch {
+	case live == 0 && f.itemsHigh > shrinkThreshold:
+		f.items = make(map[string]*fifoEntry)
+		f.itemsHigh = 0
+		f.queue = nil
+		f.head = 0
+	case len(f.items) > 2*live+shrinkThreshold:
+		f.items = make(map[string]*fifoEntry, live)
+		for _, e := range f.queue[f.head:] {
+			f.items[e.key] = e
+		}
+		f.itemsHigh = live
 	}
-	f.items = make(map[string]*fifoEntry)
-	f.itemsHigh = 0
-	f.queue = nil
-	f.head = 0
 }
 
 // compactLocked reclaims the popped prefix of the queue slice.

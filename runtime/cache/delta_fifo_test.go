@@ -18,7 +18,7 @@ func popAll(t *testing.T, f *DeltaFIFO) []PoppedDeltas {
 	for f.Len() > 0 {
 		_, err := f.PopBatch(0, func(batch []PoppedDeltas) {
 			for _, p := range batch {
-				out = append(out, PoppedDeltas{Key: p.Key, Deltas: append(Deltas(nil), p.Deltas...), IsInInitialList: p.IsInInitialList})
+				out = append(out, PoppedDeltas{Key: p.Key, Deltas: append(Deltas(nil), p.Deltas...), InitialDeltas: p.InitialDeltas})
 			}
 		})
 		if err != nil {
@@ -150,8 +150,8 @@ func TestDeltaFIFOHasSyncedOnceTheFirstReplaceIsProcessed(t *testing.T) {
 	var flags []bool
 	for i := 0; f.Len() > 0; i++ {
 		_, err := f.PopBatch(1, func(batch []PoppedDeltas) {
-			flags = append(flags, batch[0].IsInInitialList)
-			if batch[0].IsInInitialList && f.initialPopulationCount == 0 {
+			flags = append(flags, batch[0].InitialDeltas > 0)
+			if batch[0].InitialDeltas > 0 && f.initialPopulationCount == 0 {
 				t.Error("initial population consumed before processing")
 			}
 		})
@@ -472,7 +472,7 @@ func TestDeltaFIFOTellsPoppedKeysOfALargeQueueFromQueuedOnes(t *testing.T) {
 		t.Fatalf("Len = %d, want %d", got, want)
 	}
 	popped := popAll(t, f)
-	if last := popped[len(popped)-1]; last.Key != "ns/o1" || len(last.Deltas) != 1 || last.Deltas[0].Type != Updated || last.IsInInitialList {
+	if last := popped[len(popped)-1]; last.Key != "ns/o1" || len(last.Deltas) != 1 || last.Deltas[0].Type != Updated || last.InitialDeltas != 0 {
 		t.Fatalf("last popped %+v, want ns/o1 with one Updated delta, not initial", last)
 	}
 	types := deltaTypes(popped)
@@ -508,7 +508,7 @@ func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
 				mu.Lock()
 				defer mu.Unlock()
 				for _, p := range batch {
-					if !p.IsInInitialList {
+					if p.InitialDeltas != 1 {
 						t.Errorf("%s popped outside the initial list", p.Key)
 					}
 					seen[p.Key]++
@@ -544,5 +544,65 @@ func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
 	defer mu.Unlock()
 	if len(seen) != n-10 {
 		t.Fatalf("%d distinct keys popped, want %d", len(seen), n-10)
+	}
+}
+
+func TestDeltaFIFOInitialDeltasCoverOnlyTheChangesOfTheFirstList(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	mustNoErr(t, f.Add(testObject("ns", "before", "1")))
+	mustNoErr(t, f.Replace([]any{testObject("ns", "before", "2"), testObject("ns", "a", "2")}, "2"))
+	mustNoErr(t, f.Delete(testObject("ns", "a", "3")))
+	mustNoErr(t, f.Add(testObject("ns", "a", "4")))
+	mustNoErr(t, f.Update(testObject("ns", "before", "5")))
+	mustNoErr(t, f.Add(testObject("ns", "after", "6")))
+	got := map[string]int{}
+	for _, p := range popAll(t, f) {
+		got[p.Key] = p.InitialDeltas
+	}
+	want := map[string]int{"ns/before": 2, "ns/a": 1, "ns/after": 0}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("InitialDeltas = %v, want %v", got, want)
+	}
+}
+
+// TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog pins
+// that the items map does not grow without bound while the queue never
+// drains: with 5,000 keys always queued, 2,000 rounds of 512 new keys in
+// and 512 keys out keep it within a small multiple of the queued keys.
+func TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog(t *testing.T) {
+	const backlog, round, rounds = 5000, 512, 2000
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	next := 0
+	add := func(n int) {
+		for range n {
+			mustNoErr(t, f.Add(testObject("ns", "o"+strconv.Itoa(next), "1")))
+			next++
+		}
+	}
+	add(backlog)
+	maxEntries := 0
+	for range rounds {
+		add(round)
+		n, err := f.PopBatch(round, func([]PoppedDeltas) {})
+		mustNoErr(t, err)
+		if n != round {
+			t.Fatalf("popped %d keys, want %d", n, round)
+		}
+		maxEntries = max(maxEntries, len(f.items))
+	}
+	if f.Len() != backlog {
+		t.Fatalf("Len = %d, want %d", f.Len(), backlog)
+	}
+	if limit := 3 * (backlog + round); maxEntries > limit {
+		t.Fatalf("items map peaked at %d entries for %d queued keys, want at most %d", maxEntries, backlog+round, limit)
+	}
+	// Every queued key is still found, and popped keys are not.
+	for i := next - backlog; i < next; i++ {
+		if _, ok := f.queuedLocked("ns/o" + strconv.Itoa(i)); !ok {
+			t.Fatalf("queued key ns/o%d lost", i)
+		}
+	}
+	if _, ok := f.queuedLocked("ns/o0"); ok {
+		t.Fatal("popped key ns/o0 still queued")
 	}
 }

@@ -2,8 +2,8 @@
 // on: a Reflector lists and watches one kind of object, a DeltaFIFO queues
 // the changes, and a SharedIndexInformer applies them to an Indexer (the
 // cache listers read) and fans them out to any number of event handlers.
-// It depends on k8s.io/apimachinery and k8s.io/klog only, never on
-// k8s.io/client-go.
+// It depends on k8s.io/apimachinery, k8s.io/klog and k8s.io/utils (for its
+// injectable clock) only, never on k8s.io/client-go.
 //
 // # Pipeline
 //
@@ -66,10 +66,20 @@
 // called one at a time, never concurrently, and the notifications of one
 // object key are never reordered. While the handler keeps up, it receives
 // every notification in the order the cache changed, across keys too.
+// isInInitialList is true exactly for the adds of the first list's objects
+// (and, for a handler added to a running informer, of the cache's content
+// at that time); an object the watch re-creates before the informer
+// applied the list is added again with false.
+//
+// A panic in a handler is recovered per notification: it is logged with
+// the handler's name (HandlerOptions.Name) and counted
+// (Metrics.HandlerPanicked). With utilruntime.ReallyCrash set, the default,
+// it then goes on and crashes the process, as in client-go; otherwise that
+// one notification is dropped and delivery continues.
 //
 // A handler that falls behind does not make the informer hold an unbounded
-// backlog: beyond a small fixed in-order buffer (1024 notifications), the
-// pending notifications are coalesced per key, so the memory a lagging
+// backlog: beyond an in-order buffer of at most 1024 notifications (grown
+// on demand, released when the handler idles), the pending notifications are coalesced per key, so the memory a lagging
 // handler holds is bounded by the number of distinct object keys, not by
 // the number of events. When it catches up the handler has been told, for
 // every key:

@@ -86,6 +86,7 @@ func (m *informerProviderMetrics) WatchStarted()                      {}
 func (m *informerProviderMetrics) WatchEnded(int, error)              {}
 func (m *informerProviderMetrics) EventsProcessed(int)                {}
 func (m *informerProviderMetrics) HandlerLag(string, int)             {}
+func (m *informerProviderMetrics) HandlerPanicked(string)             {}
 
 func (m *informerProviderMetrics) ResourceVersion(rv string) {
 	if !m.id.Reserved() {
@@ -120,6 +121,10 @@ func (t teeMetrics) EventsProcessed(n int)     { t[0].EventsProcessed(n); t[1].E
 func (t teeMetrics) HandlerLag(handler string, pending int) {
 	t[0].HandlerLag(handler, pending)
 	t[1].HandlerLag(handler, pending)
+}
+func (t teeMetrics) HandlerPanicked(handler string) {
+	t[0].HandlerPanicked(handler)
+	t[1].HandlerPanicked(handler)
 }
 
 // combineMetrics returns a Metrics sending to both a and b, either of

@@ -16,6 +16,7 @@ type informerMetricsRecorder struct {
 	processed    int
 	maxLag       map[string]int
 	lastLag      map[string]int
+	panics       map[string]int
 }
 
 func newInformerMetricsRecorder() *informerMetricsRecorder {
@@ -79,4 +80,19 @@ func TestInformerReportsQueueDepthEventsAndHandlerLag(t *testing.T) {
 		defer m.mu.Unlock()
 		return m.lastLag["slow"] == 0 && m.lastLag["quick"] == 0
 	})
+}
+
+func (m *informerMetricsRecorder) HandlerPanicked(handler string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.panics == nil {
+		m.panics = map[string]int{}
+	}
+	m.panics[handler]++
+}
+
+func (m *informerMetricsRecorder) panicsOf(handler string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.panics[handler]
 }

@@ -39,10 +39,27 @@ func MetaNamespaceKeyFunc(obj any) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("object has no meta: %w", err)
 	}
-	if ns := m.GetNamespace(); ns != "" {
-		return ns + "/" + m.GetName(), nil
+	return metaNamespaceKey(m.GetNamespace(), m.GetName()), nil
+}
+
+// metaNamespaceKey is the store key of an object: "namespace/name", or
+// "name" for a cluster-scoped object. It is the one place that builds the
+// format; SplitMetaNamespaceKey parses it and isMetaNamespaceKey matches it.
+func metaNamespaceKey(namespace, name string) string {
+	if namespace == "" {
+		return name
 	}
-	return m.GetName(), nil
+	return namespace + "/" + name
+}
+
+// isMetaNamespaceKey reports whether key is metaNamespaceKey(namespace,
+// name), without building it.
+func isMetaNamespaceKey(key, namespace, name string) bool {
+	if namespace == "" {
+		return key == name
+	}
+	return len(key) == len(namespace)+1+len(name) && key[len(namespace)] == '/' &&
+		key[:len(namespace)] == namespace && key[len(namespace)+1:] == name
 }
 
 // DeletionHandlingMetaNamespaceKeyFunc is MetaNamespaceKeyFunc that also
@@ -55,14 +72,15 @@ func DeletionHandlingMetaNamespaceKeyFunc(obj any) (string, error) {
 }
 
 // SplitMetaNamespaceKey splits a key made by MetaNamespaceKeyFunc into its
-// namespace (empty for cluster-scoped objects) and name.
+// namespace (empty for cluster-scoped objects) and name. It fails on a key
+// with more than one "/".
 func SplitMetaNamespaceKey(key string) (namespace, name string, err error) {
-	parts := strings.Split(key, "/")
-	switch len(parts) {
-	case 1:
-		return "", parts[0], nil
-	case 2:
-		return parts[0], parts[1], nil
+	namespace, name, namespaced := strings.Cut(key, "/")
+	switch {
+	case !namespaced:
+		return "", key, nil
+	case !strings.Contains(name, "/"):
+		return namespace, name, nil
 	}
 	return "", "", fmt.Errorf("unexpected key format: %q", key)
 }

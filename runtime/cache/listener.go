@@ -1,12 +1,15 @@
 package cache
 
 import (
+	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/klog/v2"
 )
 
 // notificationKind says which handler method a notification calls.
@@ -30,10 +33,17 @@ type notification struct {
 	newObj  any
 }
 
-// defaultFastCapacity is the size of a listener's in-order buffer; beyond
-// it (twice that when counting the batch being delivered) a lagging
-// listener coalesces per key.
+// defaultFastCapacity is the most notifications a listener's in-order
+// buffer holds; beyond it (twice that when counting the batch being
+// delivered) a lagging listener coalesces per key.
 const defaultFastCapacity = 1024
+
+// initialFastCapacity is the capacity a listener's in-order buffer starts
+// with (896 bytes); it grows on demand up to the listener's fast capacity,
+// and a grown buffer is released when the listener goes idle or delivers
+// a batch that uses under a quarter of it. An idle handler thus costs
+// about a kilobyte, not two full buffers (115 KB).
+const initialFastCapacity = 16
 
 // coalescedBatch is how many coalesced keys a listener takes per lock.
 const coalescedBatch = 256
@@ -54,7 +64,8 @@ type listener struct {
 
 	mu      sync.Mutex
 	cond    sync.Cond
-	fast    []notification  // being filled, in order
+	fast    []notification  // being filled, in order; grows up to fastCap
+	fastCap int             // most notifications fast holds
 	spare   []notification  // empty buffer swapped in by the consumer
 	backlog backlog         // coalesced per key, once fast filled up
 	taken   []pendingChange // coalesced changes being delivered; run only
@@ -83,8 +94,7 @@ func newListener(handler ResourceEventHandler, name string, fastCapacity int, me
 		handler: handler,
 		name:    name,
 		metrics: metrics,
-		fast:    make([]notification, 0, fastCapacity),
-		spare:   make([]notification, 0, fastCapacity),
+		fastCap: fastCapacity,
 		backlog: newBacklog(),
 	}
 	l.resync, _ = handler.(ResyncHandler)
@@ -105,8 +115,11 @@ func (l *listener) push(n notification) {
 		}
 		return
 	}
-	if l.backlog.live == 0 && len(l.fast) < cap(l.fast) {
+	if l.backlog.live == 0 && len(l.fast) < l.fastCap {
 		n.key = "" // only coalescing needs it
+		if l.fast == nil {
+			l.fast = make([]notification, 0, min(initialFastCapacity, l.fastCap))
+		}
 		l.fast = append(l.fast, n)
 	} else {
 		l.coalesceLocked(n)
@@ -232,6 +245,7 @@ func (l *listener) run() {
 			if l.metrics != nil {
 				l.metrics.HandlerLag(l.name, 0)
 			}
+			l.releaseLocked()
 			l.idle = true
 			l.cond.Wait()
 		}
@@ -249,6 +263,9 @@ func (l *listener) run() {
 			l.mu.Unlock()
 			l.deliverAll(batch)
 			clear(batch)
+			if cap(batch) > initialFastCapacity && len(batch) < cap(batch)/4 {
+				batch = nil // the burst that grew it is over
+			}
 			l.mu.Lock()
 			l.spare = batch[:0]
 			l.mu.Unlock()
@@ -275,6 +292,19 @@ func (l *listener) run() {
 	}
 }
 
+// releaseLocked, called when the listener goes idle with nothing pending,
+// frees the memory a past burst grew: in-order buffers beyond their
+// initial capacity and the backlog's spare chunk.
+func (l *listener) releaseLocked() {
+	if cap(l.fast) > initialFastCapacity {
+		l.fast = nil
+	}
+	if cap(l.spare) > initialFastCapacity {
+		l.spare = nil
+	}
+	l.backlog.spare = nil
+}
+
 // dropLocked forgets every pending notification.
 func (l *listener) dropLocked() {
 	clear(l.fast)
@@ -291,14 +321,20 @@ func (l *listener) deliverAll(batch []notification) {
 	}
 }
 
-// call invokes the handler method for n.
+// call invokes the handler method for n. A panic of the handler is
+// recovered, logged with the handler's name and counted; then, as
+// utilruntime.HandleCrash does, it goes on when utilruntime.ReallyCrash is
+// set, and otherwise n is dropped and delivery continues with the next
+// notification. Either way an initial add counts as delivered, so the
+// registration still syncs.
 func (l *listener) call(n *notification) {
+	if n.kind == notifyAdd && n.initial {
+		defer l.initialPending.Add(-1)
+	}
+	defer l.recoverHandlerPanic(n)
 	switch n.kind {
 	case notifyAdd:
 		l.handler.OnAdd(n.newObj, n.initial)
-		if n.initial {
-			l.initialPending.Add(-1)
-		}
 	case notifyUpdate:
 		l.handler.OnUpdate(n.oldObj, n.newObj)
 	case notifyDelete:
@@ -310,4 +346,43 @@ func (l *listener) call(n *notification) {
 			l.handler.OnUpdate(n.newObj, n.newObj)
 		}
 	}
+}
+
+// recoverHandlerPanic, deferred by call, handles a panic of the handler
+// while it processed n.
+func (l *listener) recoverHandlerPanic(n *notification) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	name := l.name
+	if name == "" {
+		// An unnamed handler (HandlerOptions.Name unset): its Go type.
+		name = fmt.Sprintf("%T", l.handler)
+	}
+	ctx := klog.NewContext(context.Background(), klog.Background().WithValues("handler", name, "notification", n.kind.String()))
+	for _, fn := range utilruntime.PanicHandlers {
+		fn(ctx, r)
+	}
+	if l.metrics != nil {
+		l.metrics.HandlerPanicked(l.name)
+	}
+	if utilruntime.ReallyCrash {
+		panic(r)
+	}
+}
+
+// String names the handler method k calls, for logs.
+func (k notificationKind) String() string {
+	switch k {
+	case notifyAdd:
+		return "add"
+	case notifyUpdate:
+		return "update"
+	case notifyDelete:
+		return "delete"
+	case notifyResync:
+		return "resync"
+	}
+	return "none"
 }

@@ -72,12 +72,7 @@ func objectHasKey(obj any, key string) bool {
 	if err != nil {
 		return false
 	}
-	ns, name := m.GetNamespace(), m.GetName()
-	if ns == "" {
-		return key == name
-	}
-	return len(key) == len(ns)+1+len(name) && key[len(ns)] == '/' &&
-		key[:len(ns)] == ns && key[len(ns)+1:] == name
+	return isMetaNamespaceKey(key, m.GetNamespace(), m.GetName())
 }
 
 // backlog is a FIFO of pending changes indexed by key.

@@ -27,4 +27,8 @@ type Metrics interface {
 	// HandlerLag reports the number of object keys with notifications
 	// pending for the named handler.
 	HandlerLag(handler string, pending int)
+	// HandlerPanicked is called when the named handler panicked on a
+	// notification, which was then dropped (when utilruntime.ReallyCrash
+	// is false; otherwise the panic goes on after this call).
+	HandlerPanicked(handler string)
 }

@@ -9,9 +9,10 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// errProcessorStopped is returned when a handler is added to an informer
-// that has stopped.
-var errProcessorStopped = errors.New("cache: informer has stopped, handler not added")
+// errProcessorStopped is why a handler is not added to an informer that
+// has stopped; AddEventHandlerWithOptions wraps it with the informer's and
+// the handler's names.
+var errProcessorStopped = errors.New("the informer has stopped")
 
 // processor fans notifications out to the listeners of one informer. The
 // listener lists are copy-on-write, so the informer reads them once per

@@ -46,9 +46,10 @@ type ResourceVersionUpdater interface {
 const (
 	defaultPageSize        = 500
 	defaultMinWatchTimeout = 5 * time.Minute
-	// veryShortWatch is how quickly a watch must close, without delivering
-	// anything, to count as a failure rather than a clean close (so a server
-	// that closes every watch at once is not re-watched in a hot loop).
+	// veryShortWatch is how quickly a watch must close to be re-opened
+	// only after a back-off (so a server that closes every watch at once is
+	// not re-watched in a hot loop); one that delivered nothing also counts
+	// as a failure.
 	veryShortWatch = time.Second
 )
 
@@ -541,8 +542,15 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 		switch {
 		case ctx.Err() != nil:
 			return nil
-		case err == nil:
+		case err == nil && r.clock.Since(start) >= veryShortWatch:
 			continue // closed cleanly (server timeout): resume at once
+		case err == nil:
+			// Closed cleanly right after it started: a server closing
+			// every watch after an event or two must not be re-watched
+			// in a hot loop.
+			if !sleep(ctx, r.clock, r.backoff.next()) {
+				return nil
+			}
 		case errors.Is(err, errWatchIdle), errors.Is(err, errVeryShortWatch), isRetriableWatchError(err):
 			r.onError(ctx, err)
 			if errors.Is(err, errWatchIdle) {
@@ -640,7 +648,9 @@ func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.T
 				if ev.Type != watch.Added {
 					holdRV = false
 				}
-				if !holdRV {
+				// An event without a resourceVersion (a bookmark of a
+				// server that sends none) says nothing of the position.
+				if !holdRV && evRV != "" {
 					rv, pending = evRV, true
 					if ev.Type == watch.Bookmark && updater != nil {
 						r.publishResourceVersion(rv, pending)

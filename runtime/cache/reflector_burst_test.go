@@ -56,12 +56,15 @@ func TestReflectorHandlesQueuedEventsInOrderAndResumesFromTheLastOne(t *testing.
 				return w, nil
 			}
 			h := startReflector(t, lw, lw, ReflectorOptions{})
-			lw.nextWatcher(t)
+			w1 := lw.nextWatcher(t)
 			if tt.backoff {
 				h.waitErrors(t, 1)
-				h.waitSleeping(t)
-				h.clock.Step(defaultBackoffMax)
 			}
+			// Every event was handled at once: the watch closed right
+			// after it opened, so the reflector backs off either way.
+			waitFor(t, "the first watch to end", w1.isStopped)
+			h.waitSleeping(t)
+			h.clock.Step(defaultBackoffMax)
 			w2 := lw.nextWatcher(t)
 			if want := strconv.Itoa(11 + queued - 1); w2.opts.ResourceVersion != want {
 				t.Fatalf("rewatch RV = %q, want %s (the last queued event's)", w2.opts.ResourceVersion, want)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -319,15 +320,15 @@ func TestReflectorListPaging(t *testing.T) {
 func TestReflectorRelistsWithConsistentReadWhenWatchExpires(t *testing.T) {
 	tests := []struct {
 		name   string
-		expire func(lw *fakeLW, w *fakeWatcher)
+		expire func(h *reflectorHarness, lw *fakeLW, w *fakeWatcher)
 	}{
 		{
 			name:   "error event in the watch",
-			expire: func(_ *fakeLW, w *fakeWatcher) { w.Send(statusEvent(expiredErr)) },
+			expire: func(_ *reflectorHarness, _ *fakeLW, w *fakeWatcher) { w.Send(statusEvent(expiredErr)) },
 		},
 		{
 			name: "Watch call fails with 410",
-			expire: func(lw *fakeLW, w *fakeWatcher) {
+			expire: func(h *reflectorHarness, lw *fakeLW, w *fakeWatcher) {
 				lw.mu.Lock()
 				lw.WatchFunc = func(context.Context, metav1.ListOptions) (watch.Interface, error) {
 					lw.mu.Lock()
@@ -337,6 +338,7 @@ func TestReflectorRelistsWithConsistentReadWhenWatchExpires(t *testing.T) {
 				}
 				lw.mu.Unlock()
 				w.Send(ev(watch.Added, testObject("a", "n", "11")))
+				h.clock.Step(veryShortWatch) // a watch that lived: resumed at once
 				w.Close()
 			},
 		},
@@ -353,7 +355,7 @@ func TestReflectorRelistsWithConsistentReadWhenWatchExpires(t *testing.T) {
 			}
 			h := startReflector(t, lw, lw, ReflectorOptions{})
 			w := lw.nextWatcher(t)
-			tc.expire(lw, w)
+			tc.expire(h, lw, w)
 			errs := h.waitErrors(t, 1)
 			if !isExpiredError(errs[0]) {
 				t.Fatalf("reported error = %v, want an expired error", errs[0])
@@ -418,6 +420,7 @@ func TestReflectorRewatchesWithoutRelistWhenWatchClosesCleanly(t *testing.T) {
 	h := startReflector(t, lw, lw, ReflectorOptions{})
 	w := lw.nextWatcher(t)
 	w.Send(ev(watch.Added, testObject("a", "x", "11")))
+	h.clock.Step(veryShortWatch) // a watch that lived: resumed at once
 	w.Close()
 	w2 := lw.nextWatcher(t)
 	if w2.opts.ResourceVersion != "11" {
@@ -548,6 +551,7 @@ func TestReflectorBookmarksMoveResourceVersion(t *testing.T) {
 		t.Fatalf("LastSyncResourceVersion = %q, want 25", rv)
 	}
 	w.Send(ev(watch.Added, testObject("a", "x", "26")))
+	h.clock.Step(veryShortWatch) // a watch that lived: resumed at once
 	w.Close()
 	if w2 := lw.nextWatcher(t); w2.opts.ResourceVersion != "26" {
 		t.Fatalf("rewatch RV = %q, want 26", w2.opts.ResourceVersion)
@@ -726,15 +730,17 @@ func (m *recordingMetrics) ResourceVersion(rv string) {
 func (m *recordingMetrics) QueueDepth(int)         {}
 func (m *recordingMetrics) EventsProcessed(int)    {}
 func (m *recordingMetrics) HandlerLag(string, int) {}
+func (m *recordingMetrics) HandlerPanicked(string) {}
 
 func TestReflectorReportsMetrics(t *testing.T) {
 	verifyNoLeaks(t)
 	lw := newFakeLW()
 	lw.ListFunc = listReturning(objectList("10", "", testObject("a", "x", "9"), testObject("a", "y", "10")))
 	m := &recordingMetrics{}
-	startReflector(t, lw, lw, ReflectorOptions{Metrics: m})
+	h := startReflector(t, lw, lw, ReflectorOptions{Metrics: m})
 	w := lw.nextWatcher(t)
 	w.Send(ev(watch.Added, testObject("a", "z", "11")))
+	h.clock.Step(veryShortWatch) // a watch that lived: resumed at once
 	w.Close()
 	lw.nextWatcher(t)
 	// The reflector reports WatchStarted after Watch returns.
@@ -773,5 +779,87 @@ func TestReflectorRunTwiceReturnsAtOnce(t *testing.T) {
 	case <-done:
 	case <-time.After(waitLimit):
 		t.Fatal("second Run did not return")
+	}
+}
+
+// TestReflectorBacksOffWhenWatchesKeepClosingAfterOneEvent pins that a
+// server closing every watch right after one event (a bookmark) does not
+// get the watch re-opened in a hot loop: the reflector waits on its
+// back-off (a fake clock that does not move) before each new watch.
+func TestReflectorBacksOffWhenWatchesKeepClosingAfterOneEvent(t *testing.T) {
+	verifyNoLeaks(t)
+	lw := newFakeLW()
+	lw.ListFunc = listReturning(objectList("10", ""))
+	var rv atomic.Int64
+	rv.Store(10)
+	var mu sync.Mutex
+	var watchers []*fakeWatcher
+	lastStopped := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(watchers) > 0 && watchers[len(watchers)-1].isStopped()
+	}
+	lw.WatchFunc = func(_ context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+		w := newFakeWatcher(opts)
+		mu.Lock()
+		watchers = append(watchers, w)
+		mu.Unlock()
+		go func() {
+			w.Send(ev(watch.Bookmark, testObject("", "", strconv.FormatInt(rv.Add(1), 10))))
+			w.Close()
+		}()
+		return w, nil
+	}
+	h := startReflector(t, lw, lw, ReflectorOptions{})
+	waitFor(t, "the first watch", func() bool { return len(lw.watches()) >= 1 })
+	// A bounded interval in which the clock does not move: the back-off
+	// allows no second watch.
+	deadline := time.Now().Add(200 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		if n := len(lw.watches()); n > 1 {
+			t.Fatalf("%d watch calls without the clock moving, want 1", n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for want := 2; want <= 4; want++ {
+		// Once the watch is stopped, the only timer left is the back-off.
+		waitFor(t, "the watch to end", lastStopped)
+		h.waitSleeping(t)
+		h.clock.Step(defaultBackoffMax)
+		waitFor(t, fmt.Sprintf("watch %d", want), func() bool { return len(lw.watches()) >= want })
+	}
+	if n := len(lw.lists()); n != 1 {
+		t.Fatalf("%d lists, want 1: a cleanly closed watch resumes without relisting", n)
+	}
+	if w := lw.watches()[3]; w.ResourceVersion == "" || w.ResourceVersion == "10" {
+		t.Fatalf("watch resumed at %q, want the last bookmark's resourceVersion", w.ResourceVersion)
+	}
+}
+
+// TestReflectorIgnoresBookmarksWithoutResourceVersion pins that a
+// bookmark carrying no resourceVersion does not move the watch position:
+// the reflector resumes from the last real one.
+func TestReflectorIgnoresBookmarksWithoutResourceVersion(t *testing.T) {
+	verifyNoLeaks(t)
+	lw := newFakeLW()
+	lw.ListFunc = listReturning(objectList("10", ""))
+	h := startReflector(t, lw, lw, ReflectorOptions{})
+	w := lw.nextWatcher(t)
+	w.Send(ev(watch.Added, testObject("a", "x", "11")))
+	w.Send(ev(watch.Bookmark, testObject("", "", "")))
+	w.Send(ev(watch.Bookmark, testObject("", "", "")))
+	if rv := h.r.LastSyncResourceVersion(); rv != "11" {
+		t.Fatalf("LastSyncResourceVersion = %q after empty bookmarks, want 11", rv)
+	}
+	h.clock.Step(veryShortWatch) // a watch that lived: resumed at once
+	w.Close()
+	if w2 := lw.nextWatcher(t); w2.opts.ResourceVersion != "11" {
+		t.Fatalf("rewatch RV = %q, want 11", w2.opts.ResourceVersion)
+	}
+	ops, _ := h.store.snapshot()
+	for _, op := range ops {
+		if op.kind == "rv" && op.rv == "" {
+			t.Fatalf("store told of an empty resourceVersion: %+v", ops)
+		}
 	}
 }

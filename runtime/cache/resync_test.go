@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -85,5 +86,35 @@ func TestAddEventHandlerResyncPeriods(t *testing.T) {
 	}
 	if inf.resyncCheckPeriod != time.Second {
 		t.Errorf("check period %v, want the shortest requested, 1s", inf.resyncCheckPeriod)
+	}
+}
+
+// TestInformerWarnsWhenALateHandlerAsksForResyncItCannotGet pins that a
+// handler asking for a resync period, added once an informer without
+// resync runs, is told (in the log) that it gets none, as client-go warns.
+func TestInformerWarnsWhenALateHandlerAsksForResyncItCannotGet(t *testing.T) {
+	tests := []struct {
+		name       string
+		resync     time.Duration
+		wantWarned bool
+	}{
+		{"resync asked", time.Minute, true},
+		{"no resync asked", 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			logs := captureLogs(t)
+			srv := newModelServer()
+			inf := startInformer(t, srv, SharedIndexInformerOptions{}, nil)
+			defer inf.stop(t)
+			waitFor(t, "the informer to sync", inf.HasSynced)
+			period := tc.resync
+			mustAdd(t, inf, ResourceEventHandlerFuncs{}, HandlerOptions{Name: "late", ResyncPeriod: &period})
+			out := logs()
+			warned := strings.Contains(out, "without resync") && strings.Contains(out, `"handler"="late"`)
+			if warned != tc.wantWarned {
+				t.Fatalf("warned = %v, want %v; log:\n%s", warned, tc.wantWarned, out)
+			}
+		})
 	}
 }

@@ -222,8 +222,8 @@ func (s *sharedIndexInformer) apply(batch []PoppedDeltas) {
 	n := 0
 	for i := range batch {
 		item := &batch[i]
-		for _, d := range item.Deltas {
-			s.applyDelta(item.Key, d, item.IsInInitialList, listeners, syncing)
+		for j, d := range item.Deltas {
+			s.applyDelta(item.Key, d, j < item.InitialDeltas, listeners, syncing)
 		}
 		n += len(item.Deltas)
 	}
@@ -347,6 +347,12 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if options.ResyncPeriod != nil {
 		resyncPeriod = *options.ResyncPeriod
 	}
+	if resyncPeriod > 0 && s.started && s.resyncCheckPeriod == 0 {
+		// As client-go: a running informer that was started without
+		// resync never checks for due resyncs.
+		klog.InfoS("Warning: handler asks for a resync period but the informer was started without resync; the handler gets no resync",
+			"informer", s.name, "handler", options.Name, "resyncPeriod", resyncPeriod)
+	}
 	if resyncPeriod > 0 {
 		if resyncPeriod < minimumResyncPeriod {
 			logger.V(2).Info("Resync period too small, using the minimum", "informer", s.name, "resyncPeriod", resyncPeriod, "minimumResyncPeriod", minimumResyncPeriod)
@@ -368,7 +374,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	reg := &registration{informer: s, listener: l}
 	if !s.started {
 		if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, err)
 		}
 		return reg, nil
 	}
@@ -377,7 +383,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
 	if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, err)
 	}
 	keys, objs := s.indexer.listKeyed()
 	for i, obj := range objs {

@@ -1,7 +1,7 @@
 package cache
 
-// Store is a thread-safe key/object store. Objects are keyed by a KeyFunc,
-// MetaNamespaceKeyFunc unless the constructor says otherwise.
+// Store is a thread-safe key/object store. Objects are keyed by the KeyFunc
+// given to its constructor (NewStore, NewIndexer); there is no default.
 //
 // Every method is safe for concurrent use. Objects handed to or returned by a
 // Store are shared with the informer and its handlers: callers must treat

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
+
+	"k8s.io/apimachinery/pkg/api/meta"
 )
 
 // errNilObject is returned when a nil object is handed to a store.
@@ -64,8 +65,8 @@ type storeIndex struct {
 	fn   IndexFunc
 	// namespaceOfKey is set when fn is MetaNamespaceIndexFunc and the
 	// store's keys come from MetaNamespaceKeyFunc: an object's only index
-	// value is then the namespace part of its key, which the keyed write
-	// path reads from the key instead of calling fn.
+	// value is then its namespace, which the keyed write path reads from
+	// the object's metadata (objectNamespace) instead of calling fn.
 	namespaceOfKey bool
 	values         map[string]idSet
 }
@@ -85,13 +86,17 @@ func sameFunc[F IndexFunc | KeyFunc](a, b F) bool {
 	return a != nil && b != nil && reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
 }
 
-// keyNamespace returns the namespace part of a MetaNamespaceKeyFunc key,
-// sharing the key's memory; "" for a cluster-scoped key.
-func keyNamespace(key string) string {
-	if i := strings.IndexByte(key, '/'); i >= 0 {
-		return key[:i]
+// objectNamespace returns the value MetaNamespaceIndexFunc files obj under
+// (its namespace) without allocating; ok is false when obj has no object
+// metadata, for which the function fails. The value is read from the
+// object, not from its key: a name may hold a '/', making the key of a
+// cluster-scoped object read like a namespaced one.
+func objectNamespace(obj any) (namespace string, ok bool) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return "", false
 	}
-	return ""
+	return m.GetNamespace(), true
 }
 
 func sortedIndexNames(indexers Indexers) []string {

@@ -39,8 +39,8 @@ func (s *threadSafeStore) deleteKeyed(key string) (old any, exists bool) {
 	}
 	old = s.objects.at(id).obj
 	for _, ix := range s.indexes {
-		if ix.namespaceOfKey {
-			ix.removeValue(id, keyNamespace(key))
+		if ns, ok := objectNamespace(old); ok && ix.namespaceOfKey {
+			ix.removeValue(id, ns)
 		} else {
 			ix.forget(id, old)
 		}
@@ -65,9 +65,7 @@ func (s *threadSafeStore) listKeyed() (keys []string, objs []any) {
 }
 
 // swapKeyed stores obj under key, which must be what the store's key
-// function returns for obj (an object with metadata when the store files
-// the namespace index from its keys: see storeIndex.namespaceOfKey), and
-// returns the object it replaced (exists is
+// function returns for obj, and returns the object it replaced (exists is
 // false when key was absent). When keep is not nil and keep(old, obj) is
 // true for the stored object old, the store is left unchanged. stored
 // reports whether obj was stored. On error (an index value of obj cannot
@@ -90,12 +88,14 @@ func (s *threadSafeStore) swapKeyed(key string, obj any, keep func(old, obj any)
 			return old, true, false, nil
 		}
 	}
-	// An index whose value is the key's namespace needs no index function
-	// call: an update keeps the value, an insert reads it from the key.
+	// The namespace index needs no index function call (and no slice):
+	// the value is the object's namespace, read from its metadata.
+	ns, hasMeta := objectNamespace(obj)
+	fast := func(ix *storeIndex) bool { return hasMeta && ix.namespaceOfKey }
 	var buf [4][]string
 	vals := buf[:0]
 	for _, ix := range s.indexes {
-		if ix.namespaceOfKey {
+		if fast(ix) {
 			vals = append(vals, nil)
 			continue
 		}
@@ -108,15 +108,23 @@ func (s *threadSafeStore) swapKeyed(key string, obj any, keep func(old, obj any)
 	if exists {
 		s.objects.at(id).obj = obj
 		for i, ix := range s.indexes {
-			if !ix.namespaceOfKey {
+			if !fast(ix) {
 				ix.move(id, old, vals[i])
+				continue
+			}
+			if oldNS, ok := objectNamespace(old); !ok {
+				ix.removeEverywhere(id)
+				ix.addValue(id, ns)
+			} else if oldNS != ns {
+				ix.removeValue(id, oldNS)
+				ix.addValue(id, ns)
 			}
 		}
 	} else {
 		id = s.objects.insert(key, obj)
 		for i, ix := range s.indexes {
-			if ix.namespaceOfKey {
-				ix.addValue(id, keyNamespace(key))
+			if fast(ix) {
+				ix.addValue(id, ns)
 			} else {
 				ix.add(id, vals[i])
 			}

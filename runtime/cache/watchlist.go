@@ -12,9 +12,16 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// errNoInitialEventsEnd reports a watch list whose stream did not carry the
-// end-of-initial-events bookmark: the server does not support watch lists.
-var errNoInitialEventsEnd = errors.New("watch list: no initial-events-end bookmark")
+var (
+	// errNoInitialEventsEnd reports a watch list whose stream did not
+	// carry the end-of-initial-events bookmark in time: the server does
+	// not support watch lists.
+	errNoInitialEventsEnd = errors.New("watch list: no initial-events-end bookmark")
+	// errInitialEventsCut reports a watch list whose stream closed before
+	// the end-of-initial-events bookmark: that attempt falls back to LIST,
+	// later ones try the watch list again.
+	errInitialEventsCut = errors.New("watch list: the stream closed before the initial-events-end bookmark")
+)
 
 // watchList fills the store with a streamed initial list: a watch with
 // sendInitialEvents=true whose synthetic events are buffered in a temporary
@@ -22,10 +29,11 @@ var errNoInitialEventsEnd = errors.New("watch list: no initial-events-end bookma
 // the store's content is replaced at the bookmark's resourceVersion. It
 // returns the watch, still open, to be consumed by watchLoop.
 //
-// It retries transient failures (with back-off) and expired
-// resourceVersions (from ""); any other failure is returned so the caller
-// falls back to LIST. When the failure shows the server lacks watch-list
-// support, later relists go straight to LIST.
+// It retries transient failures (with back-off); any other failure is
+// returned so the caller falls back to a LIST, for this attempt only. An
+// expired or too large resourceVersion makes that LIST a consistent read
+// from "". When the failure shows the server lacks watch-list support,
+// later relists go straight to LIST.
 func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 	for {
 		if ctx.Err() != nil {
@@ -87,13 +95,14 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 
 // watchListRetry reports whether the watch list should be tried again
 // after err, reporting err and backing off first when it is transient. It
-// records the server's lack of support when err shows it.
+// records an unavailable resourceVersion, and the server's lack of
+// support, when err shows them.
 func (r *Reflector) watchListRetry(ctx context.Context, err error) bool {
 	switch {
 	case isExpiredError(err) || isTooLargeResourceVersionError(err):
-		r.onError(ctx, err)
+		// Fall back to a LIST from "" rather than re-watching: a server
+		// answering every watch list so would be hit in a hot loop.
 		r.rvUnavailable.Store(true)
-		return true
 	case isRetriableWatchError(err):
 		r.onError(ctx, err)
 		return sleep(ctx, r.clock, r.backoff.next())
@@ -129,7 +138,7 @@ func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface)
 			return nil, "", events, fmt.Errorf("%s: watch list: %w", r.name, errWatchIdle)
 		case ev, ok := <-w.ResultChan():
 			if !ok {
-				return nil, "", events, fmt.Errorf("%s: %w: the watch closed after %d events", r.name, errNoInitialEventsEnd, events)
+				return nil, "", events, fmt.Errorf("%s: %w, after %d events", r.name, errInitialEventsCut, events)
 			}
 			lastEvent = r.clock.Now()
 			if ev.Type == watch.Error {

@@ -60,6 +60,9 @@ func TestWatchListFallsBackToList(t *testing.T) {
 		// when the Watch call itself fails).
 		reject bool
 		fail   func(t *testing.T, h *reflectorHarness, w *fakeWatcher)
+		// retries: later relists try the watch list again (the failure
+		// does not show the server lacks support).
+		retries bool
 	}{
 		{
 			name: "end bookmark never arrives",
@@ -75,6 +78,7 @@ func TestWatchListFallsBackToList(t *testing.T) {
 				w.Send(ev(watch.Added, testObject("a", "x", "20")))
 				w.Close()
 			},
+			retries: true,
 		},
 		{
 			name:   "server rejects sendInitialEvents",
@@ -116,12 +120,22 @@ func TestWatchListFallsBackToList(t *testing.T) {
 			if errs := h.errors(); len(errs) != 1 {
 				t.Fatalf("reported %v, want the watch-list failure once", errs)
 			}
-			// Later relists go straight to LIST.
+			// Later relists go straight to LIST, unless the failure was
+			// of that attempt only.
 			w.Send(statusEvent(expiredErr))
 			h.waitErrors(t, 2)
 			h.waitSleeping(t)
 			h.clock.Step(defaultBackoffMax)
 			w2 := lw.nextWatcher(t)
+			if tc.retries {
+				if w2.opts.SendInitialEvents == nil {
+					t.Fatalf("relist after a cut stream = %+v, want a watch list again", w2.opts)
+				}
+				if n := len(lw.lists()); n != 1 {
+					t.Fatalf("%d lists, want 1", n)
+				}
+				return
+			}
 			if w2.opts.SendInitialEvents != nil {
 				t.Fatalf("relist used a watch list again: %+v", w2.opts)
 			}
@@ -150,5 +164,65 @@ func TestWatchListRestartsFromScratchWhenResourceVersionExpired(t *testing.T) {
 	waitFor(t, "resourceVersion 90", func() bool { return h.r.LastSyncResourceVersion() == "90" })
 	if errs := h.errors(); !errors.Is(errs[0], expiredErr) && !isExpiredError(errs[0]) {
 		t.Fatalf("reported %v, want the expiry", errs[0])
+	}
+}
+
+// TestWatchListExpiryFallsBackToPagedList pins that a watch list refused
+// for its resourceVersion (410, or one the server has not reached) is not
+// retried in a loop: the reflector falls back to a paged LIST from "" at
+// once, then watches from the list.
+func TestWatchListExpiryFallsBackToPagedList(t *testing.T) {
+	tooLarge := apierrors.NewTimeoutError("Too large resource version", 1)
+	tests := []struct {
+		name string
+		// callErr fails the Watch call itself; eventErr ends the stream.
+		callErr, eventErr *apierrors.StatusError
+	}{
+		{name: "410 on the watch call", callErr: expiredErr},
+		{name: "410 in the stream", eventErr: expiredErr},
+		{name: "too large resource version on the watch call", callErr: tooLarge},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			verifyNoLeaks(t)
+			lw := newFakeLW()
+			lw.ListFunc = listReturning(objectList("40", "", testObject("a", "listed", "40")))
+			lw.WatchFunc = func(_ context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+				w := newFakeWatcher(opts)
+				if opts.SendInitialEvents != nil {
+					if tc.callErr != nil {
+						return nil, tc.callErr
+					}
+					go func() {
+						w.Send(statusEvent(tc.eventErr))
+						w.Close()
+					}()
+					return w, nil
+				}
+				lw.watchers <- w
+				return w, nil
+			}
+			h := startReflector(t, lw, lw, ReflectorOptions{UseWatchList: true})
+			w := lw.nextWatcher(t)
+			if w.opts.SendInitialEvents != nil || w.opts.ResourceVersion != "40" {
+				t.Fatalf("watch after the fallback = %+v, want a plain watch at 40", w.opts)
+			}
+			watchLists := 0
+			for _, o := range lw.watches() {
+				if o.SendInitialEvents != nil {
+					watchLists++
+				}
+			}
+			if watchLists != 1 {
+				t.Fatalf("%d watch-list calls, want 1 then the fallback", watchLists)
+			}
+			lists := lw.lists()
+			if len(lists) != 1 || lists[0].ResourceVersion != "" || lists[0].Limit != defaultPageSize {
+				t.Fatalf("lists = %+v, want one paged LIST from \"\"", lists)
+			}
+			if ops := h.store.waitOps(t, 1); ops[0] != (storeOp{kind: "replace", rv: "40", n: 1}) {
+				t.Fatalf("store op = %+v, want the LIST result", ops[0])
+			}
+		})
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/meta"
-
 	"github.com/informer-gen/informer-gen/runtime/cache"
 )
 
@@ -34,9 +32,11 @@ func newMultiNamespaceInformer(namespaces []string, parts []cache.SharedIndexInf
 	return m
 }
 
-// multiRegistration is the registration of one handler on every part.
+// multiRegistration is the registration of one handler on every part of
+// owner.
 type multiRegistration struct {
-	regs []cache.ResourceEventHandlerRegistration
+	owner *multiNamespaceInformer
+	regs  []cache.ResourceEventHandlerRegistration
 }
 
 func (r *multiRegistration) HasSynced() bool {
@@ -61,7 +61,7 @@ func (m *multiNamespaceInformer) AddEventHandlerWithResyncPeriod(handler cache.R
 // though the informers deliver from different goroutines.
 func (m *multiNamespaceInformer) AddEventHandlerWithOptions(handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	serial := &serialHandler{h: handler}
-	reg := &multiRegistration{}
+	reg := &multiRegistration{owner: m}
 	for _, p := range m.parts {
 		r, err := p.AddEventHandlerWithOptions(serial, options)
 		if err != nil {
@@ -75,7 +75,7 @@ func (m *multiNamespaceInformer) AddEventHandlerWithOptions(handler cache.Resour
 
 func (m *multiNamespaceInformer) RemoveEventHandler(handle cache.ResourceEventHandlerRegistration) error {
 	reg, ok := handle.(*multiRegistration)
-	if !ok {
+	if !ok || reg.owner != m {
 		return fmt.Errorf("factory: registration %T was not made by this informer", handle)
 	}
 	var errs []error
@@ -126,7 +126,32 @@ func (m *multiNamespaceInformer) SetTransform(transform cache.TransformFunc) err
 	return m.each(func(p cache.SharedIndexInformer) error { return p.SetTransform(transform) })
 }
 
+// AddIndexers adds indexers to every namespace's cache, or to none: it
+// first checks that no namespace has an index of the same name and that
+// the index functions accept every cached object. An object a namespace's
+// informer caches between that check and the addition can still make the
+// addition fail there alone.
 func (m *multiNamespaceInformer) AddIndexers(indexers cache.Indexers) error {
+	err := m.each(func(p cache.SharedIndexInformer) error {
+		idx := p.GetIndexer()
+		existing := idx.GetIndexers()
+		for name := range indexers {
+			if _, ok := existing[name]; ok {
+				return fmt.Errorf("factory: index %q already exists", name)
+			}
+		}
+		for _, obj := range idx.List() {
+			for name, fn := range indexers {
+				if _, err := fn(obj); err != nil {
+					return fmt.Errorf("factory: index %q: %w", name, err)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	return m.each(func(p cache.SharedIndexInformer) error { return p.AddIndexers(indexers) })
 }
 
@@ -215,16 +240,15 @@ func (u unionIndexer) ListKeys() []string {
 	return out
 }
 
+// Get returns the cached object with obj's key: obj may be an object, a
+// DeletedFinalStateUnknown tombstone or an ExplicitKey, as for a single
+// informer's cache.
 func (u unionIndexer) Get(obj any) (any, bool, error) {
-	m, err := meta.Accessor(obj)
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
 		return nil, false, err
 	}
-	p, ok := u.m.byNamespace[m.GetNamespace()]
-	if !ok {
-		return nil, false, nil
-	}
-	return p.GetIndexer().Get(obj)
+	return u.GetByKey(key)
 }
 
 func (u unionIndexer) GetByKey(key string) (any, bool, error) {

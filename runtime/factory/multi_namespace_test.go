@@ -1,6 +1,7 @@
 package factory
 
 import (
+	"errors"
 	"reflect"
 	"sort"
 	"sync"
@@ -148,5 +149,90 @@ func TestMultiNamespaceHandlerNeverCalledConcurrently(t *testing.T) {
 	}
 	if err := m.RemoveEventHandler(fakeRegistration{}); err == nil {
 		t.Fatal("removing a foreign registration succeeded")
+	}
+}
+
+func TestMultiNamespaceRemoveEventHandlerRefusesForeignRegistrations(t *testing.T) {
+	m, _ := newMulti(t)
+	var rec recorder
+	other := New(WithNamespaces("a", "b", "c")).InformerFor(&metav1.PartialObjectMetadata{}, rec.newInformer)
+	twin, _ := newMulti(t)
+	tests := []struct {
+		name string
+		from cache.SharedIndexInformer
+	}{
+		{"more namespaces", other},
+		{"same namespaces", twin},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg, err := tc.from.AddEventHandler(cache.ResourceEventHandlerFuncs{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.RemoveEventHandler(reg); err == nil {
+				t.Fatal("removing another informer's registration succeeded")
+			}
+		})
+	}
+}
+
+func TestMultiNamespaceGetAcceptsTombstonesAndExplicitKeys(t *testing.T) {
+	m, _ := newMulti(t, obj("a", "x"), obj("b", "y"))
+	idx := m.GetIndexer()
+	for _, probe := range []any{
+		cache.DeletedFinalStateUnknown{Key: "b/y", Obj: obj("b", "y")},
+		cache.DeletedFinalStateUnknown{Key: "b/y"},
+		cache.ExplicitKey("b/y"),
+		obj("b", "y"),
+	} {
+		got, ok, err := idx.Get(probe)
+		if err != nil || !ok || got.(*metav1.PartialObjectMetadata).Name != "y" {
+			t.Errorf("Get(%#v) = %v, %v, %v; want b/y", probe, got, ok, err)
+		}
+	}
+}
+
+func TestMultiNamespaceAddIndexersIsAllOrNothing(t *testing.T) {
+	byName := func(o any) ([]string, error) { return []string{o.(*metav1.PartialObjectMetadata).Name}, nil }
+	failing := func(o any) ([]string, error) {
+		if o.(*metav1.PartialObjectMetadata).Namespace == "b" {
+			return nil, errors.New("cannot index")
+		}
+		return nil, nil
+	}
+	tests := []struct {
+		name    string
+		prepare func(rec *recorder) // makes namespace b refuse
+		add     cache.Indexers
+	}{
+		{
+			name: "index exists in one namespace",
+			prepare: func(rec *recorder) {
+				if err := rec.made[1].indexer.AddIndexers(cache.Indexers{"name": byName}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			add: cache.Indexers{"name": byName},
+		},
+		{
+			name:    "index function fails on an object of one namespace",
+			prepare: func(*recorder) {},
+			add:     cache.Indexers{"name": byName, "picky": failing},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, rec := newMulti(t, obj("a", "x"), obj("b", "y"))
+			tc.prepare(rec)
+			if err := m.AddIndexers(tc.add); err == nil {
+				t.Fatal("AddIndexers succeeded")
+			}
+			for name := range tc.add {
+				if _, ok := rec.made[0].indexer.GetIndexers()[name]; ok {
+					t.Errorf("namespace a got index %q although namespace b refused", name)
+				}
+			}
+		})
 	}
 }

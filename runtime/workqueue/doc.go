@@ -58,7 +58,9 @@
 // every blocked Get. Workers still receive the items already queued, then
 // Get returns shutdown == true. ShutDownWithDrain does the same and also
 // waits until every item handed out by Get has been passed to Done; a later
-// ShutDown releases that wait.
+// ShutDown releases that wait. Run, once its ctx is done, stops each worker
+// after the item it holds: queued items are left unprocessed unless
+// ShutDownWithDrain was called first.
 //
 // # Concurrency
 //

@@ -40,3 +40,20 @@ func ExampleQueue_Run() {
 	// Output:
 	// reconcile default/a
 }
+
+// Run's workers process the items still queued after ShutDownWithDrain;
+// once its ctx is done instead, they stop after the items they hold.
+func ExampleQueue_ShutDownWithDrain() {
+	q := workqueue.New(workqueue.Config[string]{})
+	q.Add("default/a")
+	q.Add("default/b")
+	q.ShutDownWithDrain() // nothing handed out yet: returns at once
+	q.Add("default/c")    // ignored: shutting down
+	q.Run(context.Background(), 1, func(_ context.Context, key string) error {
+		fmt.Println("reconcile", key)
+		return nil
+	})
+	// Output:
+	// reconcile default/a
+	// reconcile default/b
+}

@@ -195,3 +195,34 @@ func TestAddRateLimitedBacksOffOnTheQueueClock(t *testing.T) {
 	clk.Step(10 * time.Millisecond)
 	getN(t, q, 1)
 }
+
+// TestTokenBucketWhenClampsHugeDelays pins that a delay too long for a
+// time.Duration is clamped to the longest one rather than overflowing to a
+// negative (immediate) delay.
+func TestTokenBucketWhenClampsHugeDelays(t *testing.T) {
+	tests := []struct {
+		name string
+		qps  float64
+	}{
+		{"one token per 30 years", 1.0 / (30 * 365 * 24 * 3600)},
+		{"one token per 10^12 seconds", 1e-12},
+		{"smallest positive qps", math.SmallestNonzeroFloat64},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := clocktesting.NewFakeClock(time.Unix(0, 0))
+			b := NewTokenBucket[string](clk, tc.qps, 1)
+			if d := b.When("x"); d != 0 {
+				t.Fatalf("first When = %v, want 0 (the burst)", d)
+			}
+			prev := time.Duration(0)
+			for i := range 3 {
+				d := b.When("x")
+				if d <= 0 || d < prev {
+					t.Fatalf("When #%d = %v after %v, want a positive, non-decreasing delay", i+2, d, prev)
+				}
+				prev = d
+			}
+		})
+	}
+}

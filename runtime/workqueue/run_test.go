@@ -92,3 +92,76 @@ func TestRunReturnsWhenQueueIsShutDownElsewhere(t *testing.T) {
 	q.ShutDown()
 	waitFor(t, runDone, "Run returning after ShutDown")
 }
+
+// TestRunStopsAfterTheCurrentItemsWhenContextEnds pins that, once ctx is
+// done, Run's workers finish the items they hold and process no queued
+// item with the cancelled ctx.
+func TestRunStopsAfterTheCurrentItemsWhenContextEnds(t *testing.T) {
+	q := New(Config[int]{})
+	for i := range 100 {
+		q.Add(i)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{})
+	var mu sync.Mutex
+	var processed []int
+	runDone := make(chan struct{})
+	go func() {
+		defer close(runDone)
+		q.Run(ctx, 1, func(ctx context.Context, item int) error {
+			mu.Lock()
+			processed = append(processed, item)
+			mu.Unlock()
+			if item == 0 {
+				close(started)
+				<-ctx.Done() // cancelled while holding item 0
+			}
+			return nil
+		})
+	}()
+	<-started
+	cancel()
+	waitFor(t, runDone, "Run returning after cancel")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(processed) != 1 || processed[0] != 0 {
+		t.Fatalf("processed %v after the cancel, want only the item held (0)", processed)
+	}
+}
+
+// TestRunDrainsQueuedItemsOnShutDownWithDrain pins that draining stays
+// available: ShutDownWithDrain, called while ctx is live, lets Run's
+// workers process every queued item before they exit.
+func TestRunDrainsQueuedItemsOnShutDownWithDrain(t *testing.T) {
+	q := New(Config[int]{})
+	for i := range 100 {
+		q.Add(i)
+	}
+	var mu sync.Mutex
+	processed := 0
+	gate := make(chan struct{})
+	runDone := make(chan struct{})
+	go func() {
+		defer close(runDone)
+		q.Run(context.Background(), 2, func(context.Context, int) error {
+			<-gate
+			mu.Lock()
+			processed++
+			mu.Unlock()
+			return nil
+		})
+	}()
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		q.ShutDownWithDrain()
+	}()
+	close(gate)
+	waitFor(t, drained, "ShutDownWithDrain returning")
+	waitFor(t, runDone, "Run returning after the drain")
+	mu.Lock()
+	defer mu.Unlock()
+	if processed != 100 {
+		t.Fatalf("processed %d items, want all 100", processed)
+	}
+}

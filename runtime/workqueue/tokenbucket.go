@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"math"
 	"sync"
 	"time"
 
@@ -46,7 +47,8 @@ func NewTokenBucket[T comparable](clk clock.PassiveClock, qps float64, burst int
 }
 
 // When takes one token and returns how long the caller must wait for it:
-// zero while tokens are left.
+// zero while tokens are left, and never more than the longest
+// time.Duration.
 func (b *TokenBucket[T]) When(T) time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -62,7 +64,17 @@ func (b *TokenBucket[T]) When(T) time.Duration {
 	if b.tokens >= 0 {
 		return 0
 	}
-	return time.Duration(-b.tokens / b.qps * float64(time.Second))
+	return secondsToDuration(-b.tokens / b.qps)
+}
+
+// secondsToDuration converts a non-negative number of seconds to a
+// Duration, clamped to the longest Duration (about 292 years) where the
+// conversion would overflow (to a negative, immediate, delay).
+func secondsToDuration(s float64) time.Duration {
+	if ns := s * float64(time.Second); ns < float64(math.MaxInt64) {
+		return time.Duration(ns)
+	}
+	return time.Duration(math.MaxInt64)
 }
 
 // Forget does nothing: the bucket does not track items.

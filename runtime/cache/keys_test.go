@@ -1,0 +1,46 @@
+package cache
+
+import "testing"
+
+// TestMetaNamespaceKeyFormatRoundTrips pins the one key format: built by
+// metaNamespaceKey (and MetaNamespaceKeyFunc), matched by
+// isMetaNamespaceKey and parsed back by SplitMetaNamespaceKey.
+func TestMetaNamespaceKeyFormatRoundTrips(t *testing.T) {
+	tests := []struct {
+		namespace, name, key string
+	}{
+		{"ns", "a", "ns/a"},
+		{"", "node-1", "node-1"},
+		{"kube-system", "x.y-z", "kube-system/x.y-z"},
+	}
+	for _, tc := range tests {
+		if got := metaNamespaceKey(tc.namespace, tc.name); got != tc.key {
+			t.Errorf("metaNamespaceKey(%q, %q) = %q, want %q", tc.namespace, tc.name, got, tc.key)
+		}
+		if got, _ := MetaNamespaceKeyFunc(testObject(tc.namespace, tc.name, "1")); got != tc.key {
+			t.Errorf("MetaNamespaceKeyFunc(%s/%s) = %q, want %q", tc.namespace, tc.name, got, tc.key)
+		}
+		if !isMetaNamespaceKey(tc.key, tc.namespace, tc.name) {
+			t.Errorf("isMetaNamespaceKey(%q, %q, %q) = false", tc.key, tc.namespace, tc.name)
+		}
+		ns, name, err := SplitMetaNamespaceKey(tc.key)
+		if err != nil || ns != tc.namespace || name != tc.name {
+			t.Errorf("SplitMetaNamespaceKey(%q) = %q, %q, %v", tc.key, ns, name, err)
+		}
+	}
+	mismatches := []struct{ key, namespace, name string }{
+		{"ns/a", "ns", "b"},
+		{"ns/a", "", "a"},
+		{"a", "ns", "a"},
+		{"nsx/a", "ns", "a"},
+		{"ns/ab", "ns", "a"},
+	}
+	for _, m := range mismatches {
+		if isMetaNamespaceKey(m.key, m.namespace, m.name) {
+			t.Errorf("isMetaNamespaceKey(%q, %q, %q) = true", m.key, m.namespace, m.name)
+		}
+	}
+	if _, _, err := SplitMetaNamespaceKey("a/b/c"); err == nil {
+		t.Error("SplitMetaNamespaceKey(a/b/c) succeeded")
+	}
+}
