@@ -15,12 +15,22 @@
 // With --verify-only nothing is written: the files that differ from the
 // generated ones, are missing, or are stale are listed and the exit status
 // is 1 when there is any.
+//
+// Exit status: 0 on success; 2 on bad usage (an unknown or malformed flag,
+// a missing required flag, flags that contradict each other or an output
+// layout that overlaps the inputs), with the cause and, for flag syntax
+// errors, the usage on standard error; 1 when the inputs are wrong (a
+// package that does not exist or cannot be generated for, an unreadable
+// header file, a clientset lacking what the informers call), when writing
+// fails, or when --verify-only finds differences.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -73,7 +83,48 @@ func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
 	fs.StringVar(&f.listersPackage, "listers-package", "", "ignored: informer-gen writes the listers itself, under --output-dir/--listers-subdir")
 	fs.StringVar(&f.internalClientset, "internal-clientset-package", "", "ignored: informer-gen generates external versions only")
 	fs.StringVar(&f.buildTag, "build-tag", "", "ignored: generated files carry no build tag")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: informer-gen [flags] PACKAGE-PATTERN...\n\nFlags:\n%s", fs.FlagUsages())
+	}
 	return fs
+}
+
+// upstreamFlagHints explain flags of upstream informer-gen (gengo v1 and
+// v2) that informer-gen does not have, by the text of pflag's error.
+var upstreamFlagHints = []struct{ flag, hint string }{
+	{"--output-base", "informer-gen has no --output-base: use --output-dir, the folder that will hold informers/ and listers/"},
+	{"'i' in -i", "informer-gen has no -i: use --input-dirs or list the packages as arguments"},
+	{"'o' in -o", "informer-gen has no -o: use --output-dir"},
+	{"'p' in -p", "informer-gen has no -p: use --output-pkg (the import path of --output-dir)"},
+	{"--output-file-base", "informer-gen has no --output-file-base: file names follow the type names"},
+}
+
+// flagError reports a command-line syntax error with its cause, a hint
+// when the flag is upstream's, and the usage.
+func flagError(fs *pflag.FlagSet, err error, stderr io.Writer) {
+	fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+	for _, h := range upstreamFlagHints {
+		if strings.Contains(err.Error(), h.flag) {
+			fmt.Fprintf(stderr, "informer-gen: %s\n", h.hint)
+		}
+	}
+	fs.Usage()
+}
+
+// checkNesting refuses an upstream-style --output-dir naming the informers
+// folder itself, which would nest informers/informers/externalversions,
+// unless --informers-subdir was given explicitly.
+func checkNesting(fs *pflag.FlagSet, f *flags) error {
+	if f.outputDir == "" || fs.Changed("informers-subdir") || filepath.Base(filepath.Clean(f.outputDir)) != f.informersSubdir {
+		return nil
+	}
+	nested := filepath.Join(f.outputDir, f.informersSubdir)
+	if !f.singleDirectory {
+		nested = filepath.Join(nested, "externalversions")
+	}
+	parent := filepath.Dir(filepath.Clean(f.outputDir))
+	return fmt.Errorf("--output-dir %s already ends in the informers folder: informer-gen's --output-dir is the folder holding both %s/ and %s/ (upstream informer-gen's is the informers folder itself), so informers would go to %s; pass --output-dir %s (listers then go to %s, which replaces --listers-package), or pass --informers-subdir explicitly if that nesting is wanted",
+		f.outputDir, f.informersSubdir, f.listersSubdir, nested, parent, filepath.Join(parent, f.listersSubdir))
 }
 
 // run is the whole command; it returns the exit status: 0 on success, 1 when
@@ -82,22 +133,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var f flags
 	fs := newFlagSet(&f, stderr)
 	if err := fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
+		if errors.Is(err, pflag.ErrHelp) {
 			return 0
 		}
+		flagError(fs, err, stderr)
 		return 2
 	}
-	explainIgnored(fs, &f, stderr)
+	explainIgnored(fs, stderr)
 
 	plural, err := generators.ParsePluralExceptions(f.pluralExceptions)
 	if err != nil {
 		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
 		return 2
 	}
+	if err := checkNesting(fs, &f); err != nil {
+		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		return 2
+	}
 	boilerplate, err := readHeader(f.headerFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "informer-gen: --go-header-file: %v\n", err)
-		return 2
+		return 1
 	}
 	opts := generators.Options{
 		Patterns:         append(fs.Args(), f.inputDirs...),
@@ -115,6 +171,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out, err := generators.Generate(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		if errors.As(err, new(*generators.UsageError)) {
+			return 2
+		}
 		return 1
 	}
 	generated := time.Since(start)
@@ -151,10 +210,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // explainIgnored tells the user why upstream-only flags they passed have no
 // effect, instead of failing on them.
-func explainIgnored(fs *pflag.FlagSet, f *flags, stderr io.Writer) {
+func explainIgnored(fs *pflag.FlagSet, stderr io.Writer) {
 	for _, name := range []string{"listers-package", "internal-clientset-package", "build-tag"} {
 		if fs.Changed(name) {
-			fmt.Fprintf(stderr, "informer-gen: --%s is %s\n", name, strings.TrimPrefix(fs.Lookup(name).Usage, "ignored: ")+" (flag ignored)")
+			fmt.Fprintf(stderr, "informer-gen: --%s is ignored: %s\n", name, strings.TrimPrefix(fs.Lookup(name).Usage, "ignored: "))
 		}
 	}
 }

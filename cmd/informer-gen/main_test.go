@@ -26,8 +26,8 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 // +genclient
 type Widget struct {
-	metav1.TypeMeta
-	metav1.ObjectMeta
+	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
 }
 `
 
@@ -76,66 +76,77 @@ func TestBadInputFailsWithMessageAndLeavesOutputUntouched(t *testing.T) {
 		files   map[string]string
 		args    []string
 		wantErr string
+		code    int
 	}{
 		{
 			name:    "no package matches",
 			files:   map[string]string{"apis/bad/v1/register.go": register, "empty/README": "no Go here"},
 			args:    []string{"./empty/..."},
 			wantErr: `no Go package matches "./empty/..."`,
+			code:    1,
 		},
 		{
 			name:    "missing folder",
 			files:   map[string]string{"apis/bad/v1/register.go": register},
 			args:    []string{"./apis/missing"},
 			wantErr: "apis/missing",
+			code:    1,
 		},
 		{
 			name:    "no genclient type",
 			files:   map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": "package v1\n\ntype Widget struct{}\n"},
 			args:    []string{"./apis/..."},
 			wantErr: "no +genclient type with the list verb found in example.com/bad/apis/bad/v1",
+			code:    1,
 		},
 		{
 			name:    "no ObjectMeta",
 			files:   map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": "package v1\n\n// +genclient\ntype Widget struct{ Name string }\n"},
 			args:    []string{"./apis/..."},
 			wantErr: "package example.com/bad/apis/bad/v1: type Widget (types.go:4): +genclient type has no ObjectMeta field",
+			code:    1,
 		},
 		{
 			name:    "no SchemeGroupVersion or Resource",
 			files:   map[string]string{"apis/bad/v1/types.go": goodTypes},
 			args:    []string{"./apis/..."},
 			wantErr: "package example.com/bad/apis/bad/v1: declares +genclient types but no var SchemeGroupVersion and no func Resource",
+			code:    1,
 		},
 		{
 			name:    "unknown tag",
 			files:   map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": strings.Replace(goodTypes, "+genclient", "+genclient\n// +genclient:nonNamespace", 1)},
 			args:    []string{"./apis/..."},
 			wantErr: "type Widget (types.go:7): unknown tag +genclient:nonNamespace",
+			code:    1,
 		},
 		{
 			name:    "malformed verb list",
 			files:   map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": strings.Replace(goodTypes, "+genclient", "+genclient\n// +genclient:onlyVerbs=list,wach", 1)},
 			args:    []string{"./apis/..."},
 			wantErr: `unknown verb "wach"`,
+			code:    1,
 		},
 		{
 			name:    "malformed group name",
 			files:   map[string]string{"apis/bad/v1/register.go": "// +groupName=Bad_Group\n" + register, "apis/bad/v1/types.go": goodTypes},
 			args:    []string{"./apis/..."},
 			wantErr: "package example.com/bad/apis/bad/v1: register.go: malformed tag +groupName=Bad_Group",
+			code:    1,
 		},
 		{
 			name:    "bad plural exception",
 			files:   map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes},
 			args:    []string{"--plural-exceptions", "Widget", "./apis/..."},
 			wantErr: `--plural-exceptions: "Widget" is not Type:Plural`,
+			code:    2,
 		},
 		{
 			name:    "no clientset",
 			files:   map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes},
 			args:    []string{"--versioned-clientset-package=", "./apis/..."},
 			wantErr: "--versioned-clientset-package must be specified",
+			code:    2,
 		},
 	}
 	for _, tt := range tests {
@@ -145,8 +156,8 @@ func TestBadInputFailsWithMessageAndLeavesOutputUntouched(t *testing.T) {
 			t.Chdir(dir)
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset"}, tt.args...)
-			if code := run(args, &stdout, &stderr); code == 0 {
-				t.Fatalf("exit status 0, want non-zero; stderr:\n%s", stderr.String())
+			if code := run(args, &stdout, &stderr); code != tt.code {
+				t.Fatalf("exit status %d, want %d; stderr:\n%s", code, tt.code, stderr.String())
 			}
 			if !strings.Contains(stderr.String(), tt.wantErr) {
 				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantErr)
@@ -182,7 +193,7 @@ func TestGenerateThenVerifyFromAnyDirectory(t *testing.T) {
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("generate: exit %d; stderr:\n%s", code, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "--listers-package is informer-gen writes the listers itself") {
+	if !strings.Contains(stderr.String(), "--listers-package is ignored: informer-gen writes the listers itself") {
 		t.Errorf("no explanation for --listers-package; stderr:\n%s", stderr.String())
 	}
 	stdout.Reset()
@@ -195,5 +206,134 @@ func TestGenerateThenVerifyFromAnyDirectory(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, "out", "listers", "bad", "v1", "expansion_generated.go"))
 	if err != nil || strings.Contains(string(b), "WidgetListerExpansion") {
 		t.Fatalf("expansion_generated.go declares the user's WidgetListerExpansion (err %v):\n%s", err, b)
+	}
+}
+
+func TestCommandLineErrorsPrintCauseAndExitStatus(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		// want are texts stderr must contain; usage is whether it must
+		// also show the flag list.
+		want  []string
+		usage bool
+	}{
+		{
+			name:  "unknown long flag",
+			args:  []string{"--output-base", "x", "./apis/..."},
+			code:  2,
+			want:  []string{"informer-gen: unknown flag: --output-base", "use --output-dir"},
+			usage: true,
+		},
+		{
+			name:  "unknown shorthand flag",
+			args:  []string{"-i", "example.com/bad/apis/bad/v1"},
+			code:  2,
+			want:  []string{"informer-gen: unknown shorthand flag: 'i' in -i", "--input-dirs"},
+			usage: true,
+		},
+		{
+			name:  "malformed value",
+			args:  []string{"--v=abc", "./apis/..."},
+			code:  2,
+			want:  []string{`informer-gen: invalid argument "abc" for "-v, --v" flag`},
+			usage: true,
+		},
+		{
+			name:  "flag without value",
+			args:  []string{"./apis/...", "--output-dir"},
+			code:  2,
+			want:  []string{"informer-gen: flag needs an argument: --output-dir"},
+			usage: true,
+		},
+		{
+			name: "missing clientset flag",
+			args: []string{"--output-dir", "./out", "./apis/..."},
+			code: 2,
+			want: []string{"--versioned-clientset-package must be specified"},
+		},
+		{
+			name: "missing output folder",
+			args: []string{"--versioned-clientset-package", "example.com/bad/clientset", "./apis/..."},
+			code: 2,
+			want: []string{"--output-dir must be specified"},
+		},
+		{
+			name: "only empty input entries",
+			args: []string{"--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset", "--input-dirs", ","},
+			code: 2,
+			want: []string{"no input packages"},
+		},
+		{
+			name: "unreadable header file",
+			args: []string{"--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset", "--go-header-file", "missing.txt", "./apis/..."},
+			code: 1,
+			want: []string{"--go-header-file: open missing.txt"},
+		},
+		{
+			name: "upstream v2 output folder",
+			args: []string{"--output-dir", "./pkg/client/informers", "--listers-package", "example.com/bad/pkg/client/listers", "--versioned-clientset-package", "example.com/bad/clientset", "./apis/..."},
+			code: 2,
+			want: []string{
+				"--output-dir ./pkg/client/informers already ends in the informers folder",
+				"pkg/client/informers/informers/externalversions",
+				"pass --output-dir pkg/client",
+			},
+		},
+		{
+			name: "module not required",
+			args: []string{"--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset", "k8s.io/metrics/pkg/apis/..."},
+			code: 1,
+			want: []string{`no Go package matches "k8s.io/metrics/pkg/apis/..."`, "go get k8s.io/metrics/pkg/apis/..."},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := module(t, map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes})
+			before := snapshot(t, dir)
+			t.Chdir(dir)
+			var stdout, stderr bytes.Buffer
+			if code := run(tt.args, &stdout, &stderr); code != tt.code {
+				t.Errorf("exit status %d, want %d", code, tt.code)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr lacks %q", want)
+				}
+			}
+			if hasUsage := strings.Contains(stderr.String(), "Usage: informer-gen [flags] PACKAGE-PATTERN..."); hasUsage != tt.usage {
+				t.Errorf("usage shown: %v, want %v", hasUsage, tt.usage)
+			}
+			if t.Failed() {
+				t.Logf("stderr:\n%s", stderr.String())
+			}
+			if after := snapshot(t, dir); len(after) != len(before) {
+				t.Errorf("files changed: %d before, %d after", len(before), len(after))
+			}
+		})
+	}
+}
+
+func TestTrailingCommaInInputDirsIsIgnored(t *testing.T) {
+	dir := module(t, map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes})
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	args := []string{"--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset", "--input-dirs", "example.com/bad/apis/bad/v1,"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit status %d; stderr:\n%s", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "informers", "externalversions", "bad", "v1", "widget.go")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHelpPrintsUsageAndSucceeds(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--help"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit status %d, want 0", code)
+	}
+	if out := stdout.String() + stderr.String(); !strings.Contains(out, "Usage: informer-gen") || !strings.Contains(out, "--output-dir") {
+		t.Fatalf("no usage:\n%s", out)
 	}
 }
