@@ -29,7 +29,7 @@ func Generate(opts Options) (*Output, error) {
 	if !filepath.IsAbs(outDir) {
 		outDir = filepath.Join(dir, outDir)
 	}
-	outDir = filepath.Clean(outDir)
+	outDir = absDir(outDir)
 	outPkg := opts.OutputPackage
 	if outPkg == "" {
 		p, err := importPathOf(outDir)
@@ -60,8 +60,18 @@ func Generate(opts Options) (*Output, error) {
 		listersPkg:   path.Join(outPkg, opts.ListersSubdir),
 	}
 
+	if err := checkLayout(out, nil); err != nil {
+		return nil, err
+	}
 	pkgs, err := loadPackages(dir, opts.Patterns)
 	if err != nil {
+		return nil, err
+	}
+	var inputs []inputFolder
+	for _, p := range pkgs {
+		inputs = append(inputs, inputFolder{"input package " + p.Path, absDir(p.Dir)})
+	}
+	if err := checkLayout(out, inputs); err != nil {
 		return nil, err
 	}
 	decls := make([]*declarations, len(pkgs))

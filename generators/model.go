@@ -104,12 +104,6 @@ type kind struct {
 	UserExpansion bool
 }
 
-// layout is where generated packages go.
-type layout struct {
-	informersDir, informersPkg string
-	listersDir, listersPkg     string
-}
-
 // reservedAliases are import names the templates use for fixed packages.
 var reservedAliases = map[string]bool{
 	"context": true, "time": true, "reflect": true, "fmt": true,
