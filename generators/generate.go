@@ -78,6 +78,9 @@ func Generate(opts Options) (*Output, error) {
 	for i, p := range pkgs {
 		decls[i] = readDeclarations(p)
 	}
+	if err := newTypeResolver(dir, decls).resolveObjectMeta(decls); err != nil {
+		return nil, err
+	}
 	exists := func(p string) bool {
 		_, err := os.Stat(filepath.FromSlash(p))
 		return err == nil

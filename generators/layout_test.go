@@ -24,9 +24,11 @@ func TestOverlappingOutputLayoutsAreRefused(t *testing.T) {
 			want:   "contains the listers folder",
 		},
 		{
-			name:   "informers inside listers",
-			change: func(o *Options) { o.SingleDirectory, o.InformersSubdir, o.ListersSubdir = true, "listers/informers", "listers" },
-			want:   "the listers folder",
+			name: "informers inside listers",
+			change: func(o *Options) {
+				o.SingleDirectory, o.InformersSubdir, o.ListersSubdir = true, "listers/informers", "listers"
+			},
+			want: "the listers folder",
 		},
 		{
 			name:   "same folder",

@@ -275,7 +275,15 @@ func newKind(t *declaredType, ptags packageTags, names resourceNamer) (*kind, er
 		return nil, nil
 	}
 	if !t.objectMeta {
-		return nil, errors.New("+genclient type has no ObjectMeta field; informers and listers need object metadata (embed metav1.ObjectMeta)")
+		through := ""
+		if len(t.refs) > 0 {
+			names := make([]string, len(t.refs))
+			for i, r := range t.refs {
+				names[i] = r.String()
+			}
+			through = ", nor through " + strings.Join(names, ", ")
+		}
+		return nil, fmt.Errorf("+genclient type has no ObjectMeta field%s; informers and listers need object metadata (embed metav1.ObjectMeta)", through)
 	}
 	return &kind{
 		Name:        t.name,
