@@ -97,7 +97,7 @@ func Generate(opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Files: files, Roots: []string{out.informersDir, out.listersDir}, Base: outDir}, nil
+	return &Output{Files: files, Roots: []string{out.informersDir, out.listersDir}, Base: outDir, Notes: m.notes}, nil
 }
 
 // outWithSlashDirs returns out with '/'-separated folders, as buildModel

@@ -177,6 +177,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	generated := time.Since(start)
+	for _, note := range out.Notes {
+		fmt.Fprintf(stderr, "informer-gen: note: %s\n", note)
+	}
 
 	if f.verifyOnly {
 		diffs, err := out.Verify()

@@ -384,3 +384,34 @@ func TestRegeneratingSparesUpstreamGeneratedFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestInternalPackagesAreSkippedWithANoteOnStderr(t *testing.T) {
+	internalTypes := "package bad\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n// +genclient\ntype Widget struct {\n\tmetav1.TypeMeta\n\tmetav1.ObjectMeta\n}\n"
+	internalRegister := strings.Replace(register, "package v1", "package bad", 1)
+	tests := []struct {
+		name     string
+		patterns []string
+		code     int
+		want     string
+	}{
+		{"internal next to its version", []string{"./apis/..."}, 0, "informer-gen: note: skipped example.com/bad/apis/bad: internal (unversioned) API types"},
+		{"only the internal package", []string{"./apis/bad"}, 1, "only internal (unversioned) API packages found (example.com/bad/apis/bad)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := module(t, map[string]string{
+				"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes,
+				"apis/bad/register.go": internalRegister, "apis/bad/types.go": internalTypes,
+			})
+			t.Chdir(dir)
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset"}, tt.patterns...)
+			if code := run(args, &stdout, &stderr); code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+				t.Fatalf("exit %d (want %d); stderr lacks %q:\n%s", code, tt.code, tt.want, stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out", "listers", "bad", "bad")); !os.IsNotExist(err) {
+				t.Errorf("listers generated for the internal package: %v", err)
+			}
+		})
+	}
+}
