@@ -39,12 +39,14 @@ func Generate(opts Options) (*Output, error) {
 		outPkg = p
 	}
 	clientset := opts.ClientsetPackage
+	clientsetFlag := "--versioned-clientset-package " + clientset
 	if strings.HasPrefix(clientset, "./") || strings.HasPrefix(clientset, "../") {
 		p, err := importPathOf(filepath.Join(dir, clientset))
 		if err != nil {
-			return nil, fmt.Errorf("--versioned-clientset-package %q: %w", clientset, err)
+			return nil, fmt.Errorf("%s: %w", clientsetFlag, err)
 		}
 		clientset = p
+		clientsetFlag += " (" + p + ")"
 	}
 
 	informersSub := filepath.FromSlash(opts.InformersSubdir)
@@ -63,11 +65,23 @@ func Generate(opts Options) (*Output, error) {
 	if err := checkLayout(out, nil); err != nil {
 		return nil, err
 	}
+	// The clientset is located while the input packages load.
+	var cs *clientsetPackage
+	var csErr error
+	csDone := make(chan struct{})
+	go func() {
+		defer close(csDone)
+		cs, csErr = loadClientset(dir, clientset)
+	}()
 	pkgs, err := loadPackages(dir, opts.Patterns)
+	<-csDone
 	if err != nil {
 		return nil, err
 	}
-	var inputs []inputFolder
+	if csErr != nil {
+		return nil, fmt.Errorf("%s: %w", clientsetFlag, csErr)
+	}
+	inputs := []inputFolder{{"the clientset " + clientset, absDir(cs.dir)}}
 	for _, p := range pkgs {
 		inputs = append(inputs, inputFolder{"input package " + p.Path, absDir(p.Dir)})
 	}
@@ -92,6 +106,9 @@ func Generate(opts Options) (*Output, error) {
 	m, err := buildModel(decls, newResourceNamer(plural), outWithSlashDirs(out), exists)
 	if err != nil {
 		return nil, err
+	}
+	if err := cs.check(m); err != nil {
+		return nil, fmt.Errorf("%s: %w", clientsetFlag, err)
 	}
 	files, err := render(plan(m, out, clientset, opts.Boilerplate))
 	if err != nil {

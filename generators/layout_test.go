@@ -38,7 +38,12 @@ func TestOverlappingOutputLayoutsAreRefused(t *testing.T) {
 		{
 			name:   "informers folder holds an input package",
 			change: func(o *Options) { o.OutputDir, o.SingleDirectory, o.InformersSubdir = "apis", true, "stable" },
-			want:   "input package example.com/fixtures/apis/stable/v1",
+			want:   "would contain input package example.com/fixtures/apis/stable",
+		},
+		{
+			name:   "informers folder holds the clientset",
+			change: func(o *Options) { o.OutputDir, o.SingleDirectory, o.InformersSubdir = ".", true, "clientset" },
+			want:   "would contain the clientset example.com/fixtures/clientset",
 		},
 		{
 			name:   "listers folder is an input package",

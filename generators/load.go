@@ -78,7 +78,7 @@ func loadPackages(dir string, patterns []string) ([]*sourcePackage, error) {
 	}
 	if len(out) == 0 {
 		msg := fmt.Sprintf("no Go package matches %s (from directory %q)", strings.Join(quoteAll(patterns), " "), dir)
-		if missing := unrequiredPatterns(dir, patterns); len(missing) > 0 {
+		if missing, _ := unrequiredPatterns(dir, patterns); len(missing) > 0 {
 			msg += fmt.Sprintf("; no module in go.mod provides %s: add it with go get %s", strings.Join(missing, ", "), strings.Join(missing, " "))
 		}
 		return nil, errors.New(msg)
@@ -156,16 +156,15 @@ func mayMatter(src []byte) bool {
 // unrequiredPatterns returns the import-path patterns (not ./relative or
 // absolute folders) that no module of dir's build list can provide: the
 // pattern matched nothing because its module is not required in go.mod.
-// It returns nil when the build list cannot be read.
-func unrequiredPatterns(dir string, patterns []string) []string {
+// ok is false when the build list cannot be read.
+func unrequiredPatterns(dir string, patterns []string) (missing []string, ok bool) {
 	cmd := exec.Command("go", "list", "-m", "-f", "{{.Path}}", "all")
 	cmd.Dir = dir
 	listed, err := cmd.Output()
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	modules := strings.Fields(string(listed))
-	var out []string
 	for _, p := range patterns {
 		if build.IsLocalImport(p) || filepath.IsAbs(p) {
 			continue
@@ -180,10 +179,10 @@ func unrequiredPatterns(dir string, patterns []string) []string {
 			}
 		}
 		if !provided {
-			out = append(out, p)
+			missing = append(missing, p)
 		}
 	}
-	return out
+	return missing, true
 }
 
 func parentDir(file string) string {

@@ -85,6 +85,7 @@ func TestObjectMetaIsFollowedThroughReferencedTypes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := scratchModule(t, map[string]string{
 				"apis/things/v1/types.go":    scratchV1,
+				"clientset/clientset.go":     "package versioned\n\ntype Interface interface{ ThingsV2() any }\n",
 				"apis/things/v2/register.go": scratchRegister,
 				"apis/things/v2/types.go":    tt.types,
 				"apis/things/v2/local.go":    "package v2\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\ntype localThing struct {\n\tmetav1.ObjectMeta `json:\"metadata\"`\n}\n",
