@@ -114,7 +114,13 @@ func Generate(opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Files: files, Roots: []string{out.informersDir, out.listersDir}, Base: outDir, Notes: m.notes}, nil
+	o := &Output{Files: files, Roots: []string{out.informersDir, out.listersDir}, Base: outDir, Notes: m.notes}
+	unlisted, err := o.unlistedNotes()
+	if err != nil {
+		return nil, err
+	}
+	o.Notes = append(o.Notes, unlisted...)
+	return o, nil
 }
 
 // outWithSlashDirs returns out with '/'-separated folders, as buildModel

@@ -3,6 +3,7 @@ package generators
 import (
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -90,4 +91,39 @@ func TestGenerateRecordsItsFilesInAManifestPerRoot(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestOutputWithoutManifestNotesUnlistedGeneratedFiles(t *testing.T) {
+	opts := fixtureOptions(t)
+	opts.OutputDir = t.TempDir()
+	opts.OutputPackage = "example.com/fixtures/out"
+	gen := generatedMarker + "\n\npackage v1\n"
+	writeFile(t, filepath.Join(opts.OutputDir, "listers", "gone", "v1", "old.go"), gen)
+	writeFile(t, filepath.Join(opts.OutputDir, "listers", "stable", "v1", "widget.go"), gen)
+	writeFile(t, filepath.Join(opts.OutputDir, "listers", "stable", "v1", "user.go"), "package v1\n")
+	out, err := Generate(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "listers has no " + manifestName + " yet, so these files with informer-gen's header, which this run does not generate, are left alone: listers/gone/v1/old.go; delete the ones that are stale"
+	if got := manifestNotes(out.Notes); !reflect.DeepEqual(got, []string{want}) {
+		t.Fatalf("Notes = %q, want [%q]", got, want)
+	}
+	if _, _, err := out.Write(); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := Generate(opts); err != nil || len(manifestNotes(again.Notes)) != 0 {
+		t.Fatalf("after writing a manifest: Notes = %q, %v; want none about manifests", again.Notes, err)
+	}
+}
+
+// manifestNotes returns the notes about missing manifests.
+func manifestNotes(notes []string) []string {
+	var out []string
+	for _, n := range notes {
+		if strings.Contains(n, manifestName) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

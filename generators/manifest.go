@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -90,4 +91,42 @@ func readManifest(root string) (files []string, found bool, err error) {
 		}
 	}
 	return files, true, s.Err()
+}
+
+// unlistedNotes returns a note for each root that has no manifest yet but
+// holds files with informer-gen's header that o does not produce: output
+// written before manifests existed (or by upstream informer-gen). Such
+// files are never removed, so the user is told to check them.
+func (o *Output) unlistedNotes() ([]string, error) {
+	var notes []string
+	for _, root := range o.Roots {
+		if _, found, err := readManifest(root); err != nil || found {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var unlisted []string
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || o.Files[p] != nil {
+				return err
+			}
+			generated, err := isGenerated(p)
+			if generated {
+				unlisted = append(unlisted, o.rel(p))
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(unlisted) > 0 {
+			sort.Strings(unlisted)
+			notes = append(notes, fmt.Sprintf("%s has no %s yet, so these files with informer-gen's header, which this run does not generate, are left alone: %s; delete the ones that are stale", o.rel(root), manifestName, strings.Join(unlisted, ", ")))
+		}
+	}
+	return notes, nil
 }

@@ -12,9 +12,20 @@
 //
 // Informers go to OUTPUT-DIR/informers/externalversions (OUTPUT-DIR/informers
 // with --single-directory), listers to OUTPUT-DIR/listers/GROUP/VERSION.
+// The two folders must not contain each other, an input package or the
+// clientset. Writing is all or nothing: when any file cannot be written or
+// moved into place, the output is left exactly as it was. Each folder gets a
+// .informer-gen.manifest listing the files generated there; a file it lists
+// that a later run no longer generates is stale and removed. Nothing else is
+// ever removed, not even files with informer-gen's (and upstream's) "Code
+// generated" header.
+//
 // With --verify-only nothing is written: the files that differ from the
 // generated ones, are missing, or are stale are listed and the exit status
 // is 1 when there is any.
+//
+// Internal (unversioned) API packages, whose ObjectMeta has no json tag,
+// are skipped with a note on standard error.
 //
 // Exit status: 0 on success; 2 on bad usage (an unknown or malformed flag,
 // a missing required flag, flags that contradict each other or an output
