@@ -68,6 +68,8 @@ type flags struct {
 	pluralExceptions []string
 	verifyOnly       bool
 	verbose          int
+	help             bool
+	legacyHeader     string
 
 	// Upstream flags that do not apply here.
 	listersPackage    string
@@ -90,6 +92,12 @@ func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
 	fs.StringSliceVar(&f.pluralExceptions, "plural-exceptions", generators.DefaultPluralExceptions, "comma-separated Type:Plural exceptions to the pluralizer")
 	fs.BoolVar(&f.verifyOnly, "verify-only", false, "write nothing; list the files that differ, are missing or are stale, and exit 1 if any")
 	fs.IntVarP(&f.verbose, "v", "v", 0, "verbosity: 1 prints a summary and timings")
+	// --help has no -h: gengo v1 generators took -h for --go-header-file,
+	// and "-h FILE" must not print help and exit 0 under go generate, so
+	// -h is a hidden flag that is refused with an explanation.
+	fs.BoolVar(&f.help, "help", false, "print this help")
+	fs.StringVarP(&f.legacyHeader, "gengo-v1-go-header-file", "h", "", "refused")
+	_ = fs.MarkHidden("gengo-v1-go-header-file")
 
 	fs.StringVar(&f.listersPackage, "listers-package", "", "ignored: informer-gen writes the listers itself, under --output-dir/--listers-subdir")
 	fs.StringVar(&f.internalClientset, "internal-clientset-package", "", "ignored: informer-gen generates external versions only")
@@ -107,6 +115,7 @@ var upstreamFlagHints = []struct{ flag, hint string }{
 	{"'i' in -i", "informer-gen has no -i: use --input-dirs or list the packages as arguments"},
 	{"'o' in -o", "informer-gen has no -o: use --output-dir"},
 	{"'p' in -p", "informer-gen has no -p: use --output-pkg (the import path of --output-dir)"},
+	{"'h' in -h", "informer-gen has no -h: use --go-header-file for the boilerplate header, --help for help"},
 	{"--output-file-base", "informer-gen has no --output-file-base: file names follow the type names"},
 }
 
@@ -148,6 +157,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		flagError(fs, err, stderr)
+		return 2
+	}
+	if f.help {
+		fs.Usage()
+		return 0
+	}
+	if fs.Changed("gengo-v1-go-header-file") {
+		flagError(fs, errors.New("unknown shorthand flag: 'h' in -h"), stderr)
 		return 2
 	}
 	explainIgnored(fs, stderr)

@@ -235,6 +235,13 @@ func TestCommandLineErrorsPrintCauseAndExitStatus(t *testing.T) {
 			usage: true,
 		},
 		{
+			name:  "gengo v1 header shorthand",
+			args:  []string{"-h", "hack/boilerplate.go.txt", "./apis/..."},
+			code:  2,
+			want:  []string{"informer-gen: unknown shorthand flag: 'h' in -h", "use --go-header-file"},
+			usage: true,
+		},
+		{
 			name:  "malformed value",
 			args:  []string{"--v=abc", "./apis/..."},
 			code:  2,
