@@ -113,9 +113,6 @@ func loadClientset(dir, importPath string) (*clientsetPackage, error) {
 // check reports what generated informers of m call that cs lacks.
 func (cs *clientsetPackage) check(m *model) error {
 	groups := m.InformerGroups()
-	if len(groups) == 0 {
-		return nil
-	}
 	if !cs.hasInterface {
 		return errors.New("the package declares no Interface type; pass the package client-gen generated (its clientset/versioned folder)")
 	}
