@@ -65,19 +65,11 @@ func Generate(opts Options) (*Output, error) {
 	if err := checkLayout(out, nil); err != nil {
 		return nil, err
 	}
-	// The clientset is located while the input packages load.
-	var cs *clientsetPackage
-	var csErr error
-	csDone := make(chan struct{})
-	go func() {
-		defer close(csDone)
-		cs, csErr = loadClientset(dir, clientset)
-	}()
-	pkgs, err := loadPackages(dir, opts.Patterns)
-	<-csDone
+	pkgs, csPkg, err := loadPackages(dir, opts.Patterns, clientset)
 	if err != nil {
 		return nil, err
 	}
+	cs, csErr := readClientset(dir, clientset, csPkg)
 	var inputs []inputFolder
 	if csErr == nil {
 		inputs = append(inputs, inputFolder{"the clientset " + clientset, absDir(cs.dir)})
