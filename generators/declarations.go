@@ -32,10 +32,42 @@ type fileComment struct {
 // gengo attaches them: the doc comment directly above the declaration and
 // the detached block before it (where +genclient lines often sit).
 type declaredType struct {
-	name       string
-	position   string // file:line, for messages
-	comments   []string
-	objectMeta bool // a struct with an ObjectMeta field (usually embedded)
+	name     string
+	position string // file:line, for messages
+	comments []string
+	// objectMeta is whether the type is a struct with an ObjectMeta field
+	// (usually embedded), directly or, once resolved, through refs.
+	objectMeta bool
+	// objectMetaJSON is whether that field has a json tag; upstream
+	// informer-gen takes a package whose ObjectMeta has none for an
+	// internal (unversioned) API package.
+	objectMetaJSON bool
+	// refs are the types ObjectMeta may come from when the type has no
+	// ObjectMeta field of its own: the type it is defined from or aliases
+	// (type X v1.Y, type X = v1.Y, type X Y), or the structs it embeds.
+	refs []typeRef
+	// imports are the imports of the declaring file, to resolve refs.
+	imports *fileImports
+}
+
+// typeRef names a type as written in source: Qualifier is the package name
+// before the dot ("" for the declaring package).
+type typeRef struct {
+	Qualifier, Name string
+}
+
+func (r typeRef) String() string {
+	if r.Qualifier == "" {
+		return r.Name
+	}
+	return r.Qualifier + "." + r.Name
+}
+
+// fileImports are the imports of one file: by explicit name, and the
+// import paths imported under their package clause's name.
+type fileImports struct {
+	named   map[string]string
+	unnamed []string
 }
 
 // readDeclarations collects the declarations of p.
@@ -66,6 +98,19 @@ func (d *declarations) readFile(f *sourceFile) {
 		d.packageComments = append(d.packageComments, fileComment{file: filepath.Base(f.Name), lines: pkgLines})
 	}
 
+	imports := &fileImports{named: map[string]string{}}
+	for _, spec := range file.Imports {
+		p, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			continue
+		}
+		if spec.Name != nil {
+			imports.named[spec.Name.Name] = p
+		} else {
+			imports.unnamed = append(imports.unnamed, p)
+		}
+	}
+
 	for _, decl := range file.Decls {
 		switch decl := decl.(type) {
 		case *ast.FuncDecl:
@@ -85,7 +130,9 @@ func (d *declarations) readFile(f *sourceFile) {
 						}
 					}
 				case *ast.TypeSpec:
-					d.types = append(d.types, newDeclaredType(f, spec, endLine))
+					t := newDeclaredType(f, spec, endLine)
+					t.imports = imports
+					d.types = append(d.types, t)
 				}
 			}
 		}
@@ -110,14 +157,43 @@ func newDeclaredType(f *sourceFile, spec *ast.TypeSpec, endLine map[int]*ast.Com
 	}
 	t.comments = append(splitLines(second.Text()), splitLines(doc.Text())...)
 
-	if st, ok := spec.Type.(*ast.StructType); ok && spec.TypeParams == nil {
-		for _, field := range st.Fields.List {
+	if spec.TypeParams != nil {
+		return t
+	}
+	switch typ := spec.Type.(type) {
+	case *ast.StructType:
+		for _, field := range typ.Fields.List {
 			if fieldName(field) == "ObjectMeta" {
 				t.objectMeta = true
+				t.objectMetaJSON = field.Tag != nil && strings.Contains(field.Tag.Value, "json:")
+			} else if len(field.Names) == 0 {
+				if ref, ok := refOf(field.Type); ok {
+					t.refs = append(t.refs, ref)
+				}
 			}
+		}
+	default: // type X Y, type X = Y
+		if ref, ok := refOf(spec.Type); ok {
+			t.refs = append(t.refs, ref)
 		}
 	}
 	return t
+}
+
+// refOf returns the named type expr refers to (through a pointer), if any.
+func refOf(expr ast.Expr) (typeRef, bool) {
+	if star, ok := expr.(*ast.StarExpr); ok {
+		expr = star.X
+	}
+	switch expr := expr.(type) {
+	case *ast.Ident:
+		return typeRef{Name: expr.Name}, true
+	case *ast.SelectorExpr:
+		if q, ok := expr.X.(*ast.Ident); ok {
+			return typeRef{Qualifier: q.Name, Name: expr.Sel.Name}, true
+		}
+	}
+	return typeRef{}, false
 }
 
 // fieldName returns the name of a struct field, the type name for an

@@ -29,7 +29,7 @@ func Generate(opts Options) (*Output, error) {
 	if !filepath.IsAbs(outDir) {
 		outDir = filepath.Join(dir, outDir)
 	}
-	outDir = filepath.Clean(outDir)
+	outDir = absDir(outDir)
 	outPkg := opts.OutputPackage
 	if outPkg == "" {
 		p, err := importPathOf(outDir)
@@ -39,12 +39,14 @@ func Generate(opts Options) (*Output, error) {
 		outPkg = p
 	}
 	clientset := opts.ClientsetPackage
+	clientsetFlag := "--versioned-clientset-package " + clientset
 	if strings.HasPrefix(clientset, "./") || strings.HasPrefix(clientset, "../") {
 		p, err := importPathOf(filepath.Join(dir, clientset))
 		if err != nil {
-			return nil, fmt.Errorf("--versioned-clientset-package %q: %w", clientset, err)
+			return nil, fmt.Errorf("%s: %w", clientsetFlag, err)
 		}
 		clientset = p
+		clientsetFlag += " (" + p + ")"
 	}
 
 	informersSub := filepath.FromSlash(opts.InformersSubdir)
@@ -60,13 +62,38 @@ func Generate(opts Options) (*Output, error) {
 		listersPkg:   path.Join(outPkg, opts.ListersSubdir),
 	}
 
+	if err := checkLayout(out, nil); err != nil {
+		return nil, err
+	}
+	// The clientset is located while the input packages load.
+	var cs *clientsetPackage
+	var csErr error
+	csDone := make(chan struct{})
+	go func() {
+		defer close(csDone)
+		cs, csErr = loadClientset(dir, clientset)
+	}()
 	pkgs, err := loadPackages(dir, opts.Patterns)
+	<-csDone
 	if err != nil {
+		return nil, err
+	}
+	if csErr != nil {
+		return nil, fmt.Errorf("%s: %w", clientsetFlag, csErr)
+	}
+	inputs := []inputFolder{{"the clientset " + clientset, absDir(cs.dir)}}
+	for _, p := range pkgs {
+		inputs = append(inputs, inputFolder{"input package " + p.Path, absDir(p.Dir)})
+	}
+	if err := checkLayout(out, inputs); err != nil {
 		return nil, err
 	}
 	decls := make([]*declarations, len(pkgs))
 	for i, p := range pkgs {
 		decls[i] = readDeclarations(p)
+	}
+	if err := newTypeResolver(dir, decls).resolveObjectMeta(decls); err != nil {
+		return nil, err
 	}
 	exists := func(p string) bool {
 		_, err := os.Stat(filepath.FromSlash(p))
@@ -80,11 +107,20 @@ func Generate(opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := cs.check(m); err != nil {
+		return nil, fmt.Errorf("%s: %w", clientsetFlag, err)
+	}
 	files, err := render(plan(m, out, clientset, opts.Boilerplate))
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Files: files, Roots: []string{out.informersDir, out.listersDir}, Base: outDir}, nil
+	o := &Output{Files: files, Roots: []string{out.informersDir, out.listersDir}, Base: outDir, Notes: m.notes}
+	unlisted, err := o.unlistedNotes()
+	if err != nil {
+		return nil, err
+	}
+	o.Notes = append(o.Notes, unlisted...)
+	return o, nil
 }
 
 // outWithSlashDirs returns out with '/'-separated folders, as buildModel

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -92,5 +93,26 @@ func TestGeneratedFixturesBuildVetAndPass(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %v in %s: %v\n%s", args, dir, err, out)
 		}
+	}
+}
+
+// TestInternalPackagesAreSkippedWithANote pins that an internal
+// (unversioned) API package matched by ./apis/... (fixture apis/stable,
+// whose ObjectMeta has no json tag) gets no informers or listers, which
+// would call a clientset accessor that does not exist, and that the
+// output says it was skipped.
+func TestInternalPackagesAreSkippedWithANote(t *testing.T) {
+	out, err := Generate(fixtureOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range out.Files {
+		if strings.Contains(filepath.ToSlash(p), "/stable/stable/") {
+			t.Errorf("generated %s for the internal package", p)
+		}
+	}
+	want := "skipped example.com/fixtures/apis/stable: internal (unversioned) API types"
+	if len(out.Notes) != 1 || !strings.Contains(out.Notes[0], want) {
+		t.Errorf("Notes = %q, want one containing %q", out.Notes, want)
 	}
 }

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"sort"
@@ -74,7 +77,11 @@ func loadPackages(dir string, patterns []string) ([]*sourcePackage, error) {
 		return nil, errors.Join(errs...)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no Go package matches %s (from directory %q)", strings.Join(quoteAll(patterns), " "), dir)
+		msg := fmt.Sprintf("no Go package matches %s (from directory %q)", strings.Join(quoteAll(patterns), " "), dir)
+		if missing, _ := unrequiredPatterns(dir, patterns); len(missing) > 0 {
+			msg += fmt.Sprintf("; no module in go.mod provides %s: add it with go get %s", strings.Join(missing, ", "), strings.Join(missing, " "))
+		}
+		return nil, errors.New(msg)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	if err := parseAll(out); err != nil {
@@ -144,6 +151,38 @@ func mayMatter(src []byte) bool {
 		}
 	}
 	return resourceInVarBlock.Match(src)
+}
+
+// unrequiredPatterns returns the import-path patterns (not ./relative or
+// absolute folders) that no module of dir's build list can provide: the
+// pattern matched nothing because its module is not required in go.mod.
+// ok is false when the build list cannot be read.
+func unrequiredPatterns(dir string, patterns []string) (missing []string, ok bool) {
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Path}}", "all")
+	cmd.Dir = dir
+	listed, err := cmd.Output()
+	if err != nil {
+		return nil, false
+	}
+	modules := strings.Fields(string(listed))
+	for _, p := range patterns {
+		if build.IsLocalImport(p) || filepath.IsAbs(p) {
+			continue
+		}
+		prefix, _, wildcard := strings.Cut(p, "...")
+		prefix = strings.TrimSuffix(prefix, "/")
+		provided := false
+		for _, m := range modules {
+			if prefix == m || strings.HasPrefix(prefix, m+"/") || (wildcard && strings.HasPrefix(m, prefix)) {
+				provided = true
+				break
+			}
+		}
+		if !provided {
+			missing = append(missing, p)
+		}
+	}
+	return missing, true
 }
 
 func parentDir(file string) string {

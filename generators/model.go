@@ -15,6 +15,8 @@ import (
 // slice is sorted, so rendering is deterministic.
 type model struct {
 	Groups []*group
+	// notes are remarks on skipped input packages, sorted.
+	notes []string
 }
 
 // group is one API group.
@@ -104,12 +106,6 @@ type kind struct {
 	UserExpansion bool
 }
 
-// layout is where generated packages go.
-type layout struct {
-	informersDir, informersPkg string
-	listersDir, listersPkg     string
-}
-
 // reservedAliases are import names the templates use for fixed packages.
 var reservedAliases = map[string]bool{
 	"context": true, "time": true, "reflect": true, "fmt": true,
@@ -128,6 +124,7 @@ func safeAlias(alias, suffix string) string {
 // All problems found are returned together, sorted.
 func buildModel(decls []*declarations, names resourceNamer, out layout, fileExists func(string) bool) (*model, error) {
 	var errs []error
+	var notes, skipped []string
 	groups := map[string]*group{} // by PackageName
 	groupSource := map[string]string{}
 	versionSource := map[string]string{} // group/version -> package
@@ -140,6 +137,7 @@ func buildModel(decls []*declarations, names resourceNamer, out layout, fileExis
 			continue
 		}
 		var kinds []*kind
+		internal := true // until a kind's ObjectMeta has a json tag
 		for _, t := range d.types {
 			k, err := newKind(t, ptags, names)
 			if err != nil {
@@ -148,9 +146,18 @@ func buildModel(decls []*declarations, names resourceNamer, out layout, fileExis
 			}
 			if k != nil {
 				kinds = append(kinds, k)
+				internal = internal && !t.objectMetaJSON
 			}
 		}
 		if len(kinds) == 0 {
+			continue
+		}
+		if internal {
+			// As upstream informer-gen: ObjectMeta without a json tag marks
+			// internal types (k8s.io/metrics/pkg/apis/metrics next to its
+			// v1beta1), which no versioned clientset serves.
+			notes = append(notes, fmt.Sprintf("skipped %s: internal (unversioned) API types (their ObjectMeta has no json tag); informer-gen generates versioned packages only", p.Path))
+			skipped = append(skipped, p.Path)
 			continue
 		}
 		var missing []string
@@ -234,7 +241,8 @@ func buildModel(decls []*declarations, names resourceNamer, out layout, fileExis
 		g.Versions = append(g.Versions, v)
 	}
 
-	m := &model{}
+	sort.Strings(notes)
+	m := &model{notes: notes}
 	goNames := map[string]string{}
 	for _, g := range groups {
 		if prev, ok := goNames[g.GoName]; ok {
@@ -255,6 +263,9 @@ func buildModel(decls []*declarations, names resourceNamer, out layout, fileExis
 		var paths []string
 		for _, d := range decls {
 			paths = append(paths, d.pkg.Path)
+		}
+		if len(skipped) > 0 {
+			return nil, fmt.Errorf("only internal (unversioned) API packages found (%s): their ObjectMeta has no json tag, and informer-gen generates versioned packages only; pass the version packages (e.g. %s/v1)", strings.Join(skipped, ", "), skipped[0])
 		}
 		return nil, fmt.Errorf("no +genclient type with the list verb found in %s; nothing to generate", strings.Join(paths, ", "))
 	}
@@ -281,7 +292,15 @@ func newKind(t *declaredType, ptags packageTags, names resourceNamer) (*kind, er
 		return nil, nil
 	}
 	if !t.objectMeta {
-		return nil, errors.New("+genclient type has no ObjectMeta field; informers and listers need object metadata (embed metav1.ObjectMeta)")
+		through := ""
+		if len(t.refs) > 0 {
+			names := make([]string, len(t.refs))
+			for i, r := range t.refs {
+				names[i] = r.String()
+			}
+			through = ", nor through " + strings.Join(names, ", ")
+		}
+		return nil, fmt.Errorf("+genclient type has no ObjectMeta field%s; informers and listers need object metadata (embed metav1.ObjectMeta)", through)
 	}
 	return &kind{
 		Name:        t.name,

@@ -72,9 +72,28 @@ func ParsePluralExceptions(entries []string) (map[string]string, error) {
 	return out, nil
 }
 
-// validate checks o and fills in defaults.
+// UsageError is a mistake in the options themselves (a missing setting, a
+// malformed one, or settings that contradict each other), as opposed to a
+// problem with the packages and files they name. A command reports it as
+// bad usage. It is an immutable value, safe to share.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// validate checks o and fills in defaults. Empty patterns (a trailing comma
+// in --input-dirs) are dropped. Its errors are *UsageError.
 func (o *Options) validate() error {
 	var errs []error
+	patterns := o.Patterns[:0:0]
+	for _, p := range o.Patterns {
+		if p = strings.TrimSpace(p); p != "" {
+			patterns = append(patterns, p)
+		}
+	}
+	o.Patterns = patterns
 	if len(o.Patterns) == 0 {
 		errs = append(errs, errors.New("no input packages: pass Go package patterns as arguments or with --input-dirs"))
 	}
@@ -98,6 +117,9 @@ func (o *Options) validate() error {
 	if o.InformersSubdir == o.ListersSubdir {
 		errs = append(errs, fmt.Errorf("--informers-subdir and --listers-subdir are both %q", o.InformersSubdir))
 	}
+	if len(errs) == 0 {
+		return nil
+	}
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
-	return errors.Join(errs...)
+	return &UsageError{errors.Join(errs...)}
 }

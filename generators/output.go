@@ -8,20 +8,25 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
 // Output is the complete result of a run, held in memory until it is
 // written or verified: the content of every generated file and the folders
-// the generator owns (where generated files it no longer produces are
-// stale).
+// the generator owns. Each owned folder gets a manifest listing the files
+// generated in it, and only the files a previous manifest lists are ever
+// removed as stale. An Output is not safe for concurrent Write calls.
 type Output struct {
-	// Files maps OS paths to file contents.
+	// Files maps OS paths to file contents (manifests not included).
 	Files map[string][]byte
 	// Roots are the informers and listers folders.
 	Roots []string
 	// Base is the output directory, for relative paths in reports.
 	Base string
+	// Notes are remarks for the user about inputs that were skipped.
+	Notes []string
+
+	// rename is os.Rename unless a test injects failures.
+	rename func(from, to string) error
 }
 
 // Paths returns the paths of Files, sorted.
@@ -32,6 +37,20 @@ func (o *Output) Paths() []string {
 	}
 	sort.Strings(paths)
 	return paths
+}
+
+// all returns Files plus the manifests, and their paths, sorted.
+func (o *Output) all() (map[string][]byte, []string) {
+	files := o.manifests()
+	for p, content := range o.Files {
+		files[p] = content
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return files, paths
 }
 
 // Difference is one file on disk that does not match the output.
@@ -47,19 +66,20 @@ func (d Difference) String() string { return d.Kind + ": " + d.Path }
 // Verify compares o with the disk and returns the differences, sorted by
 // path. It writes nothing.
 func (o *Output) Verify() ([]Difference, error) {
+	files, paths := o.all()
 	var diffs []Difference
-	for _, p := range o.Paths() {
+	for _, p := range paths {
 		onDisk, err := os.ReadFile(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			diffs = append(diffs, Difference{o.rel(p), "missing"})
 		case err != nil:
 			return nil, err
-		case !bytes.Equal(onDisk, o.Files[p]):
+		case !bytes.Equal(onDisk, files[p]):
 			diffs = append(diffs, Difference{o.rel(p), "differs"})
 		}
 	}
-	stale, err := o.stale()
+	stale, err := o.stale(files)
 	if err != nil {
 		return nil, err
 	}
@@ -70,34 +90,43 @@ func (o *Output) Verify() ([]Difference, error) {
 	return diffs, nil
 }
 
-// stale returns the files under the roots that carry the informer-gen
-// marker but are not in o.
-func (o *Output) stale() ([]string, error) {
+// stale returns the files that a manifest on disk lists, that still carry
+// the informer-gen marker and that files (the output, manifests included)
+// no longer has; and the manifest of a root that no longer gets one.
+func (o *Output) stale(files map[string][]byte) ([]string, error) {
 	var out []string
 	for _, root := range o.Roots {
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if d.IsDir() || !strings.HasSuffix(p, ".go") {
-				return nil
-			}
-			if _, ok := o.Files[p]; ok {
-				return nil
-			}
-			if generated, err := isGenerated(p); err != nil || generated {
-				if err == nil {
-					out = append(out, p)
-				}
-				return err
-			}
-			return nil
-		})
+		listed, found, err := readManifest(root)
 		if err != nil {
 			return nil, err
+		}
+		if !found {
+			continue
+		}
+		for _, p := range listed {
+			if _, ok := files[p]; ok {
+				continue
+			}
+			info, err := os.Lstat(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if !info.Mode().IsRegular() {
+				continue
+			}
+			generated, err := isGenerated(p)
+			if err != nil {
+				return nil, err
+			}
+			if generated {
+				out = append(out, p)
+			}
+		}
+		if m := filepath.Join(root, manifestName); files[m] == nil {
+			out = append(out, m)
 		}
 	}
 	sort.Strings(out)
@@ -128,67 +157,141 @@ func (o *Output) rel(p string) string {
 	return filepath.ToSlash(r)
 }
 
-// Write brings the disk in line with o: changed and new files are first
-// written to temporary files next to their targets, and only when all of
-// them were written are they renamed into place; unchanged files are left
-// alone (their modification times too), and stale generated files are
-// removed. A failure before the renames leaves the output as it was.
+// change is one file Write replaces, creates or removes.
+type change struct {
+	dst    string
+	tmp    string // new content, "" for a removal
+	backup string // where the previous file was moved, "" if none yet
+	placed bool   // tmp was moved to dst
+}
+
+// Write brings the disk in line with o, all or nothing: changed and new
+// files are first written to temporary files next to their targets; then
+// every previous file (changed or stale) is moved aside and every new one
+// moved into place. If any step fails, everything done is undone, so the
+// output folders are exactly as before, and the error names the file at
+// fault. Unchanged files are left alone (their modification times too).
 func (o *Output) Write() (written, removed int, err error) {
-	type pending struct{ tmp, dst string }
-	var todo []pending
-	var createdDirs []string
-	cleanup := func() {
-		for _, p := range todo {
-			os.Remove(p.tmp)
+	rename := o.rename
+	if rename == nil {
+		rename = os.Rename
+	}
+	files, paths := o.all()
+
+	var todo []*change
+	for _, p := range paths {
+		if onDisk, err := os.ReadFile(p); err == nil && bytes.Equal(onDisk, files[p]) {
+			continue
+		}
+		if info, err := os.Lstat(p); err == nil && info.IsDir() {
+			return 0, 0, fmt.Errorf("%s is a folder, where informer-gen must write a file; nothing was changed", p)
+		}
+		todo = append(todo, &change{dst: p})
+	}
+	stale, err := o.stale(files)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%w; nothing was changed", err)
+	}
+
+	var createdDirs, reserved []string
+	undo := func() error {
+		var errs []error
+		for i := len(todo) - 1; i >= 0; i-- {
+			c := todo[i]
+			if c.placed {
+				if err := os.Remove(c.dst); err != nil {
+					errs = append(errs, err)
+				}
+			}
+			if c.backup != "" {
+				if err := os.Rename(c.backup, c.dst); err != nil {
+					errs = append(errs, fmt.Errorf("restoring %s from %s: %w", c.dst, c.backup, err))
+				}
+			}
+			if c.tmp != "" && !c.placed {
+				os.Remove(c.tmp)
+			}
+		}
+		for _, r := range reserved {
+			os.Remove(r) // reserved backup names never used
 		}
 		for i := len(createdDirs) - 1; i >= 0; i-- {
 			os.Remove(createdDirs[i]) // only removes empty folders
 		}
+		return errors.Join(errs...)
 	}
-	for _, p := range o.Paths() {
-		content := o.Files[p]
-		if onDisk, err := os.ReadFile(p); err == nil && bytes.Equal(onDisk, content) {
-			continue
+	fail := func(err error) (int, int, error) {
+		if uerr := undo(); uerr != nil {
+			return 0, 0, fmt.Errorf("%w; restoring the previous output failed too: %v", err, uerr)
 		}
-		dir := filepath.Dir(p)
+		return 0, 0, fmt.Errorf("%w; nothing was changed", err)
+	}
+
+	for _, c := range todo {
+		dir := filepath.Dir(c.dst)
 		created, err := mkdirAll(dir)
 		createdDirs = append(createdDirs, created...)
 		if err != nil {
-			cleanup()
-			return 0, 0, err
+			return fail(fmt.Errorf("writing %s: %w", c.dst, err))
 		}
-		tmp, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
+		tmp, err := os.CreateTemp(dir, "."+filepath.Base(c.dst)+".tmp-*")
 		if err != nil {
-			cleanup()
-			return 0, 0, err
+			return fail(fmt.Errorf("writing %s: %w", c.dst, err))
 		}
-		todo = append(todo, pending{tmp.Name(), p})
-		_, werr := tmp.Write(content)
+		c.tmp = tmp.Name()
+		_, werr := tmp.Write(files[c.dst])
 		cerr := tmp.Close()
 		if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644)); err != nil {
-			cleanup()
-			return 0, 0, fmt.Errorf("writing %s: %w", p, err)
+			return fail(fmt.Errorf("writing %s: %w", c.dst, err))
 		}
 	}
-	stale, err := o.stale()
-	if err != nil {
-		cleanup()
-		return 0, 0, err
-	}
-	for i, p := range todo {
-		if err := os.Rename(p.tmp, p.dst); err != nil {
-			todo = todo[i:]
-			cleanup()
-			return i, 0, fmt.Errorf("moving %s into place: %w", p.dst, err)
+	todo = append(todo, func() []*change {
+		out := make([]*change, len(stale))
+		for i, p := range stale {
+			out[i] = &change{dst: p}
+		}
+		return out
+	}()...)
+
+	// Move previous files aside and new ones into place.
+	for _, c := range todo {
+		if _, err := os.Lstat(c.dst); err == nil {
+			f, err := os.CreateTemp(filepath.Dir(c.dst), "."+filepath.Base(c.dst)+".old-*")
+			if err != nil {
+				return fail(fmt.Errorf("moving %s aside: %w", c.dst, err))
+			}
+			f.Close()
+			reserved = append(reserved, f.Name())
+			if err := rename(c.dst, f.Name()); err != nil {
+				return fail(fmt.Errorf("moving %s aside: %w", c.dst, err))
+			}
+			reserved = reserved[:len(reserved)-1]
+			c.backup = f.Name()
+		}
+		if c.tmp != "" {
+			if err := rename(c.tmp, c.dst); err != nil {
+				return fail(fmt.Errorf("moving %s into place: %w", c.dst, err))
+			}
+			c.placed = true
 		}
 	}
-	for _, p := range stale {
-		if err := os.Remove(p); err != nil {
-			return len(todo), 0, err
+
+	// Committed: drop the previous files.
+	var errs []error
+	for _, c := range todo {
+		if c.backup != "" {
+			if err := os.Remove(c.backup); err != nil {
+				errs = append(errs, err)
+			}
 		}
-		removeEmptyParents(filepath.Dir(p), o.Roots)
+		if c.tmp == "" {
+			removeEmptyParents(filepath.Dir(c.dst), o.Roots)
+		}
 	}
-	return len(todo), len(stale), nil
+	if err := errors.Join(errs...); err != nil {
+		return len(todo) - len(stale), len(stale), fmt.Errorf("the output was written, but a previous file could not be removed: %w", err)
+	}
+	return len(todo) - len(stale), len(stale), nil
 }
 
 // mkdirAll is os.MkdirAll returning the folders it created, outermost

@@ -12,15 +12,36 @@
 //
 // Informers go to OUTPUT-DIR/informers/externalversions (OUTPUT-DIR/informers
 // with --single-directory), listers to OUTPUT-DIR/listers/GROUP/VERSION.
+// The two folders must not contain each other, an input package or the
+// clientset. Writing is all or nothing: when any file cannot be written or
+// moved into place, the output is left exactly as it was. Each folder gets a
+// .informer-gen.manifest listing the files generated there; a file it lists
+// that a later run no longer generates is stale and removed. Nothing else is
+// ever removed, not even files with informer-gen's (and upstream's) "Code
+// generated" header.
+//
 // With --verify-only nothing is written: the files that differ from the
 // generated ones, are missing, or are stale are listed and the exit status
 // is 1 when there is any.
+//
+// Internal (unversioned) API packages, whose ObjectMeta has no json tag,
+// are skipped with a note on standard error.
+//
+// Exit status: 0 on success; 2 on bad usage (an unknown or malformed flag,
+// a missing required flag, flags that contradict each other or an output
+// layout that overlaps the inputs), with the cause and, for flag syntax
+// errors, the usage on standard error; 1 when the inputs are wrong (a
+// package that does not exist or cannot be generated for, an unreadable
+// header file, a clientset lacking what the informers call), when writing
+// fails, or when --verify-only finds differences.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +68,8 @@ type flags struct {
 	pluralExceptions []string
 	verifyOnly       bool
 	verbose          int
+	help             bool
+	legacyHeader     string
 
 	// Upstream flags that do not apply here.
 	listersPackage    string
@@ -69,11 +92,59 @@ func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
 	fs.StringSliceVar(&f.pluralExceptions, "plural-exceptions", generators.DefaultPluralExceptions, "comma-separated Type:Plural exceptions to the pluralizer")
 	fs.BoolVar(&f.verifyOnly, "verify-only", false, "write nothing; list the files that differ, are missing or are stale, and exit 1 if any")
 	fs.IntVarP(&f.verbose, "v", "v", 0, "verbosity: 1 prints a summary and timings")
+	// --help has no -h: gengo v1 generators took -h for --go-header-file,
+	// and "-h FILE" must not print help and exit 0 under go generate, so
+	// -h is a hidden flag that is refused with an explanation.
+	fs.BoolVar(&f.help, "help", false, "print this help")
+	fs.StringVarP(&f.legacyHeader, "gengo-v1-go-header-file", "h", "", "refused")
+	_ = fs.MarkHidden("gengo-v1-go-header-file")
 
 	fs.StringVar(&f.listersPackage, "listers-package", "", "ignored: informer-gen writes the listers itself, under --output-dir/--listers-subdir")
 	fs.StringVar(&f.internalClientset, "internal-clientset-package", "", "ignored: informer-gen generates external versions only")
 	fs.StringVar(&f.buildTag, "build-tag", "", "ignored: generated files carry no build tag")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: informer-gen [flags] PACKAGE-PATTERN...\n\nFlags:\n%s", fs.FlagUsages())
+	}
 	return fs
+}
+
+// upstreamFlagHints explain flags of upstream informer-gen (gengo v1 and
+// v2) that informer-gen does not have, by the text of pflag's error.
+var upstreamFlagHints = []struct{ flag, hint string }{
+	{"--output-base", "informer-gen has no --output-base: use --output-dir, the folder that will hold informers/ and listers/"},
+	{"'i' in -i", "informer-gen has no -i: use --input-dirs or list the packages as arguments"},
+	{"'o' in -o", "informer-gen has no -o: use --output-dir"},
+	{"'p' in -p", "informer-gen has no -p: use --output-pkg (the import path of --output-dir)"},
+	{"'h' in -h", "informer-gen has no -h: use --go-header-file for the boilerplate header, --help for help"},
+	{"--output-file-base", "informer-gen has no --output-file-base: file names follow the type names"},
+}
+
+// flagError reports a command-line syntax error with its cause, a hint
+// when the flag is upstream's, and the usage.
+func flagError(fs *pflag.FlagSet, err error, stderr io.Writer) {
+	fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+	for _, h := range upstreamFlagHints {
+		if strings.Contains(err.Error(), h.flag) {
+			fmt.Fprintf(stderr, "informer-gen: %s\n", h.hint)
+		}
+	}
+	fs.Usage()
+}
+
+// checkNesting refuses an upstream-style --output-dir naming the informers
+// folder itself, which would nest informers/informers/externalversions,
+// unless --informers-subdir was given explicitly.
+func checkNesting(fs *pflag.FlagSet, f *flags) error {
+	if f.outputDir == "" || fs.Changed("informers-subdir") || filepath.Base(filepath.Clean(f.outputDir)) != f.informersSubdir {
+		return nil
+	}
+	nested := filepath.Join(f.outputDir, f.informersSubdir)
+	if !f.singleDirectory {
+		nested = filepath.Join(nested, "externalversions")
+	}
+	parent := filepath.Dir(filepath.Clean(f.outputDir))
+	return fmt.Errorf("--output-dir %s already ends in the informers folder: informer-gen's --output-dir is the folder holding both %s/ and %s/ (upstream informer-gen's is the informers folder itself), so informers would go to %s; pass --output-dir %s (listers then go to %s, which replaces --listers-package), or pass --informers-subdir explicitly if that nesting is wanted",
+		f.outputDir, f.informersSubdir, f.listersSubdir, nested, parent, filepath.Join(parent, f.listersSubdir))
 }
 
 // run is the whole command; it returns the exit status: 0 on success, 1 when
@@ -82,22 +153,35 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var f flags
 	fs := newFlagSet(&f, stderr)
 	if err := fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
+		if errors.Is(err, pflag.ErrHelp) {
 			return 0
 		}
+		flagError(fs, err, stderr)
 		return 2
 	}
-	explainIgnored(fs, &f, stderr)
+	if f.help {
+		fs.Usage()
+		return 0
+	}
+	if fs.Changed("gengo-v1-go-header-file") {
+		flagError(fs, errors.New("unknown shorthand flag: 'h' in -h"), stderr)
+		return 2
+	}
+	explainIgnored(fs, stderr)
 
 	plural, err := generators.ParsePluralExceptions(f.pluralExceptions)
 	if err != nil {
 		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
 		return 2
 	}
+	if err := checkNesting(fs, &f); err != nil {
+		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		return 2
+	}
 	boilerplate, err := readHeader(f.headerFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "informer-gen: --go-header-file: %v\n", err)
-		return 2
+		return 1
 	}
 	opts := generators.Options{
 		Patterns:         append(fs.Args(), f.inputDirs...),
@@ -115,9 +199,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out, err := generators.Generate(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		if errors.As(err, new(*generators.UsageError)) {
+			return 2
+		}
 		return 1
 	}
 	generated := time.Since(start)
+	for _, note := range out.Notes {
+		fmt.Fprintf(stderr, "informer-gen: note: %s\n", note)
+	}
 
 	if f.verifyOnly {
 		diffs, err := out.Verify()
@@ -151,10 +241,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // explainIgnored tells the user why upstream-only flags they passed have no
 // effect, instead of failing on them.
-func explainIgnored(fs *pflag.FlagSet, f *flags, stderr io.Writer) {
+func explainIgnored(fs *pflag.FlagSet, stderr io.Writer) {
 	for _, name := range []string{"listers-package", "internal-clientset-package", "build-tag"} {
 		if fs.Changed(name) {
-			fmt.Fprintf(stderr, "informer-gen: --%s is %s\n", name, strings.TrimPrefix(fs.Lookup(name).Usage, "ignored: ")+" (flag ignored)")
+			fmt.Fprintf(stderr, "informer-gen: --%s is ignored: %s\n", name, strings.TrimPrefix(fs.Lookup(name).Usage, "ignored: "))
 		}
 	}
 }
