@@ -28,17 +28,13 @@ type clientsetPackage struct {
 	open bool
 }
 
-// loadClientset locates the clientset package from dir and reads its
-// Interface, syntax only. An error says why the package cannot be used.
-func loadClientset(dir, importPath string) (*clientsetPackage, error) {
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles, Dir: dir}, importPath)
-	if err != nil {
-		return nil, err
+// readClientset reads the Interface of the clientset package p (as go list
+// reported it from dir for importPath; nil when it did not), syntax only.
+// An error says why the package cannot be used.
+func readClientset(dir, importPath string, p *packages.Package) (*clientsetPackage, error) {
+	if p == nil {
+		return nil, errors.New("go list does not find the package")
 	}
-	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("it matches %d packages, want one", len(pkgs))
-	}
-	p := pkgs[0]
 	if len(p.Errors) > 0 {
 		if strings.Contains(p.Errors[0].Msg, "no required module provides") && requiredModuleProvides(dir, importPath) {
 			// go list suggests go get, but the module is required: the
@@ -113,9 +109,6 @@ func loadClientset(dir, importPath string) (*clientsetPackage, error) {
 // check reports what generated informers of m call that cs lacks.
 func (cs *clientsetPackage) check(m *model) error {
 	groups := m.InformerGroups()
-	if len(groups) == 0 {
-		return nil
-	}
 	if !cs.hasInterface {
 		return errors.New("the package declares no Interface type; pass the package client-gen generated (its clientset/versioned folder)")
 	}

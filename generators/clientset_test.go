@@ -8,6 +8,7 @@ import (
 func TestClientsetPackageIsChecked(t *testing.T) {
 	tests := []struct {
 		name      string
+		types     string // apis/things/v2/types.go, "" for a Thing with all verbs
 		clientset string // clientset/clientset.go, "" for none
 		flag      string // --versioned-clientset-package
 		wantErr   string // "" for success
@@ -38,6 +39,11 @@ func TestClientsetPackageIsChecked(t *testing.T) {
 			wantErr: "--versioned-clientset-package ./clientsets (example.com/m/clientsets): ",
 		},
 		{
+			name:  "listers only need no clientset",
+			types: "package v2\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n// +genclient\n// +genclient:onlyVerbs=get,list\ntype Thing struct {\n\tmetav1.ObjectMeta `json:\"metadata\"`\n}\n",
+			flag:  "example.com/m/none",
+		},
+		{
 			name:      "no Interface",
 			clientset: "package versioned\n\ntype Clientset struct{}\n",
 			flag:      "./clientset",
@@ -55,6 +61,9 @@ func TestClientsetPackageIsChecked(t *testing.T) {
 			files := map[string]string{
 				"apis/things/v2/register.go": scratchRegister,
 				"apis/things/v2/types.go":    "package v2\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n// +genclient\ntype Thing struct {\n\tmetav1.ObjectMeta `json:\"metadata\"`\n}\n",
+			}
+			if tt.types != "" {
+				files["apis/things/v2/types.go"] = tt.types
 			}
 			if tt.clientset != "" {
 				files["clientset/clientset.go"] = tt.clientset

@@ -65,23 +65,15 @@ func Generate(opts Options) (*Output, error) {
 	if err := checkLayout(out, nil); err != nil {
 		return nil, err
 	}
-	// The clientset is located while the input packages load.
-	var cs *clientsetPackage
-	var csErr error
-	csDone := make(chan struct{})
-	go func() {
-		defer close(csDone)
-		cs, csErr = loadClientset(dir, clientset)
-	}()
-	pkgs, err := loadPackages(dir, opts.Patterns)
-	<-csDone
+	pkgs, csPkg, err := loadPackages(dir, opts.Patterns, clientset)
 	if err != nil {
 		return nil, err
 	}
-	if csErr != nil {
-		return nil, fmt.Errorf("%s: %w", clientsetFlag, csErr)
+	cs, csErr := readClientset(dir, clientset, csPkg)
+	var inputs []inputFolder
+	if csErr == nil {
+		inputs = append(inputs, inputFolder{"the clientset " + clientset, absDir(cs.dir)})
 	}
-	inputs := []inputFolder{{"the clientset " + clientset, absDir(cs.dir)}}
 	for _, p := range pkgs {
 		inputs = append(inputs, inputFolder{"input package " + p.Path, absDir(p.Dir)})
 	}
@@ -107,8 +99,14 @@ func Generate(opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cs.check(m); err != nil {
-		return nil, fmt.Errorf("%s: %w", clientsetFlag, err)
+	// Only informers use the clientset: listers alone need none.
+	if len(m.InformerGroups()) > 0 {
+		if csErr == nil {
+			csErr = cs.check(m)
+		}
+		if csErr != nil {
+			return nil, fmt.Errorf("%s: %w", clientsetFlag, csErr)
+		}
 	}
 	files, err := render(plan(m, out, clientset, opts.Boilerplate))
 	if err != nil {

@@ -22,7 +22,7 @@ func checkLayout(out layout, inputs []inputFolder) error {
 	case inf == lis:
 		return &UsageError{fmt.Errorf("informers and listers would both go to %s; give --informers-subdir and --listers-subdir distinct folders", inf)}
 	case within(lis, inf):
-		return &UsageError{fmt.Errorf("the informers folder %s (from --output-dir, --informers-subdir and --single-directory) contains the listers folder %s; give them folders that do not contain each other, e.g. drop --single-directory or --informers-subdir .", inf, lis)}
+		return &UsageError{fmt.Errorf("the informers folder %s (from --output-dir, --informers-subdir and --single-directory) contains the listers folder %s; give them folders that do not contain each other (--informers-subdir . with --single-directory makes --output-dir itself the informers folder)", inf, lis)}
 	case within(inf, lis):
 		return &UsageError{fmt.Errorf("the listers folder %s (--listers-subdir) contains the informers folder %s; give them folders that do not contain each other", lis, inf)}
 	}

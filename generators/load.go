@@ -43,20 +43,34 @@ type sourceFile struct {
 }
 
 // loadPackages resolves patterns from dir and parses every non-test Go file
-// of the matched packages. The result is sorted by import path.
-func loadPackages(dir string, patterns []string) ([]*sourcePackage, error) {
+// of the matched packages. The result is sorted by import path. The
+// package extra (an import path; "" for none) is located by the same `go
+// list` call, which costs less than a second one, and returned apart,
+// unparsed and never among the inputs; nil when go list did not report it.
+func loadPackages(dir string, patterns []string, extra string) ([]*sourcePackage, *packages.Package, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles,
 		Dir:  dir,
 	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, fmt.Errorf("resolving input packages %q: %w", patterns, err)
+	query := patterns
+	if extra != "" {
+		query = append(patterns[:len(patterns):len(patterns)], extra)
 	}
+	pkgs, err := packages.Load(cfg, query...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("resolving input packages %q: %w", patterns, err)
+	}
+	var extraPkg *packages.Package
 	var errs []error
 	seen := map[string]bool{}
 	var out []*sourcePackage
 	for _, p := range pkgs {
+		if extra != "" && (p.PkgPath == extra || p.ID == extra) {
+			extraPkg = p
+			if len(p.Errors) > 0 || len(p.GoFiles) == 0 || !matchesAny(dir, patterns, p.PkgPath, parentDir(p.GoFiles[0])) {
+				continue
+			}
+		}
 		for _, e := range p.Errors {
 			errs = append(errs, fmt.Errorf("input package %s: %s", p.PkgPath, e.Msg))
 		}
@@ -74,20 +88,20 @@ func loadPackages(dir string, patterns []string) ([]*sourcePackage, error) {
 		out = append(out, sp)
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, nil, errors.Join(errs...)
 	}
 	if len(out) == 0 {
 		msg := fmt.Sprintf("no Go package matches %s (from directory %q)", strings.Join(quoteAll(patterns), " "), dir)
 		if missing, _ := unrequiredPatterns(dir, patterns); len(missing) > 0 {
 			msg += fmt.Sprintf("; no module in go.mod provides %s: add it with go get %s", strings.Join(missing, ", "), strings.Join(missing, " "))
 		}
-		return nil, errors.New(msg)
+		return nil, nil, errors.New(msg)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	if err := parseAll(out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, extraPkg, nil
 }
 
 // parseAll parses the files of pkgs on GOMAXPROCS goroutines. Each file has
@@ -151,6 +165,26 @@ func mayMatter(src []byte) bool {
 		}
 	}
 	return resourceInVarBlock.Match(src)
+}
+
+// matchesAny reports whether a pattern of patterns, resolved from dir,
+// matches the package with import path pkgPath in folder pkgDir, the way
+// go list matches ("..." matching any string).
+func matchesAny(dir string, patterns []string, pkgPath, pkgDir string) bool {
+	for _, p := range patterns {
+		prefix, _, wildcard := strings.Cut(p, "...")
+		subject, want := pkgPath, prefix
+		if build.IsLocalImport(p) || filepath.IsAbs(p) {
+			subject, want = filepath.ToSlash(pkgDir), filepath.ToSlash(filepath.Join(dir, prefix))
+			if strings.HasSuffix(prefix, "/") {
+				want += "/"
+			}
+		}
+		if subject == want || (wildcard && (strings.HasPrefix(subject, want) || subject+"/" == want)) {
+			return true
+		}
+	}
+	return false
 }
 
 // unrequiredPatterns returns the import-path patterns (not ./relative or

@@ -78,6 +78,7 @@ func ParsePluralExceptions(entries []string) (map[string]string, error) {
 // bad usage. It is an immutable value, safe to share.
 type UsageError struct{ Err error }
 
+// Error returns the underlying error's text.
 func (e *UsageError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the underlying error.

@@ -61,6 +61,7 @@ type Difference struct {
 	Kind string
 }
 
+// String returns "KIND: PATH", as --verify-only prints it.
 func (d Difference) String() string { return d.Kind + ": " + d.Path }
 
 // Verify compares o with the disk and returns the differences, sorted by

@@ -435,3 +435,47 @@ func TestInternalPackagesAreSkippedWithANoteOnStderr(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteFailureExitsOneNamingThePathAndChangesNothing(t *testing.T) {
+	dir := module(t, map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes})
+	blocker := filepath.Join(dir, "out", "informers", "externalversions", "generic.go")
+	if err := os.MkdirAll(filepath.Join(blocker, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var dirsBefore []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d.IsDir() {
+			dirsBefore = append(dirsBefore, p)
+		}
+		return err
+	})
+	before := snapshot(t, dir)
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	args := []string{"--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset", "./apis/..."}
+	if code := run(args, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr.String())
+	}
+	if want := blocker + " is a folder"; !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "nothing was changed") {
+		t.Errorf("stderr lacks %q and \"nothing was changed\":\n%s", want, stderr.String())
+	}
+	after := snapshot(t, dir)
+	if len(after) != len(before) {
+		t.Errorf("files: %d before, %d after", len(before), len(after))
+	}
+	for p, content := range before {
+		if after[p] != content {
+			t.Errorf("%s changed", p)
+		}
+	}
+	var dirsAfter []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d.IsDir() {
+			dirsAfter = append(dirsAfter, p)
+		}
+		return err
+	})
+	if strings.Join(dirsAfter, "\n") != strings.Join(dirsBefore, "\n") {
+		t.Errorf("folders changed:\nbefore %v\nafter  %v", dirsBefore, dirsAfter)
+	}
+}
