@@ -31,6 +31,7 @@ while IFS= read -r gomod; do
   modules+=("$(dirname "${gomod#./}")")
 done < <(find . \( -name '_*' -o -name .git \) -prune -o -name go.mod -print | sort)
 
+SECONDS=0
 echo "verify-hygiene: gofmt" >&2
 unformatted=$(find . \( -name '_*' -o -name .git \) -prune -o -name '*.go' -print0 | xargs -0 gofmt -l)
 if [ -n "$unformatted" ]; then
@@ -39,7 +40,7 @@ if [ -n "$unformatted" ]; then
   done <<<"$unformatted"
 fi
 
-echo "verify-hygiene: go mod tidy -diff (${#modules[@]} modules)" >&2
+echo "verify-hygiene: go mod tidy -diff (${#modules[@]} modules; ${SECONDS}s so far)" >&2
 for m in "${modules[@]}"; do
   if ! out=$(cd "$m" && go mod tidy -diff 2>&1); then
     echo "$out" >&2
@@ -47,7 +48,7 @@ for m in "${modules[@]}"; do
   fi
 done
 
-echo "verify-hygiene: staticcheck $staticcheck_version" >&2
+echo "verify-hygiene: staticcheck $staticcheck_version (${SECONDS}s so far)" >&2
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 GOBIN="$bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
@@ -64,6 +65,6 @@ for m in "${modules[@]}"; do
 done
 
 if [ "$status" = 0 ]; then
-  echo "verify-hygiene: gofmt, go mod tidy and staticcheck are clean" >&2
+  echo "verify-hygiene: gofmt, go mod tidy and staticcheck are clean (${SECONDS}s)" >&2
 fi
 exit "$status"
