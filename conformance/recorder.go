@@ -130,6 +130,7 @@ func (r *Recorder) OnDelete(obj any) {
 
 func (r *Recorder) note(n Note) {
 	r.gate.Lock()
+	//lint:ignore SA2001 the empty critical section is the point: it waits for Release while the gate is held.
 	r.gate.Unlock() // only waits for Release while held
 	r.mu.Lock()
 	defer r.mu.Unlock()

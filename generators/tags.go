@@ -41,6 +41,7 @@ var (
 // parseTypeTags reads the tags of t. Unknown genclient tags and malformed
 // values are errors.
 func parseTypeTags(lines []string) (typeTags, error) {
+	//lint:ignore SA1019 codetags.Parse rejects the comma-separated values client-gen's tags use (+genclient:onlyVerbs=create,get; +genclient:method=F,verb=get,...).
 	values := gengo.ExtractCommentTags("+", lines)
 	var tags typeTags
 	keys := make([]string, 0, len(values))
@@ -139,6 +140,7 @@ func parsePackageTags(d *declarations) (packageTags, error) {
 	seenValue := map[string]string{}
 	seenWhere := map[string]string{}
 	for _, fc := range d.packageComments {
+		//lint:ignore SA1019 one parser for type and package tags; see parseTypeTags.
 		values := gengo.ExtractCommentTags("+", fc.lines)
 		for _, key := range []string{"groupName", "groupGoName", "k8s:informer-gen", "k8s:lister-gen"} {
 			vs, ok := values[key]

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the main module and each nested module
-# (examples, end-to-end, conformance, bench, apicompat, and the Kubernetes
-# version matrix in versions/), all under the race detector.
+# Runs every test of the project: first the checks of the tree
+# (hack/verify-codegen.sh: generated code is up to date;
+# hack/verify-hygiene.sh: gofmt, go mod tidy, staticcheck), then go vet and
+# the tests of the main module and each nested module (examples, end-to-end,
+# conformance, benchmarks, API compatibility with client-go, the Kubernetes
+# version matrix, third-party corpus), all under the race detector.
 # Usage: ./hack/test.sh            (everything)
 #        SHORT=1 ./hack/test.sh    (skip the slow end-to-end suites)
 set -euo pipefail
@@ -10,14 +13,26 @@ root=$(pwd)
 
 # Modules tested, in order. The root module first; nested modules that exist.
 modules=(.)
-for m in examples/crd e2e conformance bench apicompat versions; do
+for m in examples/crd e2e conformance bench apicompat versions corpus; do
   [ -f "$m/go.mod" ] && modules+=("$m")
 done
 
 short=()
 [ -n "${SHORT:-}" ] && short=(-short)
 
+# A failed check does not hide the test results: it fails the run at the end.
+failed_checks=()
+for check in hack/verify-codegen.sh hack/verify-hygiene.sh; do
+  echo "=== $check"
+  "./$check" || failed_checks+=("$check")
+done
+
 for m in "${modules[@]}"; do
   echo "=== go test -race ($m)"
   (cd "$root/$m" && go vet ./... && go test -race -count=1 -timeout 45m "${short[@]}" ./...)
 done
+
+if [ ${#failed_checks[@]} -gt 0 ]; then
+  echo "=== FAILED: ${failed_checks[*]} (messages above)" >&2
+  exit 1
+fi

@@ -2,7 +2,6 @@ package measure
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/informer-gen/informer-gen/bench/internal/source"
@@ -33,7 +32,7 @@ func ListerList(b *testing.B, in *Input, l subject.Lister) {
 			b.Fatal(err)
 		}
 		if len(out) < want {
-			b.Fatal(fmt.Sprintf("listed %d objects, want at least %d", len(out), want))
+			b.Fatalf("listed %d objects, want at least %d", len(out), want)
 		}
 		i++
 	}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Checks what go vet and the tests do not, over every Go module of the
+# repository (the root module and each nested go.mod, testdata included):
+#
+#   1. gofmt: every .go file, generated ones included, is gofmt-formatted;
+#   2. go mod tidy -diff: every go.mod and go.sum is tidy;
+#   3. staticcheck, pinned below and built by this script through the Go
+#      module proxy, with the checks of staticcheck.conf.
+#
+# Each failure names the file or module at fault. Every check runs even when
+# an earlier one failed; the exit status is 1 when any failed. Writes nothing
+# in the work tree.
+#
+# Usage: hack/verify-hygiene.sh
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+staticcheck_version=v0.8.2 # staticcheck 2026.2.2, supports Go 1.26
+
+status=0
+fail() {
+  echo "verify-hygiene: $*" >&2
+  status=1
+}
+
+# Module folders, relative to the root; "_"-prefixed folders (scratch
+# output, _output) and .git are not part of the tree.
+modules=()
+while IFS= read -r gomod; do
+  modules+=("$(dirname "${gomod#./}")")
+done < <(find . \( -name '_*' -o -name .git \) -prune -o -name go.mod -print | sort)
+
+SECONDS=0
+echo "verify-hygiene: gofmt" >&2
+unformatted=$(find . \( -name '_*' -o -name .git \) -prune -o -name '*.go' -print0 | xargs -0 gofmt -l)
+if [ -n "$unformatted" ]; then
+  while IFS= read -r f; do
+    fail "${f#./} is not gofmt-formatted (run gofmt -w ${f#./})"
+  done <<<"$unformatted"
+fi
+
+echo "verify-hygiene: go mod tidy -diff (${#modules[@]} modules; ${SECONDS}s so far)" >&2
+for m in "${modules[@]}"; do
+  if ! out=$(cd "$m" && go mod tidy -diff 2>&1); then
+    echo "$out" >&2
+    fail "module $m is not tidy (run go mod tidy in $m)"
+  fi
+done
+
+echo "verify-hygiene: staticcheck $staticcheck_version (${SECONDS}s so far)" >&2
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+GOBIN="$bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+for m in "${modules[@]}"; do
+  # Modules holding only build-tagged tool imports (hack/tools, bench/tools)
+  # have no package to check.
+  if [ -z "$(cd "$m" && go list ./... 2>/dev/null)" ]; then
+    continue
+  fi
+  if ! out=$(cd "$m" && "$bin/staticcheck" ./... 2>&1); then
+    echo "$out" | sed "s|^|$m: |" >&2
+    fail "staticcheck found problems in module $m (see staticcheck.conf for the checks)"
+  fi
+done
+
+if [ "$status" = 0 ]; then
+  echo "verify-hygiene: gofmt, go mod tidy and staticcheck are clean (${SECONDS}s)" >&2
+fi
+exit "$status"
