@@ -334,7 +334,7 @@ func TestReflectorRelistsWithConsistentReadWhenWatchExpires(t *testing.T) {
 					lw.mu.Lock()
 					lw.WatchFunc = nil
 					lw.mu.Unlock()
-					//lint:ignore SA1019 servers still answer 410 with reason Gone; the reflector must relist on it as on Expired.
+					// Servers still answer 410 with reason Gone; the reflector must relist on it as on Expired.
 					return nil, apierrors.NewGone("gone")
 				}
 				lw.mu.Unlock()
