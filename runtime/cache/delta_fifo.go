@@ -38,6 +38,16 @@ type Delta struct {
 // Deltas is the list of changes queued for one key, oldest first.
 type Deltas []Delta
 
+// Oldest returns the oldest delta, or nil when d is empty. The informer
+// does not use it; it exists so code written against client-go's Deltas
+// compiles unchanged.
+func (d Deltas) Oldest() *Delta {
+	if len(d) == 0 {
+		return nil
+	}
+	return &d[0]
+}
+
 // Newest returns the newest delta, or nil when d is empty.
 func (d Deltas) Newest() *Delta {
 	if len(d) == 0 {
