@@ -530,6 +530,10 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 				}
 				return r.noteExpiry(err)
 			}
+			// The watch's life starts when it is open: a REST client may
+			// retry inside WatchWithContext for seconds, then hand back an
+			// empty, closed watch that must count as very short.
+			start = r.clock.Now()
 			if r.opts.Metrics != nil {
 				r.opts.Metrics.WatchStarted()
 			}

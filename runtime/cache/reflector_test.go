@@ -864,3 +864,35 @@ func TestReflectorIgnoresBookmarksWithoutResourceVersion(t *testing.T) {
 		}
 	}
 }
+
+// client-go's REST client retries a watch whose connection ends with EOF for
+// several seconds inside Watch, then hands back an empty, closed watch and no
+// error (behind a proxy or load balancer that accepts and drops
+// connections). That watch delivered nothing: it is a very short watch,
+// reported and backed off, however long the Watch call itself took.
+func TestReflectorReportsEmptyWatchAfterSlowWatchCallAsVeryShort(t *testing.T) {
+	verifyNoLeaks(t)
+	lw := newFakeLW()
+	lw.ListFunc = listReturning(objectList("10", ""))
+	started := make(chan *testingclock.FakeClock, 1)
+	lw.WatchFunc = func(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
+		var clk *testingclock.FakeClock
+		select {
+		case clk = <-started:
+			started <- clk
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		clk.Step(10 * time.Second) // the REST client's retries inside Watch
+		return watch.NewEmptyWatch(), nil
+	}
+	h := startReflector(t, lw, lw, ReflectorOptions{})
+	started <- h.clock
+	if errs := h.waitErrors(t, 1); !errors.Is(errs[0], errVeryShortWatch) {
+		t.Fatalf("reported %v, want errVeryShortWatch", errs[0])
+	}
+	h.waitSleeping(t)
+	if n := len(lw.watches()); n != 1 {
+		t.Fatalf("%d watch calls while backing off, want 1", n)
+	}
+}
