@@ -64,7 +64,7 @@ type KeyListerGetter interface {
 	GetByKey(key string) (item any, exists bool, err error)
 }
 
-// ErrFIFOClosed is returned by PopBatch once the queue is closed.
+// ErrFIFOClosed is returned by popBatch once the queue is closed.
 var ErrFIFOClosed = errors.New("cache: DeltaFIFO closed")
 
 // DeltaFIFOOptions configures a DeltaFIFO.
@@ -95,8 +95,8 @@ type DeltaFIFOOptions struct {
 	EmitDeltaTypeReplaced bool
 }
 
-// PoppedDeltas is one key handed out by PopBatch.
-type PoppedDeltas struct {
+// poppedDeltas is one key handed out by popBatch.
+type poppedDeltas struct {
 	Key    string
 	Deltas Deltas
 	// InitialDeltas is the number of leading Deltas that belong to the
@@ -120,12 +120,12 @@ type PoppedDeltas struct {
 // DeletedFinalStateUnknown tombstone holding their last known state.
 //
 // All methods are safe for concurrent use. The process function given to
-// PopBatch runs without the queue locked, so the producer keeps queueing
+// popBatch runs without the queue locked, so the producer keeps queueing
 // while a batch is applied; Replace and Resync, which read the cache the
 // batch is being applied to, wait for the batch to finish, and Delete
 // queues unconditionally meanwhile.
 type DeltaFIFO struct {
-	popMu sync.Mutex // serialises PopBatch callers
+	popMu sync.Mutex // serialises popBatch callers
 	mu    sync.Mutex
 	cond  sync.Cond // signalled when a key is queued or the queue closes
 	idle  sync.Cond // broadcast when a batch finished processing
@@ -138,7 +138,7 @@ type DeltaFIFO struct {
 	head      int
 	free      []*fifoEntry // recycled entries
 	chunk     []fifoEntry  // unused entries of the last allocated chunk
-	batch     []PoppedDeltas
+	batch     []poppedDeltas
 	popped    []*fifoEntry // entries of the batch being processed
 	listGen   uint64       // number of Replace calls so far
 
@@ -268,7 +268,7 @@ func (f *DeltaFIFO) Delete(obj any) error {
 // fixes the initial population that HasSynced waits for.
 //
 // When nothing is queued and the cache is empty (the first list), there
-// is nothing to compare the list with, and Replace lets PopBatch take the
+// is nothing to compare the list with, and Replace lets popBatch take the
 // keys already queued while it queues the rest.
 func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	f.mu.Lock()
@@ -500,13 +500,13 @@ func (f *DeltaFIFO) waitIdleLocked() {
 	}
 }
 
-// PopBatch waits until a key is queued or the queue is closed, then takes
+// popBatch waits until a key is queued or the queue is closed, then takes
 // up to max keys (all queued keys when max <= 0), oldest first, and calls
 // process once with them, without holding the queue's lock. The batch and
 // its Deltas are valid only during the call. Replace and Resync wait for
 // process to return, so process must not call them. It returns the number
 // of keys processed, or ErrFIFOClosed once Close was called.
-func (f *DeltaFIFO) PopBatch(max int, process func(batch []PoppedDeltas)) (int, error) {
+func (f *DeltaFIFO) popBatch(max int, process func(batch []poppedDeltas)) (int, error) {
 	f.popMu.Lock()
 	defer f.popMu.Unlock()
 	f.mu.Lock()
@@ -530,7 +530,7 @@ func (f *DeltaFIFO) PopBatch(max int, process func(batch []PoppedDeltas)) (int, 
 
 // processOneBatchLocked pops up to max keys and processes them with the
 // lock released; it is called and returns with f.mu held.
-func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDeltas)) int {
+func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDeltas)) int {
 	n := len(f.queue) - f.head
 	if max > 0 && n > max {
 		n = max
@@ -550,7 +550,7 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []PoppedDe
 		if e.initialDeltas > 0 {
 			initial++
 		}
-		f.batch = append(f.batch, PoppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas, IsInInitialList: e.initialDeltas > 0})
+		f.batch = append(f.batch, poppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas, IsInInitialList: e.initialDeltas > 0})
 		e.key = "" // popped: no longer queued
 		f.popped = append(f.popped, e)
 	}
@@ -651,7 +651,7 @@ func (f *DeltaFIFO) Len() int {
 	return len(f.queue) - f.head
 }
 
-// Close makes PopBatch return ErrFIFOClosed, now and in the future.
+// Close makes popBatch return ErrFIFOClosed, now and in the future.
 func (f *DeltaFIFO) Close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -8,12 +8,12 @@ type PopProcessFunc func(obj any, isInInitialList bool) error
 // Pop waits for a key, removes it and calls process with its Deltas, and
 // returns the Deltas and process's error. It returns ErrFIFOClosed once
 // the queue is closed and empty. process runs without the queue locked
-// (see PopBatch); Pop is PopBatch of one key, which informers avoid for
+// (see popBatch); Pop is popBatch of one key, which informers avoid for
 // speed.
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	var item Deltas
 	var perr error
-	_, err := f.PopBatch(1, func(batch []PoppedDeltas) {
+	_, err := f.popBatch(1, func(batch []poppedDeltas) {
 		// The batch's Deltas are recycled after the call: copy them.
 		item = append(Deltas(nil), batch[0].Deltas...)
 		perr = process(item, batch[0].IsInInitialList)

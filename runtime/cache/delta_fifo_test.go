@@ -12,24 +12,24 @@ import (
 )
 
 // popAll pops every queued key of f, recording the batches.
-func popAll(t *testing.T, f *DeltaFIFO) []PoppedDeltas {
+func popAll(t *testing.T, f *DeltaFIFO) []poppedDeltas {
 	t.Helper()
-	var out []PoppedDeltas
+	var out []poppedDeltas
 	for f.Len() > 0 {
-		_, err := f.PopBatch(0, func(batch []PoppedDeltas) {
+		_, err := f.popBatch(0, func(batch []poppedDeltas) {
 			for _, p := range batch {
-				out = append(out, PoppedDeltas{Key: p.Key, Deltas: append(Deltas(nil), p.Deltas...), InitialDeltas: p.InitialDeltas})
+				out = append(out, poppedDeltas{Key: p.Key, Deltas: append(Deltas(nil), p.Deltas...), InitialDeltas: p.InitialDeltas})
 			}
 		})
 		if err != nil {
-			t.Fatalf("PopBatch: %v", err)
+			t.Fatalf("popBatch: %v", err)
 		}
 	}
 	return out
 }
 
 // deltaTypes renders popped items as key -> delta types.
-func deltaTypes(popped []PoppedDeltas) map[string][]DeltaType {
+func deltaTypes(popped []poppedDeltas) map[string][]DeltaType {
 	out := map[string][]DeltaType{}
 	for _, p := range popped {
 		for _, d := range p.Deltas {
@@ -39,7 +39,7 @@ func deltaTypes(popped []PoppedDeltas) map[string][]DeltaType {
 	return out
 }
 
-func poppedKeys(popped []PoppedDeltas) []string {
+func poppedKeys(popped []poppedDeltas) []string {
 	var keys []string
 	for _, p := range popped {
 		keys = append(keys, p.Key)
@@ -149,7 +149,7 @@ func TestDeltaFIFOHasSyncedOnceTheFirstReplaceIsProcessed(t *testing.T) {
 	mustNoErr(t, f.Add(testObject("ns", "after", "2")))
 	var flags []bool
 	for i := 0; f.Len() > 0; i++ {
-		_, err := f.PopBatch(1, func(batch []PoppedDeltas) {
+		_, err := f.popBatch(1, func(batch []poppedDeltas) {
 			flags = append(flags, batch[0].InitialDeltas > 0)
 			if batch[0].InitialDeltas > 0 && f.initialPopulationCount == 0 {
 				t.Error("initial population consumed before processing")
@@ -242,9 +242,9 @@ func TestDeltaFIFOCloseUnblocksPopBatch(t *testing.T) {
 	var err error
 	go func() {
 		defer wg.Done()
-		_, err = f.PopBatch(0, func([]PoppedDeltas) { t.Error("processed from an empty queue") })
+		_, err = f.popBatch(0, func([]poppedDeltas) { t.Error("processed from an empty queue") })
 	}()
-	time.Sleep(10 * time.Millisecond) // let PopBatch block; correctness does not depend on it
+	time.Sleep(10 * time.Millisecond) // let popBatch block; correctness does not depend on it
 	f.Close()
 	wg.Wait()
 	if !errors.Is(err, ErrFIFOClosed) {
@@ -257,13 +257,13 @@ func TestDeltaFIFOPopBatchHonoursMax(t *testing.T) {
 	for _, name := range []string{"a", "b", "c"} {
 		mustNoErr(t, f.Add(testObject("ns", name, "1")))
 	}
-	n, err := f.PopBatch(2, func(batch []PoppedDeltas) {
+	n, err := f.popBatch(2, func(batch []poppedDeltas) {
 		if len(batch) != 2 {
 			t.Errorf("batch of %d, want 2", len(batch))
 		}
 	})
 	if n != 2 || err != nil || f.Len() != 1 {
-		t.Fatalf("PopBatch = %d, %v; Len = %d; want 2, nil, 1", n, err, f.Len())
+		t.Fatalf("popBatch = %d, %v; Len = %d; want 2, nil, 1", n, err, f.Len())
 	}
 }
 
@@ -282,7 +282,7 @@ func TestDeltaFIFOConcurrentProducersAndConsumerLoseNoKey(t *testing.T) {
 	go func() {
 		defer close(consumed)
 		for {
-			_, err := f.PopBatch(3, func(batch []PoppedDeltas) {
+			_, err := f.popBatch(3, func(batch []poppedDeltas) {
 				mu.Lock()
 				for _, p := range batch {
 					seen[p.Key] += len(p.Deltas)
@@ -322,7 +322,7 @@ func TestDeltaFIFOReplaceWaitsForTheBatchBeingProcessed(t *testing.T) {
 	popped := make(chan struct{})
 	go func() {
 		defer close(popped)
-		_, err := f.PopBatch(0, func(batch []PoppedDeltas) {
+		_, err := f.popBatch(0, func(batch []poppedDeltas) {
 			close(inProcess)
 			<-release
 			// Apply the batch to the cache, as the informer does.
@@ -404,12 +404,12 @@ func TestDeltaFIFOReleasesItsMapAndQueueWhenALargeQueueDrains(t *testing.T) {
 			mustNoErr(t, f.Replace(list, "1"))
 			itemsBefore := reflect.ValueOf(f.items).UnsafePointer()
 			// Pop all but one key: the queue is not empty, nothing shrinks.
-			_, err := f.PopBatch(tt.keys-1, func([]PoppedDeltas) {})
+			_, err := f.popBatch(tt.keys-1, func([]poppedDeltas) {})
 			mustNoErr(t, err)
 			if f.itemsHigh != tt.keys || reflect.ValueOf(f.items).UnsafePointer() != itemsBefore {
 				t.Fatalf("map remade while %d keys are still queued", f.Len())
 			}
-			_, err = f.PopBatch(0, func([]PoppedDeltas) {})
+			_, err = f.popBatch(0, func([]poppedDeltas) {})
 			mustNoErr(t, err)
 			shrunk := reflect.ValueOf(f.items).UnsafePointer() != itemsBefore
 			if shrunk != tt.wantShrunk {
@@ -460,7 +460,7 @@ func TestDeltaFIFOTellsPoppedKeysOfALargeQueueFromQueuedOnes(t *testing.T) {
 		list[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
 	}
 	mustNoErr(t, f.Replace(list, "1"))
-	_, err := f.PopBatch(100, func([]PoppedDeltas) {})
+	_, err := f.popBatch(100, func([]poppedDeltas) {})
 	mustNoErr(t, err)
 	// o0 was popped (and, here, never stored): deleting it is a no-op.
 	mustNoErr(t, f.Delete(testObject("ns", "o0", "2")))
@@ -504,7 +504,7 @@ func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
 	go func() {
 		defer close(consumerDone)
 		for {
-			_, err := f.PopBatch(64, func(batch []PoppedDeltas) {
+			_, err := f.popBatch(64, func(batch []poppedDeltas) {
 				mu.Lock()
 				defer mu.Unlock()
 				for _, p := range batch {
@@ -583,7 +583,7 @@ func TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog(t *testing
 	maxEntries := 0
 	for range rounds {
 		add(round)
-		n, err := f.PopBatch(round, func([]PoppedDeltas) {})
+		n, err := f.popBatch(round, func([]poppedDeltas) {})
 		mustNoErr(t, err)
 		if n != round {
 			t.Fatalf("popped %d keys, want %d", n, round)

@@ -9,7 +9,7 @@
 //
 //	ListerWatcher --list/watch--> Reflector --Add/Update/Delete/Replace--> DeltaFIFO
 //	                                                                          |
-//	                                                          PopBatch (informer goroutine)
+//	                                                          popBatch (informer goroutine)
 //	                                                                          v
 //	                                     Indexer (cache) <--apply-- sharedIndexInformer
 //	                                          ^                               |

@@ -204,7 +204,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 // processLoop pops and applies batches until the queue closes.
 func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
 	for {
-		if _, err := fifo.PopBatch(applyBatch, s.apply); err != nil {
+		if _, err := fifo.popBatch(applyBatch, s.apply); err != nil {
 			if errors.Is(err, ErrFIFOClosed) {
 				return
 			}
@@ -216,7 +216,7 @@ func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
 // apply applies a popped batch to the indexer and notifies the listeners.
 // It runs on the informer's processing goroutine, without the queue
 // locked, so the reflector keeps queueing meanwhile.
-func (s *sharedIndexInformer) apply(batch []PoppedDeltas) {
+func (s *sharedIndexInformer) apply(batch []poppedDeltas) {
 	s.applyMu.Lock()
 	listeners, syncing := s.processor.snapshot()
 	n := 0

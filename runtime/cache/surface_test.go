@@ -1,0 +1,110 @@
+package cache
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// clientGoNames are the exported names runtime/cache shares with client-go
+// v0.37.2's tools/cache, so that controllers move over by rewriting their
+// imports; apicompat's tests check that each keeps client-go's
+// declaration.
+var clientGoNames = []string{
+	// Keys and names.
+	"DeletedFinalStateUnknown", "DeletionHandlingMetaNamespaceKeyFunc", "DeletionHandlingObjectToName",
+	"ExplicitKey", "KeyFunc", "MetaNamespaceKeyFunc", "MetaObjectToName", "NamespacedNameAsObjectName",
+	"NewObjectName", "ObjectName", "ObjectToName", "ParseObjectName", "SplitMetaNamespaceKey",
+	// Handlers.
+	"FilteringResourceEventHandler", "HandlerOptions", "ResourceEventHandler",
+	"ResourceEventHandlerDetailedFuncs", "ResourceEventHandlerFuncs", "ResourceEventHandlerRegistration",
+	// Typed API.
+	"DeletedObject", "NewTypedSharedIndexInformer", "Object", "TypedFilteringResourceEventHandler",
+	"TypedIndexFunc", "TypedIndexer", "TypedIndexerFuncToIndexerFunc", "TypedIndexers",
+	"TypedIndexersToIndexers", "TypedResourceEventHandler", "TypedResourceEventHandlerDetailedFuncs",
+	"TypedResourceEventHandlerFuncs", "TypedSharedIndexInformer",
+	// Informers, their names and metrics.
+	"Controller", "CounterMetric", "DefaultWatchErrorHandler", "GaugeMetric", "HistogramMetric",
+	"InformerMetricsProvider", "InformerName", "InformerNameAndResource", "NewInformerName",
+	"NewSharedIndexInformer", "NewSharedIndexInformerWithOptions", "NewSharedInformer",
+	"ResetInformerNamesForTesting", "SetInformerMetricsProvider", "SharedIndexInformer",
+	"SharedIndexInformerOptions", "SharedInformer", "SummaryMetric", "TransformFunc",
+	"WatchErrorHandler", "WatchErrorHandlerWithContext",
+	// Waiting for sync.
+	"DoneChecker", "InformerSynced", "IsDone", "SyncResult", "WaitFor", "WaitForCacheSync",
+	"WaitForNamedCacheSync", "WaitForNamedCacheSyncWithContext",
+	// Stores, indexes and listers.
+	"AppendFunc", "GenericLister", "GenericNamespaceLister", "IndexFunc", "Indexer", "Indexers",
+	"ListAll", "ListAllByNamespace", "MetaNamespaceIndexFunc", "NamespaceIndex", "NewGenericLister",
+	"NewIndexer", "NewStore", "Store", "StoreOption", "WithStoreMetrics", "WithTransformer",
+	// Listing and watching.
+	"ListFunc", "ListWatch", "ListWithContextFunc", "Lister", "ListerWatcher", "ListerWatcherWithContext",
+	"ListerWithContext", "ToListWatcherWithWatchListSemantics", "ToListerWatcherWithContext",
+	"ToListerWithContext", "ToWatcherWithContext", "WatchFunc", "WatchFuncWithContext", "Watcher",
+	"WatcherWithContext",
+	// The machinery under an informer, public in client-go.
+	"Added", "Deleted", "Delta", "DeltaFIFO", "DeltaFIFOOptions", "DeltaType", "Deltas",
+	"ErrFIFOClosed", "KeyListerGetter", "NewDeltaFIFO", "NewDeltaFIFOWithOptions", "NewNamedReflector",
+	"NewReflector", "NewReflectorWithOptions", "PopProcessFunc", "Reflector", "ReflectorOptions",
+	"ReflectorStore", "Replaced", "ResourceVersionUpdater", "Sync", "Updated",
+}
+
+// ownNames are this runtime's additions, each used by users or generated
+// code: per-informer metrics, the resync handler and the context form of
+// WaitForCacheSync.
+var ownNames = []string{"Metrics", "ResyncHandler", "TypedResyncHandler", "WaitForCacheSyncWithContext"}
+
+// The public surface of runtime/cache is what users and generated code use:
+// client-go's drop-in names and a few of our own. A new exported name must
+// be added to one of the lists above on purpose; machinery stays
+// unexported.
+func TestPublicSurfaceIsTheDropInNamesAndOurOwn(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exported []string
+	for _, f := range pkgs["cache"].Files {
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.IsExported() {
+					exported = append(exported, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() {
+							exported = append(exported, s.Name.Name)
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() {
+								exported = append(exported, n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	allowed := slices.Concat(clientGoNames, ownNames)
+	for _, name := range exported {
+		if !slices.Contains(allowed, name) {
+			t.Errorf("%s is exported but is neither a client-go drop-in name nor one of ours users need: unexport it, or list it on purpose", name)
+		}
+	}
+	for _, name := range allowed {
+		if !slices.Contains(exported, name) {
+			t.Errorf("%s is listed but no longer exported: update the lists", name)
+		}
+	}
+}
