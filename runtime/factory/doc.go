@@ -18,5 +18,12 @@
 // controller run with RBAC limited to them. Cluster-scoped types use
 // ClusterInformerFor and get one informer regardless.
 //
+// By default every informer drops metadata.managedFields (StripManagedFields)
+// before its cache, its handlers and any user transform see an object:
+// managedFields are often most of an object's size and few controllers read
+// them. WithManagedFields keeps them, for every type or for some; the
+// factory logs, at its first Start, that it strips them and how to keep
+// them.
+//
 // Every method of Shared is safe for concurrent use.
 package factory

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
 )
@@ -18,6 +19,10 @@ type config struct {
 	defaultResync time.Duration
 	resyncByType  map[reflect.Type]time.Duration
 	transform     cache.TransformFunc
+	// keepManagedFields keeps managedFields for every type;
+	// keepManagedFieldsOf for some.
+	keepManagedFields   bool
+	keepManagedFieldsOf map[reflect.Type]bool
 }
 
 // WithNamespace limits every informer of the factory to one namespace.
@@ -77,6 +82,48 @@ func WithCustomResyncConfig(resyncConfig map[metav1.Object]time.Duration) Option
 }
 
 // WithTransform sets the TransformFunc of every informer the factory makes.
+// It runs after StripManagedFields, unless WithManagedFields keeps them.
 func WithTransform(transform cache.TransformFunc) Option {
 	return func(c *config) { c.transform = transform }
 }
+
+// WithManagedFields keeps metadata.managedFields in the objects the
+// factory's informers cache and hand to handlers: for every type when
+// called without arguments, otherwise for the Go types of the example
+// objects given. By default a factory drops them (StripManagedFields), as
+// they are often most of an object's size. Controllers that call
+// applyconfigurations' Extract functions on cached objects read
+// managedFields and need this option for those types.
+func WithManagedFields(objs ...runtime.Object) Option {
+	return func(c *config) {
+		if len(objs) == 0 {
+			c.keepManagedFields = true
+			return
+		}
+		for _, obj := range objs {
+			c.keepManagedFieldsOf[reflect.TypeOf(obj)] = true
+		}
+	}
+}
+
+// transformFor returns the TransformFunc of type t's informers: managedFields
+// stripped unless kept, then the user's transform. Nil when there is
+// nothing to do.
+func (c *config) transformFor(t reflect.Type) cache.TransformFunc {
+	strip := !c.keepManagedFields && !c.keepManagedFieldsOf[t]
+	switch {
+	case !strip:
+		return c.transform
+	case c.transform == nil:
+		return StripManagedFields
+	}
+	user := c.transform
+	return func(obj any) (any, error) {
+		obj, _ = StripManagedFields(obj)
+		return user(obj)
+	}
+}
+
+// stripsManagedFields reports whether some type may have its managedFields
+// stripped.
+func (c *config) stripsManagedFields() bool { return !c.keepManagedFields }

@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
 )
@@ -48,12 +49,15 @@ type Shared struct {
 	cancel       context.CancelFunc
 	wg           sync.WaitGroup
 	shuttingDown bool
+	// loggedManagedFields is set once Start said that managedFields are
+	// stripped.
+	loggedManagedFields bool
 }
 
 // New returns a factory configured by opts.
 func New(opts ...Option) *Shared {
 	s := &Shared{
-		config:    config{resyncByType: map[reflect.Type]time.Duration{}},
+		config:    config{resyncByType: map[reflect.Type]time.Duration{}, keepManagedFieldsOf: map[reflect.Type]bool{}},
 		informers: map[reflect.Type]cache.SharedIndexInformer{},
 		started:   map[reflect.Type]bool{},
 	}
@@ -92,9 +96,9 @@ func (s *Shared) informerFor(obj runtime.Object, newInformer NewInformerFunc, na
 	}
 	newOne := func(namespace string, primary bool) cache.SharedIndexInformer {
 		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: s.config.tweak, Primary: primary})
-		if s.config.transform != nil {
+		if transform := s.config.transformFor(t); transform != nil {
 			// A fresh informer has not started, so this cannot fail.
-			_ = inf.SetTransform(s.config.transform)
+			_ = inf.SetTransform(transform)
 		}
 		return inf
 	}
@@ -122,6 +126,10 @@ func (s *Shared) Start(ctx context.Context) {
 	defer s.mu.Unlock()
 	if s.shuttingDown {
 		return
+	}
+	if !s.loggedManagedFields && s.config.stripsManagedFields() && len(s.informers) > 0 {
+		s.loggedManagedFields = true
+		klog.FromContext(ctx).Info(managedFieldsLogLine)
 	}
 	for t, inf := range s.informers {
 		if s.started[t] {

@@ -71,9 +71,19 @@ func WithNamespaces(namespaces ...string) SharedInformerOption {
 	return withOption(factory.WithNamespaces(namespaces...))
 }
 
-// WithTransform sets a transform on all informers.
+// WithTransform sets a transform on all informers. It runs after
+// metadata.managedFields were stripped, unless WithManagedFields keeps them.
 func WithTransform(transform cache.TransformFunc) SharedInformerOption {
 	return withOption(factory.WithTransform(transform))
+}
+
+// WithManagedFields keeps metadata.managedFields in cached objects: of every
+// type when called without arguments, otherwise of the types of the example
+// objects given. By default the factory's informers drop them to save memory;
+// controllers that call applyconfigurations' Extract functions on cached
+// objects need them kept.
+func WithManagedFields(objs ...runtime.Object) SharedInformerOption {
+	return withOption(factory.WithManagedFields(objs...))
 }
 
 // WithInformerName sets the InformerName for informer identity used in metrics.
@@ -176,6 +186,9 @@ func (f *sharedInformerFactory) ClusterInformerFor(obj runtime.Object, newFunc i
 
 // SharedInformerFactory provides shared informers for resources in all known
 // API group versions. All methods are safe for concurrent use.
+//
+// Unlike client-go's factory, its informers drop metadata.managedFields from
+// cached objects by default, to save memory; WithManagedFields keeps them.
 //
 // It is typically used like this:
 //
