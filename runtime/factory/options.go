@@ -23,6 +23,8 @@ type config struct {
 	// keepManagedFieldsOf for some.
 	keepManagedFields   bool
 	keepManagedFieldsOf map[reflect.Type]bool
+	// byObject holds per-type scopes (WithByObject).
+	byObject map[reflect.Type]ByObject
 }
 
 // WithNamespace limits every informer of the factory to one namespace.
@@ -42,20 +44,7 @@ func WithNamespace(namespace string) Option {
 // listed namespace at once. Duplicates are ignored; an empty set or one that
 // contains metav1.NamespaceAll means every namespace.
 func WithNamespaces(namespaces ...string) Option {
-	return func(c *config) {
-		c.namespaces = nil
-		seen := make(map[string]bool, len(namespaces))
-		for _, ns := range namespaces {
-			if ns == metav1.NamespaceAll {
-				c.namespaces = nil
-				return
-			}
-			if !seen[ns] {
-				seen[ns] = true
-				c.namespaces = append(c.namespaces, ns)
-			}
-		}
-	}
+	return func(c *config) { c.namespaces = normalizeNamespaces(namespaces) }
 }
 
 // WithTweakListOptions sets a function that edits the ListOptions of every
@@ -110,14 +99,18 @@ func WithManagedFields(objs ...runtime.Object) Option {
 // stripped unless kept, then the user's transform. Nil when there is
 // nothing to do.
 func (c *config) transformFor(t reflect.Type) cache.TransformFunc {
-	strip := !c.keepManagedFields && !c.keepManagedFieldsOf[t]
+	scope := c.byObject[t]
+	user := c.transform
+	if scope.Transform != nil {
+		user = scope.Transform
+	}
+	strip := !c.keepManagedFields && !c.keepManagedFieldsOf[t] && !scope.KeepManagedFields
 	switch {
 	case !strip:
-		return c.transform
-	case c.transform == nil:
+		return user
+	case user == nil:
 		return StripManagedFields
 	}
-	user := c.transform
 	return func(obj any) (any, error) {
 		obj, _ = StripManagedFields(obj)
 		return user(obj)

@@ -52,14 +52,23 @@ type Shared struct {
 	// loggedManagedFields is set once Start said that managedFields are
 	// stripped.
 	loggedManagedFields bool
+	// running holds how to stop each started informer, for RemoveInformer.
+	running map[reflect.Type]runningInformer
+}
+
+// runningInformer stops one started informer and tells when it stopped.
+type runningInformer struct {
+	cancel context.CancelFunc
+	done   <-chan struct{}
 }
 
 // New returns a factory configured by opts.
 func New(opts ...Option) *Shared {
 	s := &Shared{
-		config:    config{resyncByType: map[reflect.Type]time.Duration{}, keepManagedFieldsOf: map[reflect.Type]bool{}},
+		config:    config{resyncByType: map[reflect.Type]time.Duration{}, keepManagedFieldsOf: map[reflect.Type]bool{}, byObject: map[reflect.Type]ByObject{}},
 		informers: map[reflect.Type]cache.SharedIndexInformer{},
 		started:   map[reflect.Type]bool{},
+		running:   map[reflect.Type]runningInformer{},
 	}
 	for _, opt := range opts {
 		opt(&s.config)
@@ -73,7 +82,7 @@ func New(opts ...Option) *Shared {
 // configured, newInformer is called once per namespace and the result is one
 // informer over all of them.
 func (s *Shared) InformerFor(obj runtime.Object, newInformer NewInformerFunc) cache.SharedIndexInformer {
-	return s.informerFor(obj, newInformer, s.config.namespaces)
+	return s.informerFor(obj, newInformer, s.config.namespacesFor(reflect.TypeOf(obj)))
 }
 
 // ClusterInformerFor is InformerFor for cluster-scoped types and for
@@ -90,12 +99,10 @@ func (s *Shared) informerFor(obj runtime.Object, newInformer NewInformerFunc, na
 	if inf, ok := s.informers[t]; ok {
 		return inf
 	}
-	resync, ok := s.config.resyncByType[t]
-	if !ok {
-		resync = s.config.defaultResync
-	}
+	resync := s.config.resyncFor(t)
+	tweak := s.config.tweakFor(t)
 	newOne := func(namespace string, primary bool) cache.SharedIndexInformer {
-		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: s.config.tweak, Primary: primary})
+		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: tweak, Primary: primary})
 		if transform := s.config.transformFor(t); transform != nil {
 			// A fresh informer has not started, so this cannot fail.
 			_ = inf.SetTransform(transform)
@@ -138,9 +145,12 @@ func (s *Shared) Start(ctx context.Context) {
 		s.started[t] = true
 		runCtx, cancel := context.WithCancel(s.ctx)
 		stop := context.AfterFunc(ctx, cancel)
+		done := make(chan struct{})
+		s.running[t] = runningInformer{cancel: cancel, done: done}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
+			defer close(done)
 			defer stop()
 			defer cancel()
 			inf.RunWithContext(runCtx)
@@ -180,4 +190,37 @@ func (s *Shared) Shutdown() {
 	s.mu.Unlock()
 	s.cancel()
 	s.wg.Wait()
+}
+
+// RemoveInformer stops the informer of obj's Go type, waits until it has
+// stopped (or ctx is done), and forgets it: its cache is dropped with it,
+// and the next InformerFor makes a new informer, which the next Start
+// runs. It reports whether the factory had such an informer.
+//
+// Handlers registered on the removed informer get no further
+// notifications, and no deletes for the objects it held: they were not
+// deleted. What they can observe is that the informer stopped: its
+// IsStopped returns true and AddEventHandler on it fails. Code that keeps
+// the old informer or its lister keeps reading the last cached state, so
+// drop those references too. Safe for concurrent use; removing an
+// informer that was never started only forgets it.
+func (s *Shared) RemoveInformer(ctx context.Context, obj runtime.Object) (bool, error) {
+	t := reflect.TypeOf(obj)
+	s.mu.Lock()
+	_, ok := s.informers[t]
+	run, running := s.running[t]
+	delete(s.informers, t)
+	delete(s.started, t)
+	delete(s.running, t)
+	s.mu.Unlock()
+	if !running {
+		return ok, nil
+	}
+	run.cancel()
+	select {
+	case <-run.done:
+		return true, nil
+	case <-ctx.Done():
+		return true, context.Cause(ctx)
+	}
 }

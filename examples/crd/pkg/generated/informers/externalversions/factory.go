@@ -20,6 +20,7 @@ package externalversions
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"time"
 
@@ -75,6 +76,13 @@ func WithNamespaces(namespaces ...string) SharedInformerOption {
 // metadata.managedFields were stripped, unless WithManagedFields keeps them.
 func WithTransform(transform cache.TransformFunc) SharedInformerOption {
 	return withOption(factory.WithTransform(transform))
+}
+
+// WithByObject scopes the informer of obj's type: its own namespaces, label
+// and field selectors, transform, resync period and managedFields, on top of
+// the factory's options.
+func WithByObject(obj runtime.Object, scope factory.ByObject) SharedInformerOption {
+	return withOption(factory.WithByObject(obj, scope))
 }
 
 // WithManagedFields keeps metadata.managedFields in cached objects: of every
@@ -147,6 +155,21 @@ func (f *sharedInformerFactory) StartWithContext(ctx context.Context) {
 func (f *sharedInformerFactory) Shutdown() {
 	f.shared.Shutdown()
 	f.informerName.Release()
+}
+
+// RemoveInformer stops the informer of obj's type made by factory f (a
+// factory of this package), waits until it stopped or ctx is done, and
+// drops it with its cache; the next request for the type makes a new
+// informer, run by the next Start. Its handlers get no further
+// notifications and no deletes. It reports whether there was such an
+// informer. A function rather than a SharedInformerFactory method, so that
+// the interface stays client-go's.
+func RemoveInformer(ctx context.Context, f SharedInformerFactory, obj runtime.Object) (bool, error) {
+	sf, ok := f.(*sharedInformerFactory)
+	if !ok {
+		return false, fmt.Errorf("RemoveInformer: %T is not a factory of this package", f)
+	}
+	return sf.shared.RemoveInformer(ctx, obj)
 }
 
 func (f *sharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
