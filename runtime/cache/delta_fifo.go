@@ -110,6 +110,11 @@ type poppedDeltas struct {
 	// initial population (only its first InitialDeltas changes are part
 	// of the initial list).
 	IsInInitialList bool
+	// Relist is set on every key of a batch that holds a whole relist
+	// (a Replace after the first), and the keys queued before it: such
+	// a batch is to be applied to the cache as a whole before anyone is
+	// notified.
+	Relist bool
 }
 
 // DeltaFIFO is the queue between a Reflector and the cache: it records, per
@@ -141,6 +146,12 @@ type DeltaFIFO struct {
 	batch     []poppedDeltas
 	popped    []*fifoEntry // entries of the batch being processed
 	listGen   uint64       // number of Replace calls so far
+	// poppedTotal counts the keys popped since the queue was made, so
+	// that poppedTotal + (i - head) numbers queue[i] for good, across
+	// compactions. relistEnd is that number one past the last key of the
+	// latest relist, while some of it is still queued.
+	poppedTotal uint64
+	relistEnd   uint64
 
 	populated bool // a Replace completed
 	// initialPopulationCount is the number of keys of the initial
@@ -353,6 +364,11 @@ func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 			f.markInitialLocked(e)
 		}
 	}
+	if !fresh {
+		// Every key of this relist (and whatever was queued before it)
+		// leaves the queue in one batch: see processOneBatchLocked.
+		f.relistEnd = f.poppedTotal + uint64(len(f.queue)-f.head)
+	}
 	f.populated = true
 	return nil
 }
@@ -535,6 +551,16 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDe
 	if max > 0 && n > max {
 		n = max
 	}
+	// A relist is not split across batches (unless max is 1, Pop's
+	// client-go contract): the informer applies it to its cache whole
+	// before notifying handlers, so none sees half of it.
+	relist := 0
+	if f.relistEnd > f.poppedTotal {
+		relist = min(int(f.relistEnd-f.poppedTotal), len(f.queue)-f.head)
+		if max != 1 && n < relist {
+			n = relist
+		}
+	}
 	// A large map is left with stale mappings, which queuedLocked tells
 	// apart and shrinkLocked drops with the map once the queue drains:
 	// deleting keys one by one from a large map costs about as much as
@@ -550,11 +576,13 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDe
 		if e.initialDeltas > 0 {
 			initial++
 		}
-		f.batch = append(f.batch, poppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas, IsInInitialList: e.initialDeltas > 0})
+		f.batch = append(f.batch, poppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas,
+			IsInInitialList: e.initialDeltas > 0, Relist: i < relist && n >= relist})
 		e.key = "" // popped: no longer queued
 		f.popped = append(f.popped, e)
 	}
 	f.head += n
+	f.poppedTotal += uint64(n)
 	f.compactLocked()
 	f.processing = true
 	f.mu.Unlock()

@@ -51,6 +51,15 @@
 //     client knew;
 //   - an object not cached produces one OnAdd.
 //
+// A relist after the first list is atomic, as client-go's AtomicFIFO
+// (default since 1.36) makes it: the cache holds the whole new list, its
+// deletions applied, before any handler is notified of any change of it,
+// so a handler reading the cache during a relist never sees half of it.
+// The DeltaFIFO hands such a relist to the informer in one batch, however
+// large; the informer stores it whole, holding its notifications, then
+// delivers them. The first list still streams: handlers hear of its first
+// objects while later ones are being listed.
+//
 // # Re-created objects (UID awareness)
 //
 // When an object arrives whose UID differs from the cached object's under

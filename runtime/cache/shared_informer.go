@@ -132,6 +132,10 @@ type sharedIndexInformer struct {
 	// applyMu makes applying a batch to the indexer and the listeners
 	// atomic with respect to a handler joining a running informer.
 	applyMu sync.Mutex
+	// holding is set while a relist is applied; its notifications wait
+	// in held until it is stored whole. Both guarded by applyMu.
+	holding bool
+	held    []heldNotification
 }
 
 var _ SharedIndexInformer = (*sharedIndexInformer)(nil)
@@ -219,6 +223,10 @@ func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
 func (s *sharedIndexInformer) apply(batch []poppedDeltas) {
 	s.applyMu.Lock()
 	listeners, syncing := s.processor.snapshot()
+	// A relist reaches the cache whole before any handler hears of it:
+	// its notifications wait in s.held until the last key is stored.
+	relist := len(batch) > 0 && batch[0].Relist
+	s.holding = relist
 	n := 0
 	for i := range batch {
 		item := &batch[i]
@@ -226,6 +234,14 @@ func (s *sharedIndexInformer) apply(batch []poppedDeltas) {
 			s.applyDelta(item.Key, d, j < item.InitialDeltas, listeners, syncing)
 		}
 		n += len(item.Deltas)
+	}
+	if relist {
+		s.holding = false
+		for i, h := range s.held {
+			notifyAll(h.to, h.n)
+			s.held[i] = heldNotification{}
+		}
+		s.held = s.held[:0]
 	}
 	if last := len(batch) - 1; last >= 0 {
 		if newest := batch[last].Deltas.Newest(); newest != nil {
@@ -246,7 +262,7 @@ func (s *sharedIndexInformer) apply(batch []poppedDeltas) {
 func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, listeners, syncing []*listener) {
 	switch d.Type {
 	case Sync:
-		notifyAll(syncing, notification{kind: notifyResync, key: key, newObj: d.Object})
+		s.notify(syncing, notification{kind: notifyResync, key: key, newObj: d.Object})
 	case Added, Updated, Replaced:
 		obj := d.Object
 		var keep func(old, obj any) bool
@@ -265,7 +281,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 		}
 		switch {
 		case !exists:
-			notifyAll(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
+			s.notify(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
 		case !stored:
 			// Relist of an unchanged object: the cached one is kept, no noise.
 		case uidChanged(old, obj):
@@ -273,10 +289,10 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 			if d.Type == Replaced {
 				gone = DeletedFinalStateUnknown{Key: key, Obj: old}
 			}
-			notifyAll(listeners, notification{kind: notifyDelete, key: key, oldObj: gone})
-			notifyAll(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
+			s.notify(listeners, notification{kind: notifyDelete, key: key, oldObj: gone})
+			s.notify(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
 		default:
-			notifyAll(listeners, notification{kind: notifyUpdate, key: key, oldObj: old, newObj: obj})
+			s.notify(listeners, notification{kind: notifyUpdate, key: key, oldObj: old, newObj: obj})
 		}
 	case Deleted:
 		if _, exists := s.indexer.deleteKeyed(key); !exists {
@@ -285,8 +301,25 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 		if s.detector != nil {
 			s.detector.forget(key)
 		}
-		notifyAll(listeners, notification{kind: notifyDelete, key: key, oldObj: d.Object})
+		s.notify(listeners, notification{kind: notifyDelete, key: key, oldObj: d.Object})
 	}
+}
+
+// heldNotification is a notification of a relist waiting for the relist
+// to be stored whole.
+type heldNotification struct {
+	to []*listener
+	n  notification
+}
+
+// notify sends n to listeners, or holds it while a relist is applied.
+// Called with applyMu held.
+func (s *sharedIndexInformer) notify(listeners []*listener, n notification) {
+	if s.holding {
+		s.held = append(s.held, heldNotification{to: listeners, n: n})
+		return
+	}
+	notifyAll(listeners, n)
 }
 
 func notifyAll(listeners []*listener, n notification) {
