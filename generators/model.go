@@ -82,6 +82,17 @@ func (v *version) HasInformers() bool {
 	return false
 }
 
+// HasClusterInformers reports whether a cluster-scoped kind of v has an
+// informer.
+func (v *version) HasClusterInformers() bool {
+	for _, k := range v.Kinds {
+		if k.Informer && !k.Namespaced {
+			return true
+		}
+	}
+	return false
+}
+
 // HasListers reports whether a kind of v has a lister.
 func (v *version) HasListers() bool {
 	for _, k := range v.Kinds {
@@ -111,6 +122,7 @@ var reservedAliases = map[string]bool{
 	"context": true, "time": true, "reflect": true, "fmt": true,
 	"metav1": true, "runtime": true, "schema": true, "watch": true, "labels": true, "wait": true,
 	"cache": true, "factory": true, "lister": true, "internalinterfaces": true, "versioned": true,
+	"metadata": true, "metadataclient": true,
 }
 
 func safeAlias(alias, suffix string) string {

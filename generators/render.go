@@ -73,6 +73,7 @@ func plan(m *model, out layout, clientsetPkg, boilerplate string) []plannedFile 
 	if len(m.InformerGroups()) > 0 {
 		add([]string{out.informersDir}, "factory.go", "factory.go.tmpl", informersPkgName, nil, nil, nil)
 		add([]string{out.informersDir}, "generic.go", "generic.go.tmpl", informersPkgName, nil, nil, nil)
+		add([]string{out.informersDir}, "metadata.go", "metadata.go.tmpl", informersPkgName, nil, nil, nil)
 		add([]string{out.informersDir, "internalinterfaces"}, "factory_interfaces.go", "factory_interfaces.go.tmpl", "internalinterfaces", nil, nil, nil)
 	}
 	for _, g := range m.Groups {

@@ -115,6 +115,7 @@ func TestSampleControllerOutputMatchesCheckedInFiles(t *testing.T) {
 	want := map[string]string{
 		"informers/externalversions/factory.go":                               "func NewSharedInformerFactory(client versioned.Interface",
 		"informers/externalversions/generic.go":                               `case samplecontrollerv1alpha1.SchemeGroupVersion.WithResource("foos")`,
+		"informers/externalversions/metadata.go":                              "func ForMetadata(f SharedInformerFactory, resource schema.GroupVersionResource) (metadata.Informer, error)",
 		"informers/externalversions/internalinterfaces/factory_interfaces.go": "type SharedInformerFactory interface",
 		"informers/externalversions/samplecontroller/interface.go":            "V1alpha1() v1alpha1.Interface",
 		"informers/externalversions/samplecontroller/v1alpha1/interface.go":   "Foos() TypedFooInformer",

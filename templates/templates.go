@@ -4,6 +4,8 @@
 //
 //   - factory.go.tmpl: the shared informer factory of the informers package;
 //   - generic.go.tmpl: GenericInformer and ForResource;
+//   - metadata.go.tmpl: metadata-only informers of the factory
+//     (WithMetadataClient, ForMetadata);
 //   - factory_interfaces.go.tmpl: the internalinterfaces package;
 //   - group_interface.go.tmpl, version_interface.go.tmpl: one accessor
 //     package per API group and per group version;

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // SyncResult is what a shared informer factory's
@@ -19,6 +21,11 @@ type SyncResult struct {
 	// Synced maps the Go type of each started informer's objects to
 	// whether that informer synced.
 	Synced map[reflect.Type]bool
+	// SyncedMetadata maps the resource of each started metadata-only
+	// informer to whether it synced; nil when there is none. (An addition
+	// to client-go's shape: metadata-only informers all cache the same Go
+	// type.)
+	SyncedMetadata map[schema.GroupVersionResource]bool
 }
 
 // AsError returns nil when every informer synced, and otherwise an error
@@ -31,6 +38,11 @@ func (r SyncResult) AsError() error {
 	for t, synced := range r.Synced {
 		if !synced {
 			unsynced = append(unsynced, t.String())
+		}
+	}
+	for r, synced := range r.SyncedMetadata {
+		if !synced {
+			unsynced = append(unsynced, r.String()+" (metadata)")
 		}
 	}
 	slices.Sort(unsynced)

@@ -25,5 +25,10 @@
 // factory logs, at its first Start, that it strips them and how to keep
 // them.
 //
+// Besides typed informers, keyed by Go type, a factory shares metadata-only
+// informers (MetadataInformerFor), keyed by resource, which cache
+// PartialObjectMetadata through a metadata.Client; they start, sync and
+// stop with the rest.
+//
 // Every method of Shared is safe for concurrent use.
 package factory

@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
@@ -42,8 +43,8 @@ type Shared struct {
 	config config
 
 	mu        sync.Mutex
-	informers map[reflect.Type]cache.SharedIndexInformer
-	started   map[reflect.Type]bool
+	informers map[informerKey]cache.SharedIndexInformer
+	started   map[informerKey]bool
 	// ctx is cancelled by Shutdown; every informer runs under it.
 	ctx          context.Context
 	cancel       context.CancelFunc
@@ -53,7 +54,14 @@ type Shared struct {
 	// stripped.
 	loggedManagedFields bool
 	// running holds how to stop each started informer, for RemoveInformer.
-	running map[reflect.Type]runningInformer
+	running map[informerKey]runningInformer
+}
+
+// informerKey identifies one informer of a factory: a typed informer by the
+// Go type of its objects, a metadata-only informer by its resource.
+type informerKey struct {
+	typ      reflect.Type
+	resource schema.GroupVersionResource // set for metadata-only informers only
 }
 
 // runningInformer stops one started informer and tells when it stopped.
@@ -66,9 +74,9 @@ type runningInformer struct {
 func New(opts ...Option) *Shared {
 	s := &Shared{
 		config:    config{resyncByType: map[reflect.Type]time.Duration{}, keepManagedFieldsOf: map[reflect.Type]bool{}, byObject: map[reflect.Type]ByObject{}},
-		informers: map[reflect.Type]cache.SharedIndexInformer{},
-		started:   map[reflect.Type]bool{},
-		running:   map[reflect.Type]runningInformer{},
+		informers: map[informerKey]cache.SharedIndexInformer{},
+		started:   map[informerKey]bool{},
+		running:   map[informerKey]runningInformer{},
 	}
 	for _, opt := range opts {
 		opt(&s.config)
@@ -94,16 +102,20 @@ func (s *Shared) ClusterInformerFor(obj runtime.Object, newInformer NewInformerF
 
 func (s *Shared) informerFor(obj runtime.Object, newInformer NewInformerFunc, namespaces []string) cache.SharedIndexInformer {
 	t := reflect.TypeOf(obj)
+	return s.makeOnce(informerKey{typ: t}, newInformer, namespaces, s.config.resyncFor(t), s.config.tweakFor(t), s.config.transformFor(t))
+}
+
+// makeOnce returns the informer of key, making it on first request with
+// newInformer, once per namespace when there are several.
+func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespaces []string, resync time.Duration, tweak func(*metav1.ListOptions), transform cache.TransformFunc) cache.SharedIndexInformer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if inf, ok := s.informers[t]; ok {
+	if inf, ok := s.informers[key]; ok {
 		return inf
 	}
-	resync := s.config.resyncFor(t)
-	tweak := s.config.tweakFor(t)
 	newOne := func(namespace string, primary bool) cache.SharedIndexInformer {
 		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: tweak, Primary: primary})
-		if transform := s.config.transformFor(t); transform != nil {
+		if transform != nil {
 			// A fresh informer has not started, so this cannot fail.
 			_ = inf.SetTransform(transform)
 		}
@@ -122,7 +134,7 @@ func (s *Shared) informerFor(obj runtime.Object, newInformer NewInformerFunc, na
 		}
 		inf = newMultiNamespaceInformer(namespaces, parts)
 	}
-	s.informers[t] = inf
+	s.informers[key] = inf
 	return inf
 }
 
@@ -138,15 +150,15 @@ func (s *Shared) Start(ctx context.Context) {
 		s.loggedManagedFields = true
 		klog.FromContext(ctx).Info(managedFieldsLogLine)
 	}
-	for t, inf := range s.informers {
-		if s.started[t] {
+	for key, inf := range s.informers {
+		if s.started[key] {
 			continue
 		}
-		s.started[t] = true
+		s.started[key] = true
 		runCtx, cancel := context.WithCancel(s.ctx)
 		stop := context.AfterFunc(ctx, cancel)
 		done := make(chan struct{})
-		s.running[t] = runningInformer{cancel: cancel, done: done}
+		s.running[key] = runningInformer{cancel: cancel, done: done}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -163,20 +175,28 @@ func (s *Shared) Start(ctx context.Context) {
 // did not, the result's Err is context.Cause(ctx).
 func (s *Shared) WaitForCacheSync(ctx context.Context) cache.SyncResult {
 	s.mu.Lock()
-	waiting := map[reflect.Type]cache.SharedIndexInformer{}
-	for t, inf := range s.informers {
-		if s.started[t] {
-			waiting[t] = inf
+	waiting := map[informerKey]cache.SharedIndexInformer{}
+	for key, inf := range s.informers {
+		if s.started[key] {
+			waiting[key] = inf
 		}
 	}
 	s.mu.Unlock()
 
 	res := cache.SyncResult{Synced: make(map[reflect.Type]bool, len(waiting))}
-	for t, inf := range waiting {
-		res.Synced[t] = cache.WaitForCacheSyncWithContext(ctx, inf.HasSynced)
-		if !res.Synced[t] {
+	for key, inf := range waiting {
+		synced := cache.WaitForCacheSyncWithContext(ctx, inf.HasSynced)
+		if !synced {
 			res.Err = context.Cause(ctx)
 		}
+		if key.typ != nil {
+			res.Synced[key.typ] = synced
+			continue
+		}
+		if res.SyncedMetadata == nil {
+			res.SyncedMetadata = map[schema.GroupVersionResource]bool{}
+		}
+		res.SyncedMetadata[key.resource] = synced
 	}
 	return res
 }
@@ -205,13 +225,17 @@ func (s *Shared) Shutdown() {
 // drop those references too. Safe for concurrent use; removing an
 // informer that was never started only forgets it.
 func (s *Shared) RemoveInformer(ctx context.Context, obj runtime.Object) (bool, error) {
-	t := reflect.TypeOf(obj)
+	return s.remove(ctx, informerKey{typ: reflect.TypeOf(obj)})
+}
+
+// remove is RemoveInformer of the informer of key.
+func (s *Shared) remove(ctx context.Context, key informerKey) (bool, error) {
 	s.mu.Lock()
-	_, ok := s.informers[t]
-	run, running := s.running[t]
-	delete(s.informers, t)
-	delete(s.started, t)
-	delete(s.running, t)
+	_, ok := s.informers[key]
+	run, running := s.running[key]
+	delete(s.informers, key)
+	delete(s.started, key)
+	delete(s.running, key)
 	s.mu.Unlock()
 	if !running {
 		return ok, nil

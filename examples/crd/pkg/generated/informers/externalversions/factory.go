@@ -31,6 +31,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/metadata"
 
 	versioned "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/clientset/versioned"
 	internalinterfaces "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/informers/externalversions/internalinterfaces"
@@ -47,6 +48,8 @@ type sharedInformerFactory struct {
 	options      []factory.Option
 	shared       *factory.Shared
 	informerName *cache.InformerName
+	// metadataClient serves ForMetadata; nil without WithMetadataClient.
+	metadataClient metadata.Client
 }
 
 // WithCustomResyncConfig sets a custom resync period for the specified informer types.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/metadata"
 
 	internalinterfaces "example.com/samplecontroller/generated/informers/externalversions/internalinterfaces"
 	samplecontroller "example.com/samplecontroller/generated/informers/externalversions/samplecontroller"
@@ -31,6 +32,8 @@ type sharedInformerFactory struct {
 	options      []factory.Option
 	shared       *factory.Shared
 	informerName *cache.InformerName
+	// metadataClient serves ForMetadata; nil without WithMetadataClient.
+	metadataClient metadata.Client
 }
 
 // WithCustomResyncConfig sets a custom resync period for the specified informer types.
