@@ -74,11 +74,16 @@ type DeltaFIFOOptions struct {
 	// MetaNamespaceKeyFunc.
 	KeyFunction KeyFunc
 	// KnownObjects is the cache the queue feeds. Without it, Replace finds
-	// deletions only among queued keys and Resync does nothing.
+	// deletions only among queued keys and Resync does nothing. With it, a
+	// Reflector's list that finds an object unchanged (same UID and
+	// resourceVersion as cached, nothing queued for its key) queues the
+	// cached object itself, not the listed copy.
 	KnownObjects KeyListerGetter
 	// Transformer, when set, rewrites every object entering the queue
-	// except Sync deltas and tombstones made from KnownObjects, which
-	// already went through it. Objects inside tombstones handed to Delete
+	// except Sync deltas, tombstones made from KnownObjects and listed
+	// objects replaced by the cached ones, which already went through it.
+	// A Reflector's listed objects are transformed page by page as the
+	// list arrives, before Replace. Objects inside tombstones handed to Delete
 	// are transformed.
 	Transformer TransformFunc
 	// Metrics, when set, receives QueueDepth.
@@ -283,7 +288,7 @@ func (f *DeltaFIFO) Delete(obj any) error {
 // keys already queued while it queues the rest.
 func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 	f.mu.Lock()
-	err := f.replaceLocked(list, resourceVersion)
+	err := f.replaceListLocked(list, resourceVersion, true)
 	f.mu.Unlock()
 	return err
 }
@@ -292,7 +297,9 @@ func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 // cache queues between two releases of the lock.
 const replaceYieldEvery = 256
 
-func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
+// replaceListLocked is Replace; transform tells whether the listed objects
+// still need the queue's transform (see listPreparer).
+func (f *DeltaFIFO) replaceListLocked(list []any, _ string, transform bool) error {
 	f.waitIdleLocked()
 	var knownKeys []string
 	if f.known != nil {
@@ -316,7 +323,7 @@ func (f *DeltaFIFO) replaceLocked(list []any, _ string) error {
 		if err != nil {
 			return fmt.Errorf("cache: cannot key %T: %w", obj, err)
 		}
-		e, err := f.queueKeyedLocked(key, Replaced, obj, true)
+		e, err := f.queueKeyedLocked(key, Replaced, obj, transform)
 		if err != nil {
 			return err
 		}

@@ -430,7 +430,11 @@ func (r *Reflector) list(ctx context.Context) error {
 		r.paginatedResult = true
 	}
 	r.rvUnavailable.Store(false)
-	if err := r.store.Replace(items, listRV); err != nil {
+	replace := r.store.Replace
+	if p, ok := r.store.(listPreparer); ok {
+		replace = p.replacePrepared
+	}
+	if err := replace(items, listRV); err != nil {
 		return fmt.Errorf("%s: storing the list: %w", r.name, err)
 	}
 	r.setLastSyncResourceVersion(listRV)
@@ -472,6 +476,7 @@ func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any,
 				items = make([]any, 0, n)
 			}
 		}
+		pageStart := len(items)
 		err = meta.EachListItemWithAlloc(obj, func(item runtime.Object) error {
 			if r.expectedType != nil && reflect.TypeOf(item) != r.expectedType {
 				klog.FromContext(ctx).Error(nil, "Dropping listed object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(item))
@@ -482,6 +487,11 @@ func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any,
 		})
 		if err != nil {
 			return nil, "", false, fmt.Errorf("unable to extract list items of %T: %w", obj, err)
+		}
+		if p, ok := r.store.(listPreparer); ok {
+			if err := p.prepareListed(items[pageStart:]); err != nil {
+				return nil, "", false, fmt.Errorf("preparing listed objects: %w", err)
+			}
 		}
 		next := listMeta.GetContinue()
 		if next == "" || opts.Limit == 0 {

@@ -1,0 +1,74 @@
+package cache
+
+import "fmt"
+
+// listPreparer is implemented by a ReflectorStore (the DeltaFIFO) that
+// wants each page of a list as it arrives, before the list is complete, and
+// the finished list through replacePrepared instead of Replace.
+//
+// The point is memory: a list is held whole until it is stored (a relist is
+// stored atomically), and the server's objects are usually larger than what
+// the cache keeps. Preparing each page as it arrives lets the full objects
+// of a page become garbage before the next page arrives, so a list costs
+// about one cached copy, not one full copy, on top of the cache.
+type listPreparer interface {
+	// prepareListed replaces, in place, each object of one page by the
+	// object to queue for it: the cached object itself when it is the same
+	// object at the same resourceVersion (nothing to store, nothing to
+	// transform), and otherwise the object after the queue's transform.
+	prepareListed(page []any) error
+	// replacePrepared is Replace of a list whose every object went through
+	// prepareListed.
+	replacePrepared(list []any, resourceVersion string) error
+}
+
+var _ listPreparer = (*DeltaFIFO)(nil)
+
+// prepareListed implements listPreparer. A key with queued deltas is not
+// matched against the cache, whose object for it is about to change. The
+// transform runs outside the queue's lock.
+func (f *DeltaFIFO) prepareListed(page []any) error {
+	if f.known != nil {
+		f.mu.Lock()
+		for i, obj := range page {
+			key, err := f.KeyOf(obj)
+			if err != nil {
+				f.mu.Unlock()
+				return fmt.Errorf("cache: cannot key %T: %w", obj, err)
+			}
+			if _, queued := f.queuedLocked(key); queued {
+				continue
+			}
+			if cached, exists, err := f.known.GetByKey(key); err == nil && exists && unchangedRelist(cached, obj) {
+				page[i] = alreadyPrepared{cached}
+			}
+		}
+		f.mu.Unlock()
+	}
+	for i, obj := range page {
+		if p, ok := obj.(alreadyPrepared); ok {
+			page[i] = p.obj
+			continue
+		}
+		if f.transform == nil {
+			continue
+		}
+		out, err := f.transform(obj)
+		if err != nil {
+			return err
+		}
+		page[i] = out
+	}
+	return nil
+}
+
+// alreadyPrepared marks, within prepareListed, a page slot that holds the
+// cached object and must not be transformed again.
+type alreadyPrepared struct{ obj any }
+
+// replacePrepared implements listPreparer.
+func (f *DeltaFIFO) replacePrepared(list []any, resourceVersion string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.replaceListLocked(list, resourceVersion, false)
+}
