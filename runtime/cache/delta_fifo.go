@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -286,11 +287,16 @@ func (f *DeltaFIFO) Delete(obj any) error {
 // When nothing is queued and the cache is empty (the first list), there
 // is nothing to compare the list with, and Replace lets popBatch take the
 // keys already queued while it queues the rest.
+//
+// Replace is all or nothing: every object is transformed (an unchanged
+// cached one is taken as is, see DeltaFIFOOptions.KnownObjects) before
+// anything is queued, and a failed transform queues nothing.
 func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
-	f.mu.Lock()
-	err := f.replaceListLocked(list, resourceVersion, true)
-	f.mu.Unlock()
-	return err
+	prepared := slices.Clone(list)
+	if err := f.prepareListed(prepared); err != nil {
+		return err
+	}
+	return f.replacePrepared(prepared, resourceVersion)
 }
 
 // replaceYieldEvery is how many keys a Replace into an empty queue and

@@ -30,7 +30,13 @@ var _ listPreparer = (*DeltaFIFO)(nil)
 func (f *DeltaFIFO) prepareListed(page []any) error {
 	if f.known != nil {
 		f.mu.Lock()
-		for i, obj := range page {
+		lookup := page
+		if s, ok := f.known.(interface{ storedLen() int }); ok && s.storedLen() == 0 && len(f.queue) == f.head {
+			// Nothing cached, nothing queued (the first list): no match
+			// to look for, no key to compute twice.
+			lookup = nil
+		}
+		for i, obj := range lookup {
 			key, err := f.KeyOf(obj)
 			if err != nil {
 				f.mu.Unlock()

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 
@@ -133,5 +134,101 @@ func TestReflectorRelistIntoDeltaFIFOPreparesPagesAsTheyArrive(t *testing.T) {
 	}
 	if len(got) != len(tests) {
 		t.Errorf("queued keys %v, want %d", got, len(tests))
+	}
+}
+
+// endOfInitialEvents is the bookmark that ends a watch list's initial
+// events at resourceVersion rv.
+func endOfInitialEvents(rv string) watch.Event {
+	return watch.Event{Type: watch.Bookmark, Object: &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{
+		ResourceVersion: rv, Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}}}
+}
+
+// A watch list into a DeltaFIFO prepares each object as its event arrives,
+// as a paged list does; an object whose transform fails fails the whole
+// watch list rather than going missing from it (which would delete it from
+// the cache).
+func TestReflectorWatchListIntoDeltaFIFOPreparesObjects(t *testing.T) {
+	tests := []struct {
+		name    string
+		failOn  string // the transform fails on this object
+		wantErr bool
+	}{
+		{name: "unchanged object queued as the cached one, others transformed"},
+		{name: "a failed transform fails the watch list", failOn: "changed", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			indexer := NewIndexer(MetaNamespaceKeyFunc, Indexers{})
+			same := withUID(testObject("ns", "same", "5"), "u-same")
+			if err := indexer.Add(same); err != nil {
+				t.Fatal(err)
+			}
+			fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: indexer, Transformer: func(obj any) (any, error) {
+				o := obj.(*metav1.PartialObjectMetadata).DeepCopy()
+				if o.Name == tt.failOn {
+					return nil, errTransform
+				}
+				o.Annotations = map[string]string{"transformed": "yes"}
+				return o, nil
+			}})
+			w := watch.NewFakeWithChanSize(4, false)
+			w.Add(withUID(testObject("ns", "same", "5"), "u-same"))
+			w.Add(withUID(testObject("ns", "changed", "6"), "u-changed"))
+			w.Action(watch.Bookmark, endOfInitialEvents("9").Object)
+			lw := &ListWatch{
+				ListWithContextFunc:  func(context.Context, metav1.ListOptions) (runtime.Object, error) { return page(""), nil },
+				WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return w, nil },
+			}
+			r := NewReflectorWithOptions(lw, &metav1.PartialObjectMetadata{}, fifo, ReflectorOptions{UseWatchList: true})
+			_, err := r.watchList(t.Context())
+			if tt.wantErr {
+				if err == nil || fifo.Len() != 0 {
+					t.Fatalf("watch list error %v with %d keys queued, want an error and nothing queued", err, fifo.Len())
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]any{}
+			if _, err := fifo.popBatch(0, func(batch []poppedDeltas) {
+				for _, p := range batch {
+					got[p.Key] = p.Deltas.Newest().Object
+				}
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if got["ns/same"] != any(same) {
+				t.Errorf("unchanged object queued as %p, want the cached %p", got["ns/same"], same)
+			}
+			if o, ok := got["ns/changed"].(*metav1.PartialObjectMetadata); !ok || o.Annotations["transformed"] != "yes" {
+				t.Errorf("changed object queued as %#v, want it transformed", got["ns/changed"])
+			}
+		})
+	}
+}
+
+var errTransform = errors.New("transform failed")
+
+// Replace called directly is all or nothing too: a failed transform
+// queues nothing and leaves the caller's list as it was.
+func TestDeltaFIFOReplaceWithAFailedTransformQueuesNothing(t *testing.T) {
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, Indexers{}), Transformer: func(obj any) (any, error) {
+		if obj.(*metav1.PartialObjectMetadata).Name == "bad" {
+			return nil, errTransform
+		}
+		return obj.(*metav1.PartialObjectMetadata).DeepCopy(), nil
+	}})
+	good := testObject("ns", "good", "1")
+	list := []any{good, testObject("ns", "bad", "1")}
+	if err := fifo.Replace(list, "1"); !errors.Is(err, errTransform) {
+		t.Fatalf("Replace error %v, want the transform's", err)
+	}
+	if fifo.Len() != 0 || fifo.HasSynced() {
+		t.Errorf("after a failed Replace: %d keys queued, HasSynced %t; want none and false", fifo.Len(), fifo.HasSynced())
+	}
+	if list[0] != any(good) {
+		t.Error("Replace changed the caller's list")
 	}
 }

@@ -479,3 +479,10 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 	s.indexes = all
 	return nil
 }
+
+// storedLen returns how many objects are stored.
+func (s *threadSafeStore) storedLen() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.objects.len()
+}

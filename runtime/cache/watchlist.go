@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -80,7 +81,11 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			r.opts.Metrics.ListDone(len(items), r.clock.Since(start), nil)
 		}
 		r.rvUnavailable.Store(false)
-		if err := r.store.Replace(items, rv); err != nil {
+		replace := r.store.Replace
+		if p, ok := r.store.(listPreparer); ok {
+			replace = p.replacePrepared
+		}
+		if err := replace(items, rv); err != nil {
 			w.Stop()
 			return nil, fmt.Errorf("%s: storing the watch list: %w", r.name, err)
 		}
@@ -118,7 +123,13 @@ func (r *Reflector) watchListRetry(ctx context.Context, err error) bool {
 // bookmark's resourceVersion. It gives up after WatchListTimeout, or when
 // the watch closes or stays idle for IdleTimeout first. It leaves w open.
 func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface) (items []any, rv string, events int, err error) {
-	buffer := NewStore(DeletionHandlingMetaNamespaceKeyFunc)
+	store := NewStore(DeletionHandlingMetaNamespaceKeyFunc)
+	var buffer ReflectorStore = store
+	var preparing *preparingBuffer
+	if p, ok := r.store.(listPreparer); ok {
+		preparing = &preparingBuffer{Store: store, p: p}
+		buffer = preparing
+	}
 	deadline := r.clock.NewTimer(r.opts.WatchListTimeout)
 	defer deadline.Stop()
 	idle := r.clock.NewTimer(r.opts.IdleTimeout)
@@ -146,13 +157,40 @@ func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface)
 			}
 			events++
 			evRV, ok := r.apply(ctx, ev, buffer)
+			if preparing != nil && preparing.err != nil {
+				// A transform failed: the list is not whole, and storing it
+				// would delete the object that failed.
+				return nil, "", events, fmt.Errorf("%s: watch list: preparing listed objects: %w", r.name, preparing.err)
+			}
 			if !ok || ev.Type != watch.Bookmark {
 				continue
 			}
 			m, err := meta.Accessor(ev.Object)
 			if err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
-				return buffer.List(), evRV, events, nil
+				return store.List(), evRV, events, nil
 			}
 		}
 	}
+}
+
+// preparingBuffer is the Store that collects a watch list's initial events
+// for a listPreparer: each object is prepared as it arrives, as a listed
+// page is. err is the first preparation that failed.
+type preparingBuffer struct {
+	Store
+	p   listPreparer
+	err error
+}
+
+func (b *preparingBuffer) Add(obj any) error { return b.prepared(obj, b.Store.Add) }
+
+func (b *preparingBuffer) Update(obj any) error { return b.prepared(obj, b.Store.Update) }
+
+func (b *preparingBuffer) prepared(obj any, store func(any) error) error {
+	one := []any{obj}
+	if err := b.p.prepareListed(one); err != nil {
+		b.err = cmp.Or(b.err, err)
+		return err
+	}
+	return store(one[0])
 }
