@@ -7,8 +7,8 @@
 // It creates N realistic Pods (default 50,000 in 50 namespaces) the way a
 // cluster's components write them: the ReplicaSet controller creates them
 // (fieldManager kube-controller-manager), the scheduler binds them
-// (kube-scheduler: binding subresource, then its PodScheduled
-// condition through the status subresource), the kubelet writes their status
+// (kube-scheduler: a PodScheduled=False condition through
+// the status subresource, then the binding subresource), the kubelet writes their status
 // (kubelet, status subresource). Then, for each variant and round, it
 // starts a fresh child process (this binary with -variant) that runs one
 // shared pod informer with that runtime's defaults and measures the time

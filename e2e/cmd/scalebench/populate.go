@@ -62,9 +62,9 @@ func templateHash(ns string, rs int) string {
 }
 
 // create makes the namespaces and every pod as the three components of a
-// cluster would: the ReplicaSet controller creates it, the scheduler binds
-// it to a node and sets its PodScheduled condition, the kubelet writes its
-// status. workers requests run at
+// cluster would: the ReplicaSet controller creates it, the scheduler marks
+// it unschedulable at first and then binds it to a node, the kubelet writes
+// its status. workers requests run at
 // once; progress is logged every few seconds.
 func (p population) create(ctx context.Context, cs kubernetes.Interface, workers int) error {
 	for _, ns := range p.namespaces {
@@ -130,23 +130,27 @@ func (p population) createOne(ctx context.Context, cs kubernetes.Interface, i in
 	if err != nil {
 		return fmt.Errorf("create pod %s/%s: %w", ns, name, err)
 	}
+	// The scheduler first found no node (its one write of the pod that
+	// leaves a managedFields entry: the PodScheduled condition, status
+	// subresource), then bound it; the binding subresource itself records
+	// no manager.
+	unschedulable, err := json.Marshal(map[string]any{"status": map[string]any{"conditions": []corev1.PodCondition{{
+		Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable,
+		Message:            "0/200 nodes are available: 200 Insufficient cpu. preemption: 0/200 nodes are available: 200 No preemption victims found for incoming pod.",
+		LastTransitionTime: metav1.NewTime(time.Now().Truncate(time.Second)),
+	}}}})
+	if err != nil {
+		return err
+	}
+	if _, err := pods.Patch(ctx, name, types.StrategicMergePatchType, unschedulable, metav1.PatchOptions{FieldManager: scheduler}, "status"); err != nil {
+		return fmt.Errorf("PodScheduled condition of pod %s/%s: %w", ns, name, err)
+	}
 	node := fmt.Sprintf("node-%03d", i%200)
 	if err := pods.Bind(ctx, &corev1.Binding{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: created.UID},
 		Target:     corev1.ObjectReference{Kind: "Node", Name: node},
 	}, metav1.CreateOptions{FieldManager: scheduler}); err != nil {
 		return fmt.Errorf("bind pod %s/%s: %w", ns, name, err)
-	}
-	// The binding subresource leaves no managedFields entry; the
-	// scheduler's own write is its PodScheduled condition.
-	scheduled, err := json.Marshal(map[string]any{"status": map[string]any{"conditions": []corev1.PodCondition{
-		{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(time.Now().Truncate(time.Second))},
-	}}})
-	if err != nil {
-		return err
-	}
-	if _, err := pods.Patch(ctx, name, types.StrategicMergePatchType, scheduled, metav1.PatchOptions{FieldManager: scheduler}, "status"); err != nil {
-		return fmt.Errorf("scheduled condition of pod %s/%s: %w", ns, name, err)
 	}
 	patch, err := json.Marshal(map[string]any{"status": runningStatus(created, i)})
 	if err != nil {

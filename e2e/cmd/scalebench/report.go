@@ -144,7 +144,7 @@ func section(r *results) string {
 	p("`--watch-cache=false`, so that lists are served by etcd and a watch from a compacted resourceVersion fails with 410 Gone. ")
 	p("The pods are written as a cluster's components write them: created by a ReplicaSet-controller-like client ")
 	p("(labels `app`/`pod-template-hash`, a ReplicaSet owner reference, 2–3 containers with env, resources, ports, probes, ")
-	p("volume mounts, fieldManager `kube-controller-manager`), bound through the binding subresource and given the PodScheduled condition (`kube-scheduler`, status subresource), ")
+	p("volume mounts, fieldManager `kube-controller-manager`), marked unschedulable at first and then bound through the binding subresource (`kube-scheduler`, status subresource: the binding records no manager), ")
 	p("and given a Running status with conditions, container statuses and pod IPs through the status subresource (`kubelet`). ")
 	p("Each variant runs in a fresh child process (the same binary re-executed), one shared pod informer with its runtime's defaults, ")
 	p("reaching the API server through a TCP proxy the parent owns. The child times `Start` until `HasSynced` (polled every ms), ")
