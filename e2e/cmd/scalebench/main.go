@@ -26,6 +26,7 @@ func main() {
 	changes := flag.Int("changes", 200, "pods changed while an informer is cut off, before the compaction")
 	out := flag.String("out", "", "Markdown file whose scalebench section to write (default: docs/benchmarks.md of the repository)")
 	raw := flag.String("json", "", "also write every measurement as JSON to this file")
+	fromJSON := flag.String("from-json", "", "do not measure: rewrite the section from a file written by -json")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
 
@@ -35,6 +36,21 @@ func main() {
 			log.Fatal(err)
 		}
 		*out = filepath.Join(root, "docs", "benchmarks.md")
+	}
+	if *fromJSON != "" {
+		data, err := os.ReadFile(*fromJSON)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var res results
+		if err := json.Unmarshal(data, &res); err != nil {
+			log.Fatal(err)
+		}
+		if err := writeSection(*out, &res); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("wrote the scalebench section of %s from %s", *out, *fromJSON)
+		return
 	}
 	exe, err := os.Executable()
 	if err != nil {

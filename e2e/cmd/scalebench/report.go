@@ -127,6 +127,24 @@ var goals = []goal{
 	}, 0.9},
 }
 
+// goalNotes explains what bounds the measured goals, with the numbers of
+// this run.
+func goalNotes(r *results) string {
+	live := metrics[2]
+	strip := ratios(r.values(variantOurs, live), r.values(variantClientGoStrip, live)).median()
+	var pages float64
+	if ms := r.PerVariant[variantOurs]; len(ms) > 0 {
+		pages = float64(ms[0].Synced.InitialLists)
+	}
+	return fmt.Sprintf("How to read the goals. Ours holds %sx the live heap of client-go-strip: the saving over client-go "+
+		"is the stripped managedFields, and the rest of the heap is the decoded Pods, which both runtimes hold alike. "+
+		"The relist peak is `HeapAlloc`, garbage not yet collected included (what a process's memory sees): "+
+		"while a relist decodes the new list, the old cache is still alive, so the live heap alone approaches twice the steady heap, "+
+		"and with the default GOGC=100 a collection may wait until the heap doubles. "+
+		"The time to HasSynced depends on the protocol: client-go v0.37 streams the initial list with one watch "+
+		"(WatchListClient) where ours made %.0f paged list requests (see the checks below).\n", format(strip), pages)
+}
+
 // section renders the Markdown section, markers included.
 func section(r *results) string {
 	var b strings.Builder
@@ -181,6 +199,7 @@ func section(r *results) string {
 		}
 		p("| %s | %s | %s |\n", g.text, s.summary(), met)
 	}
+	p("\n%s", goalNotes(r))
 	p("\n### Checks\n\n| Variant | Cached pods after sync / after relist | Cached pods with managedFields | Initial list requests (list / streamed) | Relist requests (list / streamed) |\n|---|---|---|---|---|\n")
 	for _, v := range r.Variants {
 		ms := r.PerVariant[v]
