@@ -38,6 +38,8 @@ const (
 // childResult is what a child measures; the parent adds the API server's
 // side.
 type childResult struct {
+	// Phase is the message's place in the protocol (phaseSynced, ...);
+	// Variant the variant measured.
 	Phase   string `json:"phase"`
 	Variant string `json:"variant,omitempty"`
 

@@ -47,6 +47,8 @@ type options struct {
 // measurement is one variant's run in one round: the child's numbers and
 // the API server's during the initial sync.
 type measurement struct {
+	// Synced is the child's report after the initial sync, Done after the
+	// relist.
 	Synced childResult `json:"synced"`
 	Done   childResult `json:"done"`
 	// APIServerCPUSeconds is kube-apiserver's user+system CPU time from
@@ -60,9 +62,11 @@ type measurement struct {
 
 // results are every measurement of a run.
 type results struct {
+	// Pods, Namespaces and Rounds are the size of the run.
 	Pods, Namespaces, Rounds int
 	// Changes is the number of pods changed before each compaction.
-	Changes  int
+	Changes int
+	// Variants are the variants run, in report order.
 	Variants []string
 	// PerVariant holds one measurement per round, in round order.
 	PerVariant map[string][]measurement
@@ -70,8 +74,9 @@ type results struct {
 	Managers []string
 	// PopulateSeconds is the time the population took.
 	PopulateSeconds float64
-	Started         time.Time
-	Duration        time.Duration
+	// Started is when the run began; Duration how long it took in all.
+	Started  time.Time
+	Duration time.Duration
 }
 
 // run starts a cluster, creates the pods and measures every variant in
