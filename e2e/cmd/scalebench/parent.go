@@ -74,6 +74,8 @@ type results struct {
 	Managers []string
 	// PopulateSeconds is the time the population took.
 	PopulateSeconds float64
+	// Commit is the repository's commit when the run began.
+	Commit string
 	// Started is when the run began; Duration how long it took in all.
 	Started  time.Time
 	Duration time.Duration
@@ -106,7 +108,7 @@ func run(ctx context.Context, opts options) (*results, error) {
 	}
 	res := &results{
 		Pods: opts.Pods, Namespaces: len(pop.namespaces), Rounds: opts.Rounds, Changes: opts.Changes, Variants: opts.Variants,
-		PerVariant: map[string][]measurement{}, PopulateSeconds: time.Since(t).Seconds(), Started: start,
+		PerVariant: map[string][]measurement{}, PopulateSeconds: time.Since(t).Seconds(), Started: start, Commit: gitCommit(),
 	}
 	ns, name := pop.ref(0)
 	sample, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
