@@ -9,4 +9,8 @@
 // (hack/kube-binaries.sh), which takes several minutes; run with a
 // generous -timeout. With -short the tests that need the cluster are
 // skipped.
+//
+// cmd/scalebench is a benchmark on the same cluster: informers of
+// client-go and ours over tens of thousands of realistic Pods, written to
+// docs/benchmarks.md (SCALE=1 ./hack/bench.sh).
 package e2e

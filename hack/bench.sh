@@ -10,17 +10,28 @@
 #        GOBENCH=1 ./hack/bench.sh        (also run `go test -bench` once)
 #        SKIP_GENERATOR=1 ./hack/bench.sh (skip the generator comparison)
 #        GENERATOR_ROUNDS=3 ./hack/bench.sh
+#        SCALE=1 ./hack/bench.sh          (also run the real kube-apiserver
+#                                           benchmark, e2e/cmd/scalebench)
+#        SCALE=1 SKIP_RUNTIME=1 ./hack/bench.sh (only that one)
+#        SCALE_PODS=20000 SCALE_ROUNDS=1 SCALE=1 ./hack/bench.sh
 #
 # After the runtime rounds, benchreport compares the generators: upstream
 # informer-gen + lister-gen (k8s.io/code-generator, pinned in bench/tools)
 # against ours on all of k8s.io/api, downloaded into a scratch module
 # through the module proxy (about 20 s per round on 2 cores); each
 # generator runs under GNU time (/usr/bin/time) for its peak RSS.
+#
+# With SCALE=1, e2e/cmd/scalebench then starts etcd and kube-apiserver on
+# 127.0.0.1 (hack/kube-binaries.sh builds them the first time), creates
+# SCALE_PODS pods (default 50000; about 10 minutes on 2 cores) and measures
+# the pod informers of client-go and ours in fresh processes; it writes the
+# section "Real kube-apiserver: memory at scale" of docs/benchmarks.md,
+# which benchreport keeps when it rewrites the file.
 set -euo pipefail
 cd "$(dirname "$0")/../bench"
 
 # The generator comparison needs GNU time (Debian package "time").
-if [ "${SKIP_GENERATOR:-0}" != 1 ] && [ ! -x /usr/bin/time ]; then
+if [ "${SKIP_RUNTIME:-0}" != 1 ] && [ "${SKIP_GENERATOR:-0}" != 1 ] && [ ! -x /usr/bin/time ]; then
   echo "=== installing GNU time (apt-get install time)"
   sudo=""
   [ "$(id -u)" = 0 ] || sudo=sudo
@@ -37,14 +48,23 @@ if [ -n "${PROFILE:-}" ]; then
   args+=(-profile "$PROFILE")
 fi
 
-echo "=== smoke tests (bench/, small size)"
-go test -count=1 .
+if [ "${SKIP_RUNTIME:-0}" != 1 ]; then
+  echo "=== smoke tests (bench/, small size)"
+  go test -count=1 .
 
-if [ -n "${GOBENCH:-}" ]; then
-  echo "=== go test -bench (one iteration each)"
-  go test -run '^$' -bench . -benchmem -benchtime 1x .
+  if [ -n "${GOBENCH:-}" ]; then
+    echo "=== go test -bench (one iteration each)"
+    go test -run '^$' -bench . -benchmem -benchtime 1x .
+  fi
+
+  echo "=== benchreport: alternating rounds"
+  go run ./cmd/benchreport "${args[@]}"
+  echo "=== wrote docs/benchmarks.md and docs/benchmarks.png"
 fi
 
-echo "=== benchreport: alternating rounds"
-go run ./cmd/benchreport "${args[@]}"
-echo "=== wrote docs/benchmarks.md and docs/benchmarks.png"
+if [ "${SCALE:-0}" = 1 ] && [ "${SKIP_SCALE:-0}" != 1 ]; then
+  echo "=== scalebench: ${SCALE_PODS:-50000} pods on a real kube-apiserver, ${SCALE_ROUNDS:-3} rounds"
+  cd ../e2e
+  go run ./cmd/scalebench -pods "${SCALE_PODS:-50000}" -rounds "${SCALE_ROUNDS:-3}" -out ../docs/benchmarks.md
+  echo "=== wrote the scalebench section of docs/benchmarks.md"
+fi

@@ -219,3 +219,14 @@ func (c *Cluster) waitServed(ctx context.Context) error {
 		return true, nil
 	})
 }
+
+// APIServerPID returns the process id of the running kube-apiserver (a
+// child of this process), for reading its CPU time and memory from /proc.
+func (c *Cluster) APIServerPID() (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return 0, errors.New("cluster: stopped")
+	}
+	return findChild(c.env.ControlPlane.APIServer.Path, "--cert-dir="+c.certDir)
+}

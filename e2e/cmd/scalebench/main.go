@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/informer-gen/informer-gen/e2e/internal/cluster"
+)
+
+func main() {
+	if isChild(os.Args[1:]) {
+		os.Exit(childMain(os.Args[1:], os.Stdin, os.Stdout))
+	}
+	pods := flag.Int("pods", 50000, "pods to create")
+	namespaces := flag.Int("namespaces", 50, "namespaces to spread the pods over")
+	workers := flag.Int("workers", 32, "concurrent writers while creating the pods")
+	rounds := flag.Int("rounds", 3, "rounds of every variant, the order reversing each round")
+	variants := flag.String("variants", strings.Join(allVariants, ","), "comma-separated variants to run")
+	changes := flag.Int("changes", 200, "pods changed while an informer is cut off, before the compaction")
+	out := flag.String("out", "", "Markdown file whose scalebench section to write (default: docs/benchmarks.md of the repository)")
+	raw := flag.String("json", "", "also write every measurement as JSON to this file")
+	fromJSON := flag.String("from-json", "", "do not measure: rewrite the section from a file written by -json")
+	flag.Parse()
+	log.SetFlags(log.Ltime)
+
+	if *out == "" {
+		root, err := cluster.RepoRoot()
+		if err != nil {
+			log.Fatal(err)
+		}
+		*out = filepath.Join(root, "docs", "benchmarks.md")
+	}
+	if *fromJSON != "" {
+		data, err := os.ReadFile(*fromJSON)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var res results
+		if err := json.Unmarshal(data, &res); err != nil {
+			log.Fatal(err)
+		}
+		if err := writeSection(*out, &res); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("wrote the scalebench section of %s from %s", *out, *fromJSON)
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := run(ctx, options{
+		Pods: *pods, Namespaces: *namespaces, Workers: *workers, Rounds: *rounds,
+		Variants: strings.Split(*variants, ","), Changes: *changes, Child: []string{exe},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *raw != "" {
+		data, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(*raw, data, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := writeSection(*out, res); err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("wrote the scalebench section of %s (%s in all)", *out, res.Duration.Round(1e9))
+}

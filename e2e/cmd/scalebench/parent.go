@@ -1,0 +1,297 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/informer-gen/informer-gen/e2e/internal/cluster"
+)
+
+// options configure a benchmark run.
+type options struct {
+	// Pods, Namespaces and Workers size and speed up the population.
+	Pods, Namespaces, Workers int
+	// Rounds of every variant; the order of the variants reverses from
+	// one round to the next.
+	Rounds int
+	// Variants to run, in report order.
+	Variants []string
+	// Changes is the number of pods changed while an informer's
+	// connection is cut, before the compaction.
+	Changes int
+	// Child is the command line (program and leading arguments) of a
+	// child process; the variant's flags are appended.
+	Child []string
+	// Binaries of the control plane; zero means cluster.EnsureBinaries.
+	Binaries cluster.Binaries
+}
+
+// measurement is one variant's run in one round: the child's numbers and
+// the API server's during the initial sync.
+type measurement struct {
+	// Synced is the child's report after the initial sync, Done after the
+	// relist.
+	Synced childResult `json:"synced"`
+	Done   childResult `json:"done"`
+	// APIServerCPUSeconds is kube-apiserver's user+system CPU time from
+	// the child's start until it reported HasSynced.
+	APIServerCPUSeconds float64 `json:"apiserverCPUSeconds"`
+	// APIServerPeakRSS is kube-apiserver's peak RSS over the same
+	// interval, measured as RSSMethod says.
+	APIServerPeakRSS uint64 `json:"apiserverPeakRSS"`
+	RSSMethod        string `json:"rssMethod"`
+}
+
+// results are every measurement of a run.
+type results struct {
+	// Pods, Namespaces and Rounds are the size of the run.
+	Pods, Namespaces, Rounds int
+	// Changes is the number of pods changed before each compaction.
+	Changes int
+	// Variants are the variants run, in report order.
+	Variants []string
+	// PerVariant holds one measurement per round, in round order.
+	PerVariant map[string][]measurement
+	// Managers are the field managers of a sample pod on the server.
+	Managers []string
+	// PopulateSeconds is the time the population took.
+	PopulateSeconds float64
+	// Commit is the repository's commit when the run began.
+	Commit string
+	// Started is when the run began; Duration how long it took in all.
+	Started  time.Time
+	Duration time.Duration
+}
+
+// run starts a cluster, creates the pods and measures every variant in
+// every round.
+func run(ctx context.Context, opts options) (*results, error) {
+	start := time.Now()
+	c, err := cluster.Start(ctx, cluster.Options{Binaries: opts.Binaries, DisableWatchCache: true})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err := c.Stop(); err != nil {
+			log.Printf("stop cluster: %v", err)
+		}
+	}()
+	log.Printf("control plane up at %s (watch cache disabled)", c.APIServerAddress())
+	admin := c.AdminConfig()
+	admin.QPS, admin.Burst = 5000, 10000
+	cs, err := kubernetes.NewForConfig(admin)
+	if err != nil {
+		return nil, err
+	}
+	pop := newPopulation(opts.Pods, opts.Namespaces)
+	t := time.Now()
+	if err := pop.create(ctx, cs, opts.Workers); err != nil {
+		return nil, err
+	}
+	res := &results{
+		Pods: opts.Pods, Namespaces: len(pop.namespaces), Rounds: opts.Rounds, Changes: opts.Changes, Variants: opts.Variants,
+		PerVariant: map[string][]measurement{}, PopulateSeconds: time.Since(t).Seconds(), Started: start, Commit: gitCommit(),
+	}
+	ns, name := pop.ref(0)
+	sample, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range sample.ManagedFields {
+		entry := m.Manager + " (" + string(m.Operation)
+		if m.Subresource != "" {
+			entry += ", " + m.Subresource
+		}
+		res.Managers = append(res.Managers, entry+")")
+	}
+	log.Printf("pod %s/%s: managedFields of %v", ns, name, res.Managers)
+
+	pid, err := c.APIServerPID()
+	if err != nil {
+		return nil, err
+	}
+	for r := range opts.Rounds {
+		order := slices.Clone(opts.Variants)
+		if r%2 == 1 {
+			slices.Reverse(order)
+		}
+		for _, v := range order {
+			log.Printf("round %d/%d: %s", r+1, opts.Rounds, v)
+			m, err := runVariant(ctx, c, cs, pid, pop, opts, v, r)
+			if err != nil {
+				return nil, fmt.Errorf("round %d, %s: %w", r+1, v, err)
+			}
+			log.Printf("round %d/%d: %s synced in %.2fs, live heap %.1f MiB, relist peak %.1f MiB in %.2fs, kube-apiserver %.2f CPU-s, peak RSS %.0f MiB",
+				r+1, opts.Rounds, v, m.Synced.SyncSeconds, beyondBaseline(m, m.Synced.LiveHeap)/(1<<20),
+				beyondBaseline(m, m.Done.RelistPeakHeap)/(1<<20), m.Done.RelistSeconds, m.APIServerCPUSeconds, mib(m.APIServerPeakRSS))
+			res.PerVariant[v] = append(res.PerVariant[v], m)
+		}
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// runVariant runs one child for variant behind a proxy of its own and
+// drives it through the initial sync and a relist forced by a compaction.
+func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pid int, pop population, opts options, variant string, round int) (measurement, error) {
+	proxy, err := cluster.NewProxy(c.APIServerAddress())
+	if err != nil {
+		return measurement{}, err
+	}
+	defer proxy.Close()
+	dir, err := os.MkdirTemp("", "scalebench-")
+	if err != nil {
+		return measurement{}, err
+	}
+	defer os.RemoveAll(dir)
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := writeKubeconfig(kubeconfig, proxy.Config(c.AdminConfig())); err != nil {
+		return measurement{}, err
+	}
+
+	args := append(slices.Clone(opts.Child[1:]), "-variant", variant, "-kubeconfig", kubeconfig)
+	cmd := exec.CommandContext(ctx, opts.Child[0], args...)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return measurement{}, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return measurement{}, err
+	}
+	var m measurement
+	cpu0, err := processCPU(pid)
+	if err != nil {
+		return m, err
+	}
+	rss := startPeakRSS(pid)
+	if err := cmd.Start(); err != nil {
+		return m, err
+	}
+	waited := false
+	defer func() {
+		if !waited {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	}()
+	dec := json.NewDecoder(bufio.NewReader(stdout))
+	if err := expect(dec, phaseSynced, &m.Synced); err != nil {
+		return m, err
+	}
+	cpu1, err := processCPU(pid)
+	if err != nil {
+		return m, err
+	}
+	m.APIServerCPUSeconds = cpu1 - cpu0
+	if m.APIServerPeakRSS, m.RSSMethod, err = rss.end(); err != nil {
+		return m, err
+	}
+
+	// Cut the informer off, move the history on and compact it: the
+	// informer's next watch, from its last resourceVersion, gets 410 Gone
+	// from etcd (no watch cache) and the informer relists.
+	proxy.Cut()
+	key, rv, err := changePods(ctx, cs, pop, opts.Changes, fmt.Sprintf("r%d-%s", round, variant))
+	if err != nil {
+		return m, err
+	}
+	if _, err := c.CompactEtcd(ctx); err != nil {
+		return m, err
+	}
+	if _, err := fmt.Fprintf(stdin, "relist %s %s\n", key, rv); err != nil {
+		return m, err
+	}
+	var sampling childResult
+	if err := expect(dec, phaseSampling, &sampling); err != nil {
+		return m, err
+	}
+	proxy.Restore()
+	if err := expect(dec, phaseDone, &m.Done); err != nil {
+		return m, err
+	}
+	stdin.Close()
+	waited = true
+	if err := cmd.Wait(); err != nil {
+		return m, fmt.Errorf("child: %w", err)
+	}
+	return m, nil
+}
+
+// expect decodes the child's next message into into and checks its phase.
+func expect(dec *json.Decoder, phase string, into *childResult) error {
+	if err := dec.Decode(into); err != nil {
+		if errors.Is(err, io.EOF) {
+			return fmt.Errorf("child exited before %q", phase)
+		}
+		return fmt.Errorf("child message: %w", err)
+	}
+	if into.Phase != phase {
+		return fmt.Errorf("child sent phase %q, want %q", into.Phase, phase)
+	}
+	return nil
+}
+
+// changePods gives n pods spread over the population a new label value and
+// returns the key and resourceVersion of the pod with the highest
+// resourceVersion written.
+func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n int, value string) (key, rv string, err error) {
+	n = max(1, min(n, pop.n))
+	patch := []byte(fmt.Sprintf(`{"metadata":{"labels":{"scalebench/changed":%q}}}`, value))
+	var best uint64
+	for k := range n {
+		ns, name := pop.ref(k * pop.n / n)
+		p, err := cs.CoreV1().Pods(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: controllerManager})
+		if err != nil {
+			return "", "", fmt.Errorf("patch pod %s/%s: %w", ns, name, err)
+		}
+		if v, err := strconv.ParseUint(p.ResourceVersion, 10, 64); err == nil && v >= best {
+			best, key, rv = v, ns+"/"+name, p.ResourceVersion
+		}
+	}
+	return key, rv, nil
+}
+
+// writeKubeconfig writes cfg (certificate or token authentication) as a
+// kubeconfig file.
+func writeKubeconfig(path string, cfg *rest.Config) error {
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["scalebench"] = &clientcmdapi.Cluster{
+		Server:                   cfg.Host,
+		CertificateAuthorityData: cfg.CAData,
+		CertificateAuthority:     cfg.CAFile,
+		TLSServerName:            cfg.ServerName,
+	}
+	kc.AuthInfos["scalebench"] = &clientcmdapi.AuthInfo{
+		ClientCertificateData: cfg.CertData,
+		ClientCertificate:     cfg.CertFile,
+		ClientKeyData:         cfg.KeyData,
+		ClientKey:             cfg.KeyFile,
+		Token:                 cfg.BearerToken,
+		TokenFile:             cfg.BearerTokenFile,
+	}
+	kc.Contexts["scalebench"] = &clientcmdapi.Context{Cluster: "scalebench", AuthInfo: "scalebench"}
+	kc.CurrentContext = "scalebench"
+	return clientcmd.WriteToFile(*kc, path)
+}
+
+func mib(b uint64) float64 { return float64(b) / (1 << 20) }

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The markers around the section in docs/benchmarks.md; bench/cmd/benchreport
+// carries the block over when it rewrites the rest of the file.
+const (
+	sectionStart = "<!-- scalebench:start -->"
+	sectionEnd   = "<!-- scalebench:end -->"
+)
+
+// metric is one measured quantity, read from a variant's measurement.
+type metric struct {
+	title, unit string
+	value       func(m measurement) float64
+}
+
+// beyondBaseline is v minus the child's heap before the informer existed.
+func beyondBaseline(m measurement, v uint64) float64 {
+	return float64(v) - float64(m.Synced.BaselineHeap)
+}
+
+var metrics = []metric{
+	{"Time until HasSynced", "s", func(m measurement) float64 { return m.Synced.SyncSeconds }},
+	{"Heap right after HasSynced (HeapAlloc beyond the baseline)", "MiB", func(m measurement) float64 { return beyondBaseline(m, m.Synced.HeapAfterSync) / (1 << 20) }},
+	{"Live heap after sync (HeapAlloc after 2 GCs, beyond the baseline)", "MiB", func(m measurement) float64 { return beyondBaseline(m, m.Synced.LiveHeap) / (1 << 20) }},
+	{"HeapInuse after sync and 2 GCs (whole process)", "MiB", func(m measurement) float64 { return mib(m.Synced.HeapInuse) }},
+	{"Peak heap during the relist (HeapAlloc beyond the baseline)", "MiB", func(m measurement) float64 { return beyondBaseline(m, m.Done.RelistPeakHeap) / (1 << 20) }},
+	{"Relist peak / steady live heap", "ratio", relistRatio},
+	{"Relist time (connection restored until the changed pods are cached)", "s", func(m measurement) float64 { return m.Done.RelistSeconds }},
+	{"kube-apiserver CPU during the initial sync", "CPU-s", func(m measurement) float64 { return m.APIServerCPUSeconds }},
+	{"kube-apiserver peak RSS during the initial sync", "MiB", func(m measurement) float64 { return mib(m.APIServerPeakRSS) }},
+}
+
+func relistRatio(m measurement) float64 {
+	steady := beyondBaseline(m, m.Synced.LiveHeap)
+	if steady <= 0 {
+		return 0
+	}
+	return beyondBaseline(m, m.Done.RelistPeakHeap) / steady
+}
+
+// series is one value per round.
+type series []float64
+
+func (s series) median() float64 {
+	if len(s) == 0 {
+		return 0
+	}
+	v := slices.Clone(s)
+	slices.Sort(v)
+	if n := len(v); n%2 == 1 {
+		return v[n/2]
+	} else {
+		return (v[n/2-1] + v[n/2]) / 2
+	}
+}
+
+// summary is "median (min–max)", or just the value for one round.
+func (s series) summary() string {
+	if len(s) == 0 {
+		return "–"
+	}
+	if len(s) == 1 {
+		return format(s[0])
+	}
+	return fmt.Sprintf("%s (%s–%s)", format(s.median()), format(slices.Min(s)), format(slices.Max(s)))
+}
+
+// ratios divides per round.
+func ratios(a, b series) series {
+	var r series
+	for i := range min(len(a), len(b)) {
+		if b[i] != 0 {
+			r = append(r, a[i]/b[i])
+		}
+	}
+	return r
+}
+
+func format(v float64) string {
+	switch a := max(v, -v); {
+	case a >= 1000:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 100:
+		return fmt.Sprintf("%.1f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	default:
+		return fmt.Sprintf("%.3f", v)
+	}
+}
+
+// values returns metric m of variant per round.
+func (r *results) values(variant string, m metric) series {
+	var s series
+	for _, x := range r.PerVariant[variant] {
+		s = append(s, m.value(x))
+	}
+	return s
+}
+
+// goal is one line of the goal table.
+type goal struct {
+	text  string
+	ratio func(r *results) series
+	limit float64
+}
+
+var goals = []goal{
+	{"ours default live heap ≤ 0.4x client-go default", func(r *results) series {
+		return ratios(r.values(variantOurs, metrics[2]), r.values(variantClientGo, metrics[2]))
+	}, 0.4},
+	{"ours relist peak ≤ 1.3x ours steady heap", func(r *results) series { return r.values(variantOurs, metrics[5]) }, 1.3},
+	{"ours time to HasSynced ≤ 0.9x client-go", func(r *results) series {
+		return ratios(r.values(variantOurs, metrics[0]), r.values(variantClientGo, metrics[0]))
+	}, 0.9},
+}
+
+// goalNotes explains what bounds the measured goals, with the numbers of
+// this run.
+func goalNotes(r *results) string {
+	live := metrics[2]
+	strip := ratios(r.values(variantOurs, live), r.values(variantClientGoStrip, live)).median()
+	var pages float64
+	if ms := r.PerVariant[variantOurs]; len(ms) > 0 {
+		pages = float64(ms[0].Synced.InitialLists)
+	}
+	return fmt.Sprintf("How to read the goals. Ours holds %sx the live heap of client-go-strip: the saving over client-go "+
+		"is the stripped managedFields, and the rest of the heap is the decoded Pods, which both runtimes hold alike. "+
+		"The relist peak is `HeapAlloc`, garbage not yet collected included (what a process's memory sees): "+
+		"while a relist decodes the new list, the old cache is still alive, so the live heap alone approaches twice the steady heap, "+
+		"and with the default GOGC=100 a collection may wait until the heap doubles. "+
+		"The time to HasSynced depends on the protocol: client-go v0.37 streams the initial list with one watch "+
+		"(WatchListClient) where ours made %.0f paged list requests (see the checks below).\n", format(strip), pages)
+}
+
+// section renders the Markdown section, markers included.
+func section(r *results) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("%s\n## Real kube-apiserver: memory at scale\n\n", sectionStart)
+	p("Written by `e2e/cmd/scalebench` (`SCALE=1 ./hack/bench.sh`); benchreport keeps this section as is.\n\n")
+	p("- Date: %s\n", r.Started.UTC().Format("2006-01-02 15:04 MST"))
+	p("- Machine: %s, %d cores (GOMAXPROCS %d), %s RAM\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), memTotal())
+	commit := r.Commit
+	if commit == "" {
+		commit = gitCommit()
+	}
+	p("- Go: %s; commit %s; peer k8s.io/client-go v0.37.2\n", runtime.Version(), commit)
+	p("- Input: %d Pods in %d namespaces, created in %s; %d round(s), every variant once per round, the order reversing each round; total %s\n",
+		r.Pods, r.Namespaces, (time.Duration(r.PopulateSeconds * float64(time.Second))).Round(time.Second), r.Rounds, r.Duration.Round(time.Second))
+	p("- managedFields of every pod on the server: %s\n\n", strings.Join(r.Managers, ", "))
+
+	p("**Method.** One etcd and kube-apiserver (built from the pinned sources by `hack/kube-binaries.sh`) run on 127.0.0.1 with ")
+	p("`--watch-cache=false`, so that lists are served by etcd and a watch from a compacted resourceVersion fails with 410 Gone. ")
+	p("The pods are written as a cluster's components write them: created by a ReplicaSet-controller-like client ")
+	p("(labels `app`/`pod-template-hash`, a ReplicaSet owner reference, 2–3 containers with env, resources, ports, probes, ")
+	p("volume mounts, fieldManager `kube-controller-manager`), marked unschedulable at first and then bound through the binding subresource (`kube-scheduler`, status subresource: the binding records no manager), ")
+	p("and given a Running status with conditions, container statuses and pod IPs through the status subresource (`kubelet`). ")
+	p("Each variant runs in a fresh child process (the same binary re-executed), one shared pod informer with its runtime's defaults, ")
+	p("reaching the API server through a TCP proxy the parent owns. The child times `Start` until `HasSynced` (polled every ms), ")
+	p("reads `HeapAlloc` right after, then again after two forced GCs (the live heap); heap values are given beyond the child's ")
+	p("baseline (its live heap before the informer existed, about %s MiB). ", baselineSummary(r))
+	p("Then the parent cuts the proxy, changes %s pods, compacts etcd and restores the proxy: the informer's watch gets ", changesText(r))
+	p("410 Gone and it relists; the child samples `HeapAlloc` every 5 ms from the restore until the changed pods are in its cache ")
+	p("and counts the list requests, so a relist is verified to have happened. Around each initial sync the parent reads ")
+	p("kube-apiserver's utime+stime from `/proc/<pid>/stat` and its peak RSS (%s). ", rssMethod(r))
+	p("Medians over the rounds with the spread (min–max); ratios are computed per round.\n\n")
+	p("Variants: **client-go** `informers.NewSharedInformerFactory(cs, 0).Core().V1().Pods().Informer()`; ")
+	p("**client-go-strip** the same with `informers.WithTransform` clearing managedFields; **ours** `factory.New()` + ")
+	p("`InformerFor(&corev1.Pod{}, …)` as generated code builds it (managedFields dropped by default); ")
+	p("**ours-metadata** a `*metav1.PartialObjectMetadata` informer of pods made by our factory over client-go's metadata client ")
+	p("(for now a local stand-in for the coming `factory.MetadataInformerFor`, see the TODO in `e2e/cmd/scalebench/metadata.go`); **client-go-metadata** ")
+	p("client-go's `metadatainformer`. %s\n\n", protocolNote(r))
+
+	for _, m := range metrics {
+		p("### %s (%s)\n\n", m.title, m.unit)
+		p("| Variant | Value | / client-go | / client-go-strip |\n|---|---|---|---|\n")
+		cg, cgs := r.values(variantClientGo, m), r.values(variantClientGoStrip, m)
+		for _, v := range r.Variants {
+			s := r.values(v, m)
+			p("| %s | %s | %s | %s |\n", v, s.summary(), ratioCell(s, cg), ratioCell(s, cgs))
+		}
+		p("\n")
+	}
+
+	p("### Goals\n\n| Goal | Measured (median) | Met |\n|---|---|---|\n")
+	for _, g := range goals {
+		s := g.ratio(r)
+		met := "no"
+		if len(s) > 0 && s.median() <= g.limit {
+			met = "yes"
+		}
+		p("| %s | %s | %s |\n", g.text, s.summary(), met)
+	}
+	p("\n%s", goalNotes(r))
+	p("\n### Checks\n\n| Variant | Cached pods after sync / after relist | Cached pods with managedFields | Initial list requests (list / streamed) | Relist requests (list / streamed) |\n|---|---|---|---|---|\n")
+	for _, v := range r.Variants {
+		ms := r.PerVariant[v]
+		if len(ms) == 0 {
+			continue
+		}
+		m := ms[len(ms)-1]
+		p("| %s | %d / %d | %d | %d / %d | %d / %d |\n", v, m.Synced.Objects, m.Done.ObjectsAfter, m.Synced.WithManagedFields,
+			m.Synced.InitialLists, m.Synced.InitialWatchLists, m.Done.Relists, m.Done.RelistWatchLists)
+	}
+	p("\n(last round shown)\n%s\n", sectionEnd)
+	return b.String()
+}
+
+func ratioCell(s, peer series) string {
+	r := ratios(s, peer)
+	if len(r) == 0 {
+		return "–"
+	}
+	return r.summary()
+}
+
+func baselineSummary(r *results) string {
+	var s series
+	for _, ms := range r.PerVariant {
+		for _, m := range ms {
+			s = append(s, mib(m.Synced.BaselineHeap))
+		}
+	}
+	return format(s.median())
+}
+
+func changesText(r *results) string {
+	return strconv.Itoa(r.Changes)
+}
+
+func rssMethod(r *results) string {
+	for _, ms := range r.PerVariant {
+		for _, m := range ms {
+			if m.RSSMethod != rssByHWM {
+				return m.RSSMethod + ": clear_refs was not permitted"
+			}
+		}
+	}
+	return "`VmHWM` after writing 5 to `/proc/<pid>/clear_refs`"
+}
+
+// protocolNote says how client-go made its initial list: its
+// WatchListClient feature (on by default in v0.37) streams it with a watch
+// when the server allows.
+func protocolNote(r *results) string {
+	ms := r.PerVariant[variantClientGo]
+	if len(ms) == 0 {
+		return ""
+	}
+	m := ms[0]
+	if m.Synced.InitialWatchLists > 0 && m.Synced.InitialLists == 0 {
+		return "client-go streamed its initial list (WatchListClient, on by default in v0.37); ours lists in pages."
+	}
+	if m.Synced.InitialWatchLists > 0 {
+		return "client-go tried to stream its initial list (WatchListClient, on by default in v0.37) and fell back to a paged list, as ours lists."
+	}
+	return "Both list in pages."
+}
+
+// writeSection puts the section into the file at path: in place of the
+// marked block, else before "## Method", else at the end.
+func writeSection(path string, r *results) error {
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	return os.WriteFile(path, []byte(splice(string(old), section(r))), 0o644)
+}
+
+// splice returns doc with block (markers included, ending in a newline)
+// in place of its marked block, else before its "## Method" heading, else
+// appended.
+func splice(doc, block string) string {
+	if i := strings.Index(doc, sectionStart); i >= 0 {
+		if j := strings.Index(doc[i:], sectionEnd); j >= 0 {
+			rest := strings.TrimPrefix(doc[i+j+len(sectionEnd):], "\n")
+			return doc[:i] + block + rest
+		}
+	}
+	if i := strings.Index(doc, "\n## Method\n"); i >= 0 {
+		return doc[:i+1] + block + "\n" + doc[i+1:]
+	}
+	if doc != "" && !strings.HasSuffix(doc, "\n\n") {
+		doc = strings.TrimRight(doc, "\n") + "\n\n"
+	}
+	return doc + block
+}
+
+// cpuModel is the first "model name" of /proc/cpuinfo.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if k, v, ok := strings.Cut(s.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
+
+// memTotal is MemTotal of /proc/meminfo in GiB.
+func memTotal() string {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+			if kb, err := strconv.ParseFloat(f[1], 64); err == nil {
+				return fmt.Sprintf("%.0f GiB", kb/(1<<20))
+			}
+		}
+	}
+	return "unknown"
+}
+
+// gitCommit is the short HEAD commit, marked when the tree has changes.
+func gitCommit() string {
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	c := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		c += " (with uncommitted changes)"
+	}
+	return c
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+	"sync/atomic"
+)
+
+// requestCounts counts the informer's pod list and watch requests, to tell
+// whether a relist happened and by which protocol: a plain list, or a
+// watch that streams the initial list (sendInitialEvents=true, client-go's
+// WatchListClient).
+type requestCounts struct {
+	lists, watchLists, watches atomic.Int64
+}
+
+// relists is the number of initial-list requests of either protocol.
+func (c *requestCounts) relists() int64 { return c.lists.Load() + c.watchLists.Load() }
+
+// wrap returns a round tripper that counts the GET requests of pods
+// through rt.
+func (c *requestCounts) wrap(rt http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, "/pods") {
+			q := req.URL.Query()
+			switch {
+			case q.Get("watch") == "true" && q.Get("sendInitialEvents") == "true":
+				c.watchLists.Add(1)
+			case q.Get("watch") == "true":
+				c.watches.Add(1)
+			default:
+				c.lists.Add(1)
+			}
+		}
+		return rt.RoundTrip(req)
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/informer-gen/informer-gen/e2e/internal/cluster"
+)
+
+// TestMain lets the test binary serve as the benchmark's child process:
+// the smoke test re-executes it with the child's flags.
+func TestMain(m *testing.M) {
+	if isChild(os.Args[1:]) {
+		os.Exit(childMain(os.Args[1:], os.Stdin, os.Stdout))
+	}
+	os.Exit(m.Run())
+}
+
+// The whole pipeline at tiny size against a real cluster: every variant
+// syncs and sees every pod, heaps are positive, the relist happened, ours
+// caches no managedFields while client-go keeps them, and the section is
+// written between its markers.
+func TestScalebenchSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a kube-apiserver (skipped with -short)")
+	}
+	ctx := t.Context()
+	bins, err := cluster.EnsureBinaries(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 200
+	start := time.Now()
+	res, err := run(ctx, options{
+		Pods: n, Namespaces: 5, Workers: 8, Rounds: 1, Variants: allVariants, Changes: 20,
+		Child: []string{exe}, Binaries: bins,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("pipeline took %v", time.Since(start).Round(time.Millisecond))
+
+	if len(res.Managers) < 3 {
+		t.Errorf("pods on the server have managedFields of %v, want the three managers", res.Managers)
+	}
+	for _, v := range allVariants {
+		ms := res.PerVariant[v]
+		if len(ms) != 1 {
+			t.Fatalf("%s: %d measurements, want 1", v, len(ms))
+		}
+		m := ms[0]
+		if m.Synced.Objects != n || m.Done.ObjectsAfter != n {
+			t.Errorf("%s: cached %d pods after sync and %d after the relist, want %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
+		}
+		if m.Synced.SyncSeconds <= 0 || m.Synced.LiveHeap == 0 || m.Synced.HeapAfterSync == 0 || m.Synced.HeapInuse == 0 || m.Done.RelistPeakHeap == 0 {
+			t.Errorf("%s: implausible numbers %+v %+v", v, m.Synced, m.Done)
+		}
+		if m.Done.Relists+m.Done.RelistWatchLists == 0 {
+			t.Errorf("%s: no list request after the compaction: the relist did not happen", v)
+		}
+		if m.Done.RelistSamples == 0 {
+			t.Errorf("%s: the heap was never sampled during the relist", v)
+		}
+		if m.APIServerCPUSeconds < 0 || m.APIServerPeakRSS == 0 {
+			t.Errorf("%s: kube-apiserver CPU %v s, peak RSS %d", v, m.APIServerCPUSeconds, m.APIServerPeakRSS)
+		}
+		switch v {
+		case variantClientGo, variantClientGoMetadata:
+			if m.Synced.WithManagedFields != n {
+				t.Errorf("%s: %d of %d cached pods have managedFields, want all", v, m.Synced.WithManagedFields, n)
+			}
+		default:
+			if m.Synced.WithManagedFields != 0 || m.Done.WithManagedFieldsAfter != 0 {
+				t.Errorf("%s: %d cached pods have managedFields after sync, %d after the relist, want none", v, m.Synced.WithManagedFields, m.Done.WithManagedFieldsAfter)
+			}
+		}
+	}
+
+	path := filepath.Join(t.TempDir(), "benchmarks.md")
+	if err := os.WriteFile(path, []byte("# Benchmarks\n\nintro\n\n## Method\n\ntext\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := writeSection(path, res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	if strings.Count(s, sectionStart) != 1 || strings.Count(s, sectionEnd) != 1 {
+		t.Fatalf("want exactly one section:\n%s", s)
+	}
+	if i, j := strings.Index(s, sectionEnd), strings.Index(s, "## Method"); i > j {
+		t.Errorf("the section is not before ## Method:\n%s", s)
+	}
+	for _, want := range []string{"## Real kube-apiserver: memory at scale", "| ours |", "| client-go-strip |", "### Goals"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the section lacks %q", want)
+		}
+	}
+}
+
+func TestSplice(t *testing.T) {
+	block := sectionStart + "\nnew\n" + sectionEnd + "\n"
+	for _, tc := range []struct{ doc, want string }{
+		{"a\n" + sectionStart + "\nold\n" + sectionEnd + "\n\n## Method\n", "a\n" + block + "\n## Method\n"},
+		{"a\n\n## Method\nm\n", "a\n\n" + block + "\n## Method\nm\n"},
+		{"a\n", "a\n\n" + block},
+		{"", block},
+	} {
+		if got := splice(tc.doc, block); got != tc.want {
+			t.Errorf("splice(%q) = %q, want %q", tc.doc, got, tc.want)
+		}
+	}
+}
