@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	rtmetrics "runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,9 +65,13 @@ type childResult struct {
 	// RelistPeakHeap is the largest HeapAlloc sampled from the restore
 	// of the connection until the informer held the changed objects
 	// again; RelistSeconds that time.
-	RelistPeakHeap uint64  `json:"relistPeakHeap,omitempty"`
-	RelistSeconds  float64 `json:"relistSeconds,omitempty"`
-	RelistSamples  int     `json:"relistSamples,omitempty"`
+	RelistPeakHeap uint64 `json:"relistPeakHeap,omitempty"`
+	// RelistPeakLiveHeap is the largest live heap that a collection during
+	// the relist found (runtime/metrics /gc/heap/live:bytes): the memory
+	// the relist needed, garbage excluded.
+	RelistPeakLiveHeap uint64  `json:"relistPeakLiveHeap,omitempty"`
+	RelistSeconds      float64 `json:"relistSeconds,omitempty"`
+	RelistSamples      int     `json:"relistSamples,omitempty"`
 	// Relists and RelistWatchLists count the initial-list requests after
 	// the first sync (lists, streamed lists).
 	Relists                int64 `json:"relists,omitempty"`
@@ -153,22 +158,28 @@ func runChild(variant, kubeconfig string, timeout time.Duration, stdin io.Reader
 	runtime.GC()
 
 	var (
-		peak    atomic.Uint64
-		samples atomic.Int64
-		wg      sync.WaitGroup
+		peak     atomic.Uint64
+		peakLive atomic.Uint64
+		samples  atomic.Int64
+		wg       sync.WaitGroup
 	)
 	stop := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		var ms runtime.MemStats
+		live := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		tick := time.NewTicker(5 * time.Millisecond)
 		defer tick.Stop()
 		for {
 			runtime.ReadMemStats(&ms)
+			rtmetrics.Read(live)
 			samples.Add(1)
 			if ms.HeapAlloc > peak.Load() {
 				peak.Store(ms.HeapAlloc)
+			}
+			if v := live[0].Value.Uint64(); v > peakLive.Load() {
+				peakLive.Store(v)
 			}
 			select {
 			case <-stop:
@@ -199,6 +210,7 @@ func runChild(variant, kubeconfig string, timeout time.Duration, stdin io.Reader
 	wg.Wait()
 	res.Phase = phaseDone
 	res.RelistPeakHeap = peak.Load()
+	res.RelistPeakLiveHeap = peakLive.Load()
 	res.RelistSamples = int(samples.Load())
 	res.Relists = counts.lists.Load() - listsBefore
 	res.RelistWatchLists = counts.watchLists.Load() - watchListsBefore

@@ -26,12 +26,13 @@ const (
 	variantClientGo         = "client-go"
 	variantClientGoStrip    = "client-go-strip"
 	variantOurs             = "ours"
+	variantOursWatchList    = "ours-watchlist"
 	variantOursMetadata     = "ours-metadata"
 	variantClientGoMetadata = "client-go-metadata"
 )
 
 // allVariants lists every variant in report order.
-var allVariants = []string{variantClientGo, variantClientGoStrip, variantOurs, variantOursMetadata, variantClientGoMetadata}
+var allVariants = []string{variantClientGo, variantClientGoStrip, variantOurs, variantOursWatchList, variantOursMetadata, variantClientGoMetadata}
 
 // podsGVR is the resource the metadata informers watch.
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
@@ -84,10 +85,10 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		t0 := time.Now()
 		f.Start(ctx.Done())
 		return started{clientGoInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
-	case variantOurs:
+	case variantOurs, variantOursWatchList:
 		f := factory.New()
 		inf := f.InformerFor(&corev1.Pod{}, func(c factory.InformerConfig) cache.SharedIndexInformer {
-			return newPodInformer(cs, c)
+			return newPodInformer(cs, c, variant == variantOursWatchList)
 		})
 		t0 := time.Now()
 		f.Start(ctx)
@@ -99,7 +100,7 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 			return started{}, time.Time{}, err
 		}
 		f := factory.New()
-		inf := metadataInformerFor(f, metadataClient{mc}, podsGVR, true)
+		inf := f.MetadataInformerFor(metadataClient{mc}, podsGVR, true)
 		t0 := time.Now()
 		f.Start(ctx)
 		return started{oursInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
@@ -110,8 +111,9 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 
 // newPodInformer is what the generated informer of a namespaced type does
 // (templates/informer.go.tmpl): a ListWatch over the typed client in the
-// factory's namespace, the namespace index.
-func newPodInformer(cs kubernetes.Interface, c factory.InformerConfig) cache.SharedIndexInformer {
+// factory's namespace, the namespace index. watchList streams the initial
+// list (SharedIndexInformerOptions.UseWatchList, off by default).
+func newPodInformer(cs kubernetes.Interface, c factory.InformerConfig, watchList bool) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -134,7 +136,8 @@ func newPodInformer(cs kubernetes.Interface, c factory.InformerConfig) cache.Sha
 			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 			// The factory has no name (no factory.WithName), so neither
 			// has its primary informer: Identifier is the zero value.
-			Identifier: (*cache.InformerName)(nil).WithResource(gvr),
+			Identifier:   (*cache.InformerName)(nil).WithResource(gvr),
+			UseWatchList: watchList,
 		},
 	)
 }
