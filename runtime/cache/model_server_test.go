@@ -197,4 +197,3 @@ func (w *missedDeleteWatch) run(s *modelServer) {
 		}
 	}
 }
-
