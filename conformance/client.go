@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -56,30 +57,30 @@ func (c *Client) record(e TraceEntry) {
 }
 
 // List returns every present object at the current resourceVersion, in
-// one page, whatever the options ask: a list "not older than" any
+// one page, whatever the options ask (the server pages only consistent
+// reads with a Limit, and this client drops the Limit, so that every list
+// a reflector makes is one trace entry): a list "not older than" any
 // resourceVersion the server reached is the current state.
 func (c *Client) List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rv, err := parseResourceVersion(opts.ResourceVersion)
-	if err != nil {
-		return nil, err
-	}
+	opts.Limit, opts.Continue = 0, ""
 	s := c.server
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.lists++
-	if rv > s.rv {
-		return nil, errTooLarge(rv)
+	obj, err := s.srv.ListWithContext(ctx, opts)
+	if err != nil {
+		return nil, err
 	}
-	list := s.listLocked()
+	list := obj.(*corev1.ConfigMapList)
 	objects := make(map[string]State, len(list.Items))
 	for i := range list.Items {
 		objects[keyOf(&list.Items[i])] = StateOf(&list.Items[i])
 	}
-	// Recorded under the server lock: nothing the client receives later
-	// can be recorded before it.
+	// Recorded under the lock that changes take: nothing the client
+	// receives later can be recorded before it.
 	c.record(TraceEntry{Kind: TraceList, ResourceVersion: list.ResourceVersion, Objects: objects})
 	return list, nil
 }
@@ -93,10 +94,6 @@ func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Inte
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rv, err := parseResourceVersion(opts.ResourceVersion)
-	if err != nil {
-		return nil, err
-	}
 	s := c.server
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -105,33 +102,14 @@ func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Inte
 		c.failLeft--
 		return nil, c.failErr
 	}
-	if rv > s.rv {
-		return nil, errTooLarge(rv)
+	inner, err := s.srv.WatchWithContext(ctx, opts)
+	if err != nil {
+		return nil, err
 	}
-	w := &serverWatch{
-		server: s,
-		client: c,
-		ctx:    ctx,
-		ch:     make(chan watch.Event),
-		stop:   make(chan struct{}),
-		end:    -1,
-	}
-	switch {
-	case rv < 0:
-		list := s.listLocked()
-		for i := range list.Items {
-			w.pending = append(w.pending, watch.Event{Type: watch.Added, Object: &list.Items[i]})
-		}
-		w.cursor = len(s.log)
-		c.healthyEpoch = s.epoch
-	case rv < s.horizon:
-		w.cursor = len(s.log)
-		w.end, w.endStatus = w.cursor, goneStatus()
-	default:
-		w.cursor = s.logIndexAfter(rv)
+	if rv := parseResourceVersion(opts.ResourceVersion); rv < 0 || rv >= s.horizon {
 		c.healthyEpoch = s.epoch
 	}
-	s.watches[w] = struct{}{}
+	w := &clientWatch{client: c, inner: inner, ctx: ctx, ch: make(chan watch.Event), stop: make(chan struct{})}
 	s.running.Add(1)
 	go w.run()
 	return w, nil

@@ -181,7 +181,8 @@ func equalKeyed(a, b map[string][]string) bool {
 
 // TestScriptedScenarios pins, on hand-written scenarios, the exact calls
 // each informer's handler receives after its initial list. Initial objects
-// are created in order, so the i-th has UID uid-i at resourceVersion i.
+// are created in order, so the i-th has UID uid-i at resourceVersion i+1
+// (the server starts at resourceVersion 1).
 func TestScriptedScenarios(t *testing.T) {
 	const a, b, c = "ns/a", "ns/b", "ns/c"
 	change := func(kind ChangeKind, key string) Op { return Op{Kind: OpChange, Change: Change{Kind: kind, Key: key}} }
@@ -196,12 +197,12 @@ func TestScriptedScenarios(t *testing.T) {
 			{Kind: OpExpire, Gap: []Change{{Kind: ChangeUpdate, Key: a}}},
 		}},
 		clientGo: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@4)"},
-			b: {"update(uid-2@2 -> uid-2@2)"},
-			c: {"update(uid-3@3 -> uid-3@3)"},
+			a: {"update(uid-1@2 -> uid-1@5)"},
+			b: {"update(uid-2@3 -> uid-2@3)"},
+			c: {"update(uid-3@4 -> uid-3@4)"},
 		},
 		ours: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@4)"},
+			a: {"update(uid-1@2 -> uid-1@5)"},
 		},
 	}, {
 		name: "recreated across a relist: client-go updates to the new UID, ours deletes with a tombstone then adds",
@@ -209,10 +210,10 @@ func TestScriptedScenarios(t *testing.T) {
 			{Kind: OpExpire, Gap: []Change{{Kind: ChangeRecreate, Key: a}}},
 		}},
 		clientGo: map[string][]string{
-			a: {"update(uid-1@1 -> uid-2@3)"},
+			a: {"update(uid-1@2 -> uid-2@4)"},
 		},
 		ours: map[string][]string{
-			a: {"delete(tombstone uid-1@1)", "add(uid-2@3 initial=false)"},
+			a: {"delete(tombstone uid-1@2)", "add(uid-2@4 initial=false)"},
 		},
 	}, {
 		name: "deleted across a relist: both deliver a tombstone with the last received state",
@@ -221,11 +222,11 @@ func TestScriptedScenarios(t *testing.T) {
 			{Kind: OpExpire, Gap: []Change{{Kind: ChangeDelete, Key: a}, {Kind: ChangeAdd, Key: c}, {Kind: ChangeDelete, Key: c}}},
 		}},
 		clientGo: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@3)", "delete(tombstone uid-1@3)"},
-			b: {"update(uid-2@2 -> uid-2@2)"},
+			a: {"update(uid-1@2 -> uid-1@4)", "delete(tombstone uid-1@4)"},
+			b: {"update(uid-2@3 -> uid-2@3)"},
 		},
 		ours: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@3)", "delete(tombstone uid-1@3)"},
+			a: {"update(uid-1@2 -> uid-1@4)", "delete(tombstone uid-1@4)"},
 		},
 	}, {
 		name: "recreated on the watch: both deliver a delete and an add",
@@ -235,10 +236,10 @@ func TestScriptedScenarios(t *testing.T) {
 			change(ChangeUpdate, a),
 		}},
 		clientGo: map[string][]string{
-			a: {"delete(uid-1@2)", "add(uid-2@3 initial=false)", "update(uid-2@3 -> uid-2@4)"},
+			a: {"delete(uid-1@3)", "add(uid-2@4 initial=false)", "update(uid-2@4 -> uid-2@5)"},
 		},
 		ours: map[string][]string{
-			a: {"delete(uid-1@2)", "add(uid-2@3 initial=false)", "update(uid-2@3 -> uid-2@4)"},
+			a: {"delete(uid-1@3)", "add(uid-2@4 initial=false)", "update(uid-2@4 -> uid-2@5)"},
 		},
 	}, {
 		name: "watch closed cleanly: the changes around it arrive in order",
@@ -248,8 +249,8 @@ func TestScriptedScenarios(t *testing.T) {
 			change(ChangeAdd, b),
 		}},
 		ours: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@2)"},
-			b: {"add(uid-2@3 initial=false)"},
+			a: {"update(uid-1@2 -> uid-1@3)"},
+			b: {"add(uid-2@4 initial=false)"},
 		},
 	}, {
 		name: "watch failing twice with 429: both retry the watch and miss nothing",
@@ -259,10 +260,10 @@ func TestScriptedScenarios(t *testing.T) {
 			change(ChangeDelete, a),
 		}},
 		clientGo: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@2)", "delete(uid-1@3)"},
+			a: {"update(uid-1@2 -> uid-1@3)", "delete(uid-1@4)"},
 		},
 		ours: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@2)", "delete(uid-1@3)"},
+			a: {"update(uid-1@2 -> uid-1@3)", "delete(uid-1@4)"},
 		},
 	}, {
 		name: "watch failing without status: both relist, client-go with an update per unchanged object",
@@ -272,12 +273,12 @@ func TestScriptedScenarios(t *testing.T) {
 			change(ChangeUpdate, b),
 		}},
 		clientGo: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@3)", "update(uid-1@3 -> uid-1@3)"},
-			b: {"update(uid-2@2 -> uid-2@2)", "update(uid-2@2 -> uid-2@4)"},
+			a: {"update(uid-1@2 -> uid-1@4)", "update(uid-1@4 -> uid-1@4)"},
+			b: {"update(uid-2@3 -> uid-2@3)", "update(uid-2@3 -> uid-2@5)"},
 		},
 		ours: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@3)"},
-			b: {"update(uid-2@2 -> uid-2@4)"},
+			a: {"update(uid-1@2 -> uid-1@4)"},
+			b: {"update(uid-2@3 -> uid-2@5)"},
 		},
 	}, {
 		name: "watch failing with 500: ours retries the watch, client-go relists",
@@ -286,10 +287,10 @@ func TestScriptedScenarios(t *testing.T) {
 			{Kind: OpFailWatches, Failures: 1, Failure: FailInternal},
 		}},
 		clientGo: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@2)", "update(uid-1@2 -> uid-1@2)"},
+			a: {"update(uid-1@2 -> uid-1@3)", "update(uid-1@3 -> uid-1@3)"},
 		},
 		ours: map[string][]string{
-			a: {"update(uid-1@1 -> uid-1@2)"},
+			a: {"update(uid-1@2 -> uid-1@3)"},
 		},
 	}}
 	for _, tt := range tests {

@@ -3,12 +3,14 @@
 // API server model, and checks that the two agree everywhere except where
 // runtime/cache deliberately differs.
 //
-// The server model (Server) holds one state (key to object, each with a
-// UID and a resourceVersion), one global resourceVersion counter, a log of
-// every change and a compaction horizon. List returns the state at the
-// current resourceVersion; a watch replays the log after its
-// resourceVersion (or fails with 410 Gone when that is older than the
-// horizon) and then follows live changes. Scripted operations add, update,
+// The server model (Server) is runtime/cache/cachetest's Server, the fake
+// API server users test their controllers against, serving ConfigMaps: one
+// state (key to object, each with a UID and a resourceVersion), one global
+// resourceVersion counter, a log of every change and a compaction horizon.
+// List returns the state at the current resourceVersion; a watch replays
+// the log after its resourceVersion (or fails with 410 Gone when that is
+// older than the horizon) and then follows live changes. This package adds
+// changes named by key, per-client failures and traces on top. Scripted operations add, update,
 // delete and re-create objects, send bookmarks, close watches cleanly,
 // compact the log while force-expiring the open watches (so changes made
 // in that gap reach clients only through their relist) and make the next

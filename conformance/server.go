@@ -2,17 +2,15 @@ package conformance
 
 import (
 	"fmt"
-	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
 
 // ChangeKind is the kind of a write to the server's state.
@@ -51,40 +49,31 @@ type Change struct {
 // String renders the change as kind(key).
 func (c Change) String() string { return fmt.Sprintf("%s(%s)", c.Kind, c.Key) }
 
-// logEntry is one change (or bookmark) in the server's history.
-type logEntry struct {
-	typ watch.EventType
-	obj *corev1.ConfigMap // immutable once logged
-	rv  int64
-}
-
-// Server is an honest in-memory model of an API server serving ConfigMaps:
-// one state, one global resourceVersion counter, a log of every change and
-// a compaction horizon below which watches can no longer resume.
+// Server is the API server both informers watch: a cachetest.Server of
+// ConfigMaps (one state, one global resourceVersion counter, a history of
+// every change and a compaction horizon below which watches can no longer
+// resume), plus what the scenarios need on top: changes named by key,
+// per-client failures, and knowing when every client watches again after
+// a disruption.
 //
 // All methods are safe for concurrent use. Objects handed to clients are
 // deep copies, as decoded objects from a real server are.
 type Server struct {
+	srv *cachetest.Server
+
+	// mu orders disruptions and the opening of watches, so that Watching
+	// knows which watches were opened after the last disruption.
 	mu      sync.Mutex
-	rv      int64
-	uids    int
-	objects map[string]*corev1.ConfigMap // by key
-	log     []logEntry
 	horizon int64 // watches from a resourceVersion below it get 410
 	epoch   int   // number of disruptions so far
-	changed chan struct{}
+	updates int   // updates so far, for the data of updated objects
 	clients []*Client
-	watches map[*serverWatch]struct{}
-	running sync.WaitGroup // watch goroutines
+	running sync.WaitGroup // forwarding goroutines of the clients' watches
 }
 
-// NewServer returns a server with no objects at resourceVersion 0.
+// NewServer returns a server with no objects.
 func NewServer() *Server {
-	return &Server{
-		objects: make(map[string]*corev1.ConfigMap),
-		changed: make(chan struct{}),
-		watches: make(map[*serverWatch]struct{}),
-	}
+	return &Server{srv: cachetest.NewServer(&corev1.ConfigMapList{})}
 }
 
 // NewClient returns a new connection to s for one informer; its trace
@@ -101,28 +90,20 @@ func (s *Server) NewClient(name string) *Client {
 func (s *Server) Apply(c Change) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.broadcastLocked()
-	return s.applyLocked(c)
+	return s.applyLocked(s.srv, c)
 }
 
 // Bookmark sends every open watch a bookmark at the current
 // resourceVersion.
-func (s *Server) Bookmark() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	bookmark := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: strconv.FormatInt(s.rv, 10)}}
-	s.log = append(s.log, logEntry{typ: watch.Bookmark, obj: bookmark, rv: s.rv})
-	s.broadcastLocked()
-}
+func (s *Server) Bookmark() { s.srv.Bookmark() }
 
 // CloseWatches ends every open watch cleanly once it has delivered the
 // changes made so far, as a server-side watch timeout does.
 func (s *Server) CloseWatches() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.endWatchesLocked(nil)
+	s.srv.CloseWatches()
 	s.epoch++
-	s.broadcastLocked()
 }
 
 // ExpireWatches ends every open watch with 410 Gone once it has delivered
@@ -132,16 +113,17 @@ func (s *Server) CloseWatches() {
 func (s *Server) ExpireWatches(gap []Change) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.broadcastLocked()
-	s.endWatchesLocked(goneStatus())
 	s.epoch++
-	for _, c := range gap {
-		if err := s.applyLocked(c); err != nil {
-			return err
+	err := s.srv.ExpireWatches(func(tx *cachetest.Tx) error {
+		for _, c := range gap {
+			if err := s.applyLocked(tx, c); err != nil {
+				return err
+			}
 		}
-	}
-	s.horizon = s.rv
-	return nil
+		return nil
+	})
+	s.horizon, _ = strconv.ParseInt(s.srv.ResourceVersion(), 10, 64)
+	return err
 }
 
 // FailWatches makes the next n Watch calls of every client fail with err,
@@ -152,9 +134,8 @@ func (s *Server) FailWatches(n int, err error) {
 	for _, c := range s.clients {
 		c.failLeft, c.failErr = n, err
 	}
-	s.endWatchesLocked(nil)
+	s.srv.CloseWatches()
 	s.epoch++
-	s.broadcastLocked()
 }
 
 // Epoch is the number of disruptions (CloseWatches, ExpireWatches,
@@ -181,147 +162,69 @@ func (s *Server) Watching() bool {
 
 // State returns the current state: every present object's State by key.
 func (s *Server) State() map[string]State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make(map[string]State, len(s.objects))
-	for k, o := range s.objects {
-		out[k] = StateOf(o)
+	objs := s.srv.Objects()
+	out := make(map[string]State, len(objs))
+	for _, o := range objs {
+		out[keyOf(o)] = StateOf(o)
 	}
 	return out
 }
 
 // Wait returns once every watch goroutine has ended; watches end when
 // stopped or when the context given to Watch is done.
-func (s *Server) Wait() { s.running.Wait() }
-
-func (s *Server) broadcastLocked() {
-	close(s.changed)
-	s.changed = make(chan struct{})
+func (s *Server) Wait() {
+	s.running.Wait()
+	s.srv.Wait()
 }
 
-// endWatchesLocked marks every open watch to end after the current log,
-// with the error status end (nil: a clean close).
-func (s *Server) endWatchesLocked(end *metav1.Status) {
-	for w := range s.watches {
-		if w.end < 0 {
-			w.end = len(s.log)
-			w.endStatus = end
-		}
+// writer is what changes are made through: the cachetest server, or the
+// Tx of an expiry.
+type writer interface {
+	Add(obj runtime.Object) (runtime.Object, error)
+	Update(obj runtime.Object) (runtime.Object, error)
+	Delete(namespace, name string) (runtime.Object, error)
+}
+
+func (s *Server) applyLocked(w writer, c Change) error {
+	ns, name, ok := strings.Cut(c.Key, "/")
+	if !ok {
+		return fmt.Errorf("conformance: key %q is not namespace/name", c.Key)
 	}
-}
-
-func (s *Server) applyLocked(c Change) error {
+	var err error
 	switch c.Kind {
 	case ChangeAdd:
-		return s.addLocked(c.Key)
+		_, err = w.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
 	case ChangeUpdate:
-		old, ok := s.objects[c.Key]
-		if !ok {
-			return fmt.Errorf("conformance: update of absent %s", c.Key)
-		}
-		s.rv++
-		obj := old.DeepCopy()
-		obj.ResourceVersion = strconv.FormatInt(s.rv, 10)
-		obj.Data = map[string]string{"rv": obj.ResourceVersion}
-		s.objects[c.Key] = obj
-		s.log = append(s.log, logEntry{typ: watch.Modified, obj: obj, rv: s.rv})
-		return nil
+		s.updates++
+		_, err = w.Update(&corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+			Data:       map[string]string{"update": strconv.Itoa(s.updates)},
+		})
 	case ChangeDelete:
-		return s.deleteLocked(c.Key)
+		_, err = w.Delete(ns, name)
 	case ChangeRecreate:
-		if err := s.deleteLocked(c.Key); err != nil {
-			return err
+		if _, err = w.Delete(ns, name); err == nil {
+			_, err = w.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
 		}
-		return s.addLocked(c.Key)
+	default:
+		return fmt.Errorf("conformance: unknown change %v", c)
 	}
-	return fmt.Errorf("conformance: unknown change %v", c)
-}
-
-func (s *Server) addLocked(key string) error {
-	if _, ok := s.objects[key]; ok {
-		return fmt.Errorf("conformance: add of present %s", key)
+	if err != nil {
+		return fmt.Errorf("conformance: %v: %w", c, err)
 	}
-	ns, name, ok := strings.Cut(key, "/")
-	if !ok {
-		return fmt.Errorf("conformance: key %q is not namespace/name", key)
-	}
-	s.rv++
-	s.uids++
-	rv := strconv.FormatInt(s.rv, 10)
-	obj := &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace:       ns,
-			Name:            name,
-			UID:             types.UID("uid-" + strconv.Itoa(s.uids)),
-			ResourceVersion: rv,
-		},
-		Data: map[string]string{"rv": rv},
-	}
-	s.objects[key] = obj
-	s.log = append(s.log, logEntry{typ: watch.Added, obj: obj, rv: s.rv})
 	return nil
-}
-
-func (s *Server) deleteLocked(key string) error {
-	old, ok := s.objects[key]
-	if !ok {
-		return fmt.Errorf("conformance: delete of absent %s", key)
-	}
-	s.rv++
-	// As on a real server, the deleted object carries the deletion's
-	// resourceVersion.
-	obj := old.DeepCopy()
-	obj.ResourceVersion = strconv.FormatInt(s.rv, 10)
-	delete(s.objects, key)
-	s.log = append(s.log, logEntry{typ: watch.Deleted, obj: obj, rv: s.rv})
-	return nil
-}
-
-// listLocked returns copies of the present objects, sorted by key.
-func (s *Server) listLocked() *corev1.ConfigMapList {
-	keys := make([]string, 0, len(s.objects))
-	for k := range s.objects {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	list := &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.FormatInt(s.rv, 10)}}
-	list.Items = make([]corev1.ConfigMap, 0, len(keys))
-	for _, k := range keys {
-		list.Items = append(list.Items, *s.objects[k].DeepCopy())
-	}
-	return list
-}
-
-// logIndexAfter is the index of the first log entry past resourceVersion rv.
-func (s *Server) logIndexAfter(rv int64) int {
-	return sort.Search(len(s.log), func(i int) bool { return s.log[i].rv > rv })
 }
 
 // parseResourceVersion parses a request's resourceVersion; "" and "0"
-// (any version) come back as -1.
-func parseResourceVersion(rv string) (int64, error) {
+// (any version) come back as -1, and anything else unparsable as well
+// (the server rejects it).
+func parseResourceVersion(rv string) int64 {
 	if rv == "" || rv == "0" {
-		return -1, nil
+		return -1
 	}
 	n, err := strconv.ParseInt(rv, 10, 64)
-	if err != nil || n < 0 {
-		return 0, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q", rv))
+	if err != nil {
+		return -1
 	}
-	return n, nil
-}
-
-// goneStatus is the status of a 410 Gone watch error event.
-func goneStatus() *metav1.Status {
-	status := apierrors.NewResourceExpired("too old resource version").Status()
-	status.Code = http.StatusGone
-	return &status
-}
-
-// errTooLarge is returned for a resourceVersion the server has not reached.
-func errTooLarge(rv int64) error {
-	err := apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d", rv), 1)
-	err.ErrStatus.Details.Causes = append(err.ErrStatus.Details.Causes, metav1.StatusCause{
-		Type: metav1.CauseTypeResourceVersionTooLarge, Message: "Too large resource version",
-	})
-	return err
+	return n
 }

@@ -59,17 +59,18 @@ func TestServerWatchReplaysAfterResourceVersionThenFollows(t *testing.T) {
 	defer s.Wait()
 	mustApply(t, s, Change{ChangeAdd, "ns/a"}, Change{ChangeUpdate, "ns/a"}, Change{ChangeAdd, "ns/b"})
 	c := s.NewClient("c")
-	w, err := c.Watch(t.Context(), metav1.ListOptions{ResourceVersion: "1"})
+	// The server starts at resourceVersion 1: the first change is 2.
+	w, err := c.Watch(t.Context(), metav1.ListOptions{ResourceVersion: "2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
 	mustApply(t, s, Change{ChangeRecreate, "ns/b"})
 	want := []received{
-		{typ: watch.Modified, key: "ns/a", state: State{"uid-1", "2"}},
-		{typ: watch.Added, key: "ns/b", state: State{"uid-2", "3"}},
-		{typ: watch.Deleted, key: "ns/b", state: State{"uid-2", "4"}},
-		{typ: watch.Added, key: "ns/b", state: State{"uid-3", "5"}},
+		{typ: watch.Modified, key: "ns/a", state: State{"uid-1", "3"}},
+		{typ: watch.Added, key: "ns/b", state: State{"uid-2", "4"}},
+		{typ: watch.Deleted, key: "ns/b", state: State{"uid-2", "5"}},
+		{typ: watch.Added, key: "ns/b", state: State{"uid-3", "6"}},
 	}
 	for i, wantEv := range want {
 		got, ok := next(t, w)
@@ -90,16 +91,16 @@ func TestServerExpiryHidesGapAndRelistShowsIt(t *testing.T) {
 	if _, err := c.List(t.Context(), metav1.ListOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	w, err := c.Watch(t.Context(), metav1.ListOptions{ResourceVersion: "2"})
+	w, err := c.Watch(t.Context(), metav1.ListOptions{ResourceVersion: "3"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
-	mustApply(t, s, Change{ChangeUpdate, "ns/a"}) // rv 3: delivered before the 410
+	mustApply(t, s, Change{ChangeUpdate, "ns/a"}) // rv 4: delivered before the 410
 	if err := s.ExpireWatches([]Change{{ChangeDelete, "ns/b"}, {ChangeRecreate, "ns/a"}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := next(t, w); got.typ != watch.Modified || got.state != (State{"uid-1", "3"}) {
+	if got, _ := next(t, w); got.typ != watch.Modified || got.state != (State{"uid-1", "4"}) {
 		t.Fatalf("got %+v, want the update made before the expiry", got)
 	}
 	if got, _ := next(t, w); got.typ != watch.Error || got.code != http.StatusGone {
@@ -113,7 +114,7 @@ func TestServerExpiryHidesGapAndRelistShowsIt(t *testing.T) {
 	}
 
 	// Resuming below the horizon fails with 410; the list shows the gap.
-	old, err := c.Watch(t.Context(), metav1.ListOptions{ResourceVersion: "3"})
+	old, err := c.Watch(t.Context(), metav1.ListOptions{ResourceVersion: "4"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,12 +122,12 @@ func TestServerExpiryHidesGapAndRelistShowsIt(t *testing.T) {
 	if got, _ := next(t, old); got.typ != watch.Error || got.code != http.StatusGone {
 		t.Fatalf("watch below the horizon: got %+v, want 410", got)
 	}
-	obj, err := c.List(t.Context(), metav1.ListOptions{ResourceVersion: "3"})
+	obj, err := c.List(t.Context(), metav1.ListOptions{ResourceVersion: "4"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	list := obj.(*corev1.ConfigMapList)
-	if list.ResourceVersion != "6" || len(list.Items) != 1 || StateOf(&list.Items[0]) != (State{"uid-3", "6"}) {
+	if list.ResourceVersion != "7" || len(list.Items) != 1 || StateOf(&list.Items[0]) != (State{"uid-3", "7"}) {
 		t.Fatalf("list after the gap: rv %s items %v", list.ResourceVersion, list.Items)
 	}
 	w2, err := c.Watch(t.Context(), metav1.ListOptions{ResourceVersion: list.ResourceVersion})
@@ -138,8 +139,8 @@ func TestServerExpiryHidesGapAndRelistShowsIt(t *testing.T) {
 		t.Error("client watching from the list's resourceVersion does not count as watching")
 	}
 	sum := c.Trace().Summarize()
-	if len(sum.Relists) != 1 || !reflect.DeepEqual(sum.Relists[0].Vanished, map[string]State{"ns/b": {"uid-2", "2"}}) ||
-		!reflect.DeepEqual(sum.Relists[0].Recreated, map[string][2]State{"ns/a": {{"uid-1", "3"}, {"uid-3", "6"}}}) {
+	if len(sum.Relists) != 1 || !reflect.DeepEqual(sum.Relists[0].Vanished, map[string]State{"ns/b": {"uid-2", "3"}}) ||
+		!reflect.DeepEqual(sum.Relists[0].Recreated, map[string][2]State{"ns/a": {{"uid-1", "4"}, {"uid-3", "7"}}}) {
 		t.Errorf("trace summary %+v", sum.Relists)
 	}
 }
@@ -170,7 +171,7 @@ func TestServerCloseWatchesDeliversThenClosesCleanly(t *testing.T) {
 	s := NewServer()
 	defer s.Wait()
 	c := s.NewClient("c")
-	w, err := c.Watch(t.Context(), metav1.ListOptions{ResourceVersion: "0"})
+	w, err := c.Watch(t.Context(), metav1.ListOptions{ResourceVersion: "0", AllowWatchBookmarks: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,8 +183,8 @@ func TestServerCloseWatchesDeliversThenClosesCleanly(t *testing.T) {
 	if got, _ := next(t, w); got.typ != watch.Added {
 		t.Fatalf("got %+v, want the add", got)
 	}
-	if got, _ := next(t, w); got.typ != watch.Bookmark || got.state.ResourceVersion != "1" {
-		t.Fatalf("got %+v, want a bookmark at 1", got)
+	if got, _ := next(t, w); got.typ != watch.Bookmark || got.state.ResourceVersion != "2" {
+		t.Fatalf("got %+v, want a bookmark at 2", got)
 	}
 	if got, ok := next(t, w); ok {
 		t.Fatalf("got %+v, want a clean close", got)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -236,20 +237,22 @@ func TestDeltaFIFOResyncQueuesSyncForKnownKeysNotQueued(t *testing.T) {
 }
 
 func TestDeltaFIFOCloseUnblocksPopBatch(t *testing.T) {
-	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	var err error
-	go func() {
-		defer wg.Done()
-		_, err = f.popBatch(0, func([]poppedDeltas) { t.Error("processed from an empty queue") })
-	}()
-	time.Sleep(10 * time.Millisecond) // let popBatch block; correctness does not depend on it
-	f.Close()
-	wg.Wait()
-	if !errors.Is(err, ErrFIFOClosed) {
-		t.Fatalf("err = %v, want ErrFIFOClosed", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		var err error
+		go func() {
+			defer wg.Done()
+			_, err = f.popBatch(0, func([]poppedDeltas) { t.Error("processed from an empty queue") })
+		}()
+		synctest.Wait() // popBatch is blocked waiting for deltas
+		f.Close()
+		wg.Wait()
+		if !errors.Is(err, ErrFIFOClosed) {
+			t.Fatalf("err = %v, want ErrFIFOClosed", err)
+		}
+	})
 }
 
 func TestDeltaFIFOPopBatchHonoursMax(t *testing.T) {

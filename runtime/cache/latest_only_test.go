@@ -38,9 +38,7 @@ func TestInformerLatestOnlyDropsOldStatesOfMergedUpdates(t *testing.T) {
 					srv.put("o"+strconv.Itoa(i), false)
 				}
 			}
-			srv.mu.Lock()
-			last := strconv.FormatInt(srv.rv, 10)
-			srv.mu.Unlock()
+			last := srv.ResourceVersion()
 			eventually(t, "informer applied every update", func() bool {
 				obj, ok, _ := inf.GetStore().GetByKey("ns/o" + strconv.Itoa(keys-1))
 				return ok && obj.(object).ResourceVersion == last

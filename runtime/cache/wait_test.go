@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -73,24 +74,32 @@ func TestWaitForReportsWhetherEveryCheckerIsDone(t *testing.T) {
 
 func TestPollingDoneCheckerClosesWhenTheConditionHoldsOrGivesUp(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	var flag atomic.Bool
-	abandon := make(chan struct{})
-	c := newPollingDoneChecker("x", flag.Load, abandon)
-	done := c.Done()
-	if IsDone(c) {
-		t.Fatal("done before the condition held")
-	}
-	flag.Store(true)
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("not done after the condition held")
-	}
-	gaveUp := newPollingDoneChecker("y", func() bool { return false }, abandon)
-	gaveUp.Done()
-	close(abandon) // its goroutine ends; the channel stays open
-	time.Sleep(3 * syncPollPeriod)
-	if IsDone(gaveUp) {
-		t.Fatal("done although the condition never held")
-	}
+	// In a bubble the poll period passes on the fake clock, at once.
+	synctest.Test(t, func(t *testing.T) {
+		var flag atomic.Bool
+		abandon := make(chan struct{})
+		c := newPollingDoneChecker("x", flag.Load, abandon)
+		done := c.Done()
+		if IsDone(c) {
+			t.Fatal("done before the condition held")
+		}
+		flag.Store(true)
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal("not done after the condition held")
+		}
+		gaveUp := newPollingDoneChecker("y", func() bool { return false }, abandon)
+		gaveUp.Done()
+		time.Sleep(3 * syncPollPeriod) // polls that find the condition false
+		if IsDone(gaveUp) {
+			t.Fatal("done before the condition held")
+		}
+		close(abandon) // its goroutine ends; the channel stays open
+		synctest.Wait()
+		time.Sleep(3 * syncPollPeriod)
+		if IsDone(gaveUp) {
+			t.Fatal("done although the condition never held")
+		}
+	})
 }

@@ -3,6 +3,7 @@ package workqueue
 import (
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	clocktesting "k8s.io/utils/clock/testing"
@@ -133,27 +134,24 @@ func TestAddAfterEarliestWinsLeavesOneEntry(t *testing.T) {
 }
 
 func TestAddAfterOfItemAlreadyQueuedIsDeduplicated(t *testing.T) {
-	q, clk := newFakeQueue[string]()
-	defer q.ShutDown()
-	q.Add("a")
-	q.AddAfter("a", time.Millisecond)
-	clk.Step(time.Millisecond)
-	// Wait until the delayed add has been applied: the timer is then gone.
-	for clk.HasWaiters() {
-		time.Sleep(time.Millisecond)
-	}
-	q.mu.Lock()
-	waiting := q.delay.waiting.Len()
-	q.mu.Unlock()
-	for waiting != 0 {
-		time.Sleep(time.Millisecond)
+	synctest.Test(t, func(t *testing.T) {
+		q, clk := newFakeQueue[string]()
+		defer q.ShutDown()
+		q.Add("a")
+		q.AddAfter("a", time.Millisecond)
+		clk.Step(time.Millisecond)
+		// Every goroutine blocked: the delayed add has been applied.
+		synctest.Wait()
 		q.mu.Lock()
-		waiting = q.delay.waiting.Len()
+		waiting := q.delay.waiting.Len()
 		q.mu.Unlock()
-	}
-	if n := q.Len(); n != 1 {
-		t.Fatalf("Len() = %d, want 1", n)
-	}
+		if waiting != 0 || clk.HasWaiters() {
+			t.Fatalf("%d items still waiting (timer armed: %t), want none", waiting, clk.HasWaiters())
+		}
+		if n := q.Len(); n != 1 {
+			t.Fatalf("Len() = %d, want 1", n)
+		}
+	})
 }
 
 func TestShutDownStopsDelayLoopAndDropsWaitingItems(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -217,57 +218,64 @@ func TestShutDownWakesBlockedGets(t *testing.T) {
 }
 
 func TestShutDownWithDrainWaitsForDone(t *testing.T) {
-	q := New(Config[string]{})
-	q.Add("a")
-	q.Add("b")
-	a, _ := getOrFail(t, q)
+	synctest.Test(t, func(t *testing.T) {
+		q := New(Config[string]{})
+		q.Add("a")
+		q.Add("b")
+		a, _ := getOrFail(t, q)
 
-	drained := make(chan struct{})
-	go func() {
-		q.ShutDownWithDrain()
-		close(drained)
-	}()
-	for !q.ShuttingDown() {
-		time.Sleep(time.Millisecond)
-	}
-	q.Add("c") // refused once shutting down
+		drained := make(chan struct{})
+		go func() {
+			q.ShutDownWithDrain()
+			close(drained)
+		}()
+		synctest.Wait() // ShutDownWithDrain has started and waits for a and b
+		if !q.ShuttingDown() {
+			t.Fatal("not shutting down while ShutDownWithDrain waits")
+		}
+		q.Add("c") // refused once shutting down
 
-	// The queued item is still handed out, then Get reports shutdown.
-	b, shutdown := getOrFail(t, q)
-	if shutdown || b != "b" {
-		t.Fatalf("Get() = %q, %v; want b, false", b, shutdown)
-	}
-	q.Done(b)
-	select {
-	case <-drained:
-		t.Fatal("ShutDownWithDrain returned while a was still being processed")
-	case <-time.After(20 * time.Millisecond):
-	}
-	if _, shutdown := getOrFail(t, q); !shutdown {
-		t.Fatal("Get did not report shutdown once the queue was empty")
-	}
-	q.Done(a)
-	waitFor(t, drained, "ShutDownWithDrain returning after the last Done")
-	if _, shutdown := getOrFail(t, q); !shutdown {
-		t.Fatal("Get did not report shutdown after drain")
-	}
+		// The queued item is still handed out, then Get reports shutdown.
+		b, shutdown := getOrFail(t, q)
+		if shutdown || b != "b" {
+			t.Fatalf("Get() = %q, %v; want b, false", b, shutdown)
+		}
+		q.Done(b)
+		synctest.Wait()
+		select {
+		case <-drained:
+			t.Fatal("ShutDownWithDrain returned while a was still being processed")
+		default:
+		}
+		if _, shutdown := getOrFail(t, q); !shutdown {
+			t.Fatal("Get did not report shutdown once the queue was empty")
+		}
+		q.Done(a)
+		waitFor(t, drained, "ShutDownWithDrain returning after the last Done")
+		if _, shutdown := getOrFail(t, q); !shutdown {
+			t.Fatal("Get did not report shutdown after drain")
+		}
+	})
 }
 
 func TestShutDownReleasesShutDownWithDrain(t *testing.T) {
-	q := New(Config[string]{})
-	q.Add("a")
-	item, _ := getOrFail(t, q)
-	drained := make(chan struct{})
-	go func() {
-		q.ShutDownWithDrain()
-		close(drained)
-	}()
-	for !q.ShuttingDown() {
-		time.Sleep(time.Millisecond)
-	}
-	q.ShutDown()
-	waitFor(t, drained, "ShutDownWithDrain returning after ShutDown")
-	q.Done(item)
+	synctest.Test(t, func(t *testing.T) {
+		q := New(Config[string]{})
+		q.Add("a")
+		item, _ := getOrFail(t, q)
+		drained := make(chan struct{})
+		go func() {
+			q.ShutDownWithDrain()
+			close(drained)
+		}()
+		synctest.Wait() // ShutDownWithDrain waits for item
+		if !q.ShuttingDown() {
+			t.Fatal("not shutting down while ShutDownWithDrain waits")
+		}
+		q.ShutDown()
+		waitFor(t, drained, "ShutDownWithDrain returning after ShutDown")
+		q.Done(item)
+	})
 }
 
 func TestShutDownWithDrainWithNothingInFlightReturns(t *testing.T) {
