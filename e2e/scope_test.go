@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -43,6 +44,10 @@ func TestFactoryScopesATypeAndRemovesItsInformer(t *testing.T) {
 	t.Cleanup(f.Shutdown)
 	first := f.Stable().V1().Widgets()
 	firstInformer := first.Informer() // requested before Start, so Start runs it
+	told := &stopTold{}
+	if _, err := firstInformer.AddEventHandler(told); err != nil {
+		t.Fatal(err)
+	}
 	f.StartWithContext(ctx)
 	if err := f.WaitForCacheSyncWithContext(ctx).AsError(); err != nil {
 		t.Fatal(err)
@@ -74,6 +79,9 @@ func TestFactoryScopesATypeAndRemovesItsInformer(t *testing.T) {
 	if !firstInformer.IsStopped() {
 		t.Fatal("the removed informer still runs")
 	}
+	if n := told.stops.Load(); n != 1 {
+		t.Errorf("the removed informer's StopHandler was told %d times by the time RemoveInformer returned, want 1", n)
+	}
 	if _, err := firstInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{}); err == nil {
 		t.Error("adding a handler to the removed informer succeeded")
 	}
@@ -93,3 +101,11 @@ func TestFactoryScopesATypeAndRemovesItsInformer(t *testing.T) {
 		t.Fatalf("new informer's cache holds %v, want %v", got, want)
 	}
 }
+
+// stopTold is a handler that counts OnStop (cache.StopHandler).
+type stopTold struct {
+	cache.ResourceEventHandlerFuncs
+	stops atomic.Int32
+}
+
+func (s *stopTold) OnStop() { s.stops.Add(1) }

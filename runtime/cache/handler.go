@@ -37,6 +37,18 @@ type ResyncHandler interface {
 	OnResync(obj any)
 }
 
+// StopHandler is implemented by handlers that want to know when
+// deliveries to them end for good: their informer stopped (its Run
+// returned, for instance because a factory removed the informer or shut
+// down) or the handler was removed (RemoveEventHandler). OnStop is called
+// once, from the handler's delivery goroutine, after its last
+// notification; notifications still pending then are dropped. A handler
+// whose informer never ran, or whose registration failed, gets no OnStop.
+// The handler wrappers of this package (filtering, typed) pass it on.
+type StopHandler interface {
+	OnStop()
+}
+
 // ResourceEventHandlerFuncs adapts plain functions to ResourceEventHandler
 // and ResyncHandler. Nil functions are skipped. When ResyncFunc is nil, a
 // resync is delivered to UpdateFunc with the same object twice, as
@@ -173,6 +185,14 @@ func (f FilteringResourceEventHandler) OnResync(obj any) {
 		return
 	}
 	f.Handler.OnUpdate(obj, obj)
+}
+
+// OnStop passes the end of deliveries on to Handler when it implements
+// StopHandler.
+func (f FilteringResourceEventHandler) OnStop() {
+	if s, ok := f.Handler.(StopHandler); ok {
+		s.OnStop()
+	}
 }
 
 // HandlerOptions tunes one handler registration.

@@ -21,6 +21,7 @@ const (
 	notifyUpdate
 	notifyDelete
 	notifyResync
+	notifyStop // never queued: names OnStop in logs
 )
 
 // notification is one pending handler call. add and resync use newObj,
@@ -252,6 +253,7 @@ func (l *listener) run() {
 		if l.stopped {
 			l.dropLocked()
 			l.mu.Unlock()
+			l.callStop()
 			return
 		}
 		if l.metrics != nil {
@@ -348,6 +350,17 @@ func (l *listener) call(n *notification) {
 	}
 }
 
+// callStop tells the handler that deliveries ended, when it implements
+// StopHandler. A panic is handled as one of a notification.
+func (l *listener) callStop() {
+	s, ok := l.handler.(StopHandler)
+	if !ok {
+		return
+	}
+	defer l.recoverHandlerPanic(&notification{kind: notifyStop})
+	s.OnStop()
+}
+
 // recoverHandlerPanic, deferred by call, handles a panic of the handler
 // while it processed n.
 func (l *listener) recoverHandlerPanic(n *notification) {
@@ -383,6 +396,8 @@ func (k notificationKind) String() string {
 		return "delete"
 	case notifyResync:
 		return "resync"
+	case notifyStop:
+		return "stop"
 	}
 	return "none"
 }

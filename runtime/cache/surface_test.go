@@ -56,7 +56,7 @@ var clientGoNames = []string{
 // ownNames are this runtime's additions, each used by users or generated
 // code: per-informer metrics, the resync handler and the context form of
 // WaitForCacheSync.
-var ownNames = []string{"Metrics", "ResyncHandler", "TypedResyncHandler", "WaitForCacheSyncWithContext"}
+var ownNames = []string{"Metrics", "ResyncHandler", "StopHandler", "TypedResyncHandler", "WaitForCacheSyncWithContext"}
 
 // The public surface of runtime/cache is what users and generated code use:
 // client-go's drop-in names and a few of our own. A new exported name must

@@ -178,6 +178,14 @@ func (f TypedFilteringResourceEventHandler[T]) OnResync(obj T) {
 	f.Handler.OnUpdate(obj, obj)
 }
 
+// OnStop passes the end of deliveries on to Handler when it implements
+// StopHandler.
+func (f TypedFilteringResourceEventHandler[T]) OnStop() {
+	if s, ok := f.Handler.(StopHandler); ok {
+		s.OnStop()
+	}
+}
+
 // typedHandler adapts a TypedResourceEventHandler to ResourceEventHandler
 // and ResyncHandler: it converts objects to T, reporting (never silently
 // dropping, never panicking on) objects of another type, and turns
@@ -203,6 +211,12 @@ func (a typedHandler[T]) OnUpdate(oldObj, newObj any) {
 	newTyped, ok2 := cast[T](newObj)
 	if ok1 && ok2 {
 		a.h.OnUpdate(oldTyped, newTyped)
+	}
+}
+
+func (a typedHandler[T]) OnStop() {
+	if s, ok := a.h.(StopHandler); ok {
+		s.OnStop()
 	}
 }
 

@@ -60,7 +60,7 @@ func (m *multiNamespaceInformer) AddEventHandlerWithResyncPeriod(handler cache.R
 // informer behind a lock, so the handler is never called concurrently even
 // though the informers deliver from different goroutines.
 func (m *multiNamespaceInformer) AddEventHandlerWithOptions(handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
-	serial := &serialHandler{h: handler}
+	serial := &serialHandler{h: handler, running: len(m.parts)}
 	reg := &multiRegistration{owner: m}
 	for _, p := range m.parts {
 		r, err := p.AddEventHandlerWithOptions(serial, options)
@@ -173,10 +173,24 @@ func (m *multiNamespaceInformer) each(f func(cache.SharedIndexInformer) error) e
 	return nil
 }
 
-// serialHandler calls its handler under a lock.
+// serialHandler calls its handler under a lock. It passes OnStop on once,
+// when the handler's registration in every namespace has stopped.
 type serialHandler struct {
-	mu sync.Mutex
-	h  cache.ResourceEventHandler
+	mu      sync.Mutex
+	h       cache.ResourceEventHandler
+	running int // registrations in namespaces not yet stopped
+}
+
+func (s *serialHandler) OnStop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.running--
+	if s.running != 0 {
+		return
+	}
+	if st, ok := s.h.(cache.StopHandler); ok {
+		st.OnStop()
+	}
 }
 
 func (s *serialHandler) OnAdd(obj any, isInInitialList bool) {

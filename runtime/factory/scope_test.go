@@ -4,11 +4,14 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/informer-gen/informer-gen/runtime/cache"
 )
 
 func TestByObjectScopesOneTypeOnTopOfTheFactory(t *testing.T) {
@@ -114,5 +117,50 @@ func TestRemoveInformerStopsAndForgetsIt(t *testing.T) {
 	defer cancel()
 	if res := s.WaitForCacheSync(ctx); !res.Synced[reflect.TypeOf(&metav1.PartialObjectMetadata{})] {
 		t.Fatalf("the new informer did not run and sync: %+v", res)
+	}
+}
+
+// stopCounter counts OnStop calls.
+type stopCounter struct {
+	cache.ResourceEventHandlerFuncs
+	stops atomic.Int32
+}
+
+func (s *stopCounter) OnStop() { s.stops.Add(1) }
+
+// RemoveInformer tells the removed informer's handlers that implement
+// cache.StopHandler, once each, before it returns, with one namespace or
+// several behind the informer.
+func TestRemoveInformerTellsStopHandlersOnce(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []Option
+	}{
+		{"one namespace", nil},
+		{"several namespaces", []Option{WithNamespaces("a", "b", "c")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(tt.opts...)
+			defer s.Shutdown()
+			inf := s.InformerFor(&metav1.PartialObjectMetadata{}, metaInformer)
+			h := &stopCounter{}
+			if _, err := inf.AddEventHandler(h); err != nil {
+				t.Fatal(err)
+			}
+			s.Start(t.Context())
+			if err := s.WaitForCacheSync(t.Context()).AsError(); err != nil {
+				t.Fatal(err)
+			}
+			if got := h.stops.Load(); got != 0 {
+				t.Fatalf("OnStop called %d times while running", got)
+			}
+			if removed, err := s.RemoveInformer(t.Context(), &metav1.PartialObjectMetadata{}); !removed || err != nil {
+				t.Fatalf("RemoveInformer = %t, %v", removed, err)
+			}
+			if got := h.stops.Load(); got != 1 {
+				t.Errorf("OnStop called %d times by the time RemoveInformer returned, want 1", got)
+			}
+		})
 	}
 }

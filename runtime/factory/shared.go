@@ -219,8 +219,10 @@ func (s *Shared) Shutdown() {
 //
 // Handlers registered on the removed informer get no further
 // notifications, and no deletes for the objects it held: they were not
-// deleted. What they can observe is that the informer stopped: its
-// IsStopped returns true and AddEventHandler on it fails. Code that keeps
+// deleted. Handlers that implement cache.StopHandler are told instead:
+// each gets OnStop once, before RemoveInformer returns (unless ctx ended
+// first). The informer's IsStopped returns true and AddEventHandler on it
+// fails. Code that keeps
 // the old informer or its lister keeps reading the last cached state, so
 // drop those references too. Safe for concurrent use; removing an
 // informer that was never started only forgets it.

@@ -164,8 +164,8 @@ func (f *sharedInformerFactory) Shutdown() {
 // factory of this package), waits until it stopped or ctx is done, and
 // drops it with its cache; the next request for the type makes a new
 // informer, run by the next Start. Its handlers get no further
-// notifications and no deletes. It reports whether there was such an
-// informer. A function rather than a SharedInformerFactory method, so that
+// notifications and no deletes; those that implement cache.StopHandler get
+// OnStop once. It reports whether there was such an informer. A function rather than a SharedInformerFactory method, so that
 // the interface stays client-go's.
 func RemoveInformer(ctx context.Context, f SharedInformerFactory, obj runtime.Object) (bool, error) {
 	sf, ok := f.(*sharedInformerFactory)
