@@ -140,9 +140,8 @@ type Reflector struct {
 	paginatedResult  bool // the first list came back paginated: keep paging
 	watchListBlocked bool // the server does not support watch lists
 
-	lastRV        atomic.Pointer[string]
-	rvUnavailable atomic.Bool // the last RV expired: list and watch from "" next
-	running       atomic.Bool
+	position *position // see reflector_state.go
+	running  atomic.Bool
 }
 
 // NewReflector returns a Reflector that fills store from lw with objects
@@ -209,8 +208,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 	if u, ok := lw.(watchListSemanticsUnsupported); ok && u.IsWatchListSemanticsUnSupported() {
 		r.opts.UseWatchList = false
 	}
-	empty := ""
-	r.lastRV.Store(&empty)
+	r.position = newPosition()
 	return r
 }
 
@@ -240,38 +238,12 @@ func (r *Reflector) Name() string { return r.name }
 
 // LastSyncResourceVersion returns the resourceVersion last observed (list,
 // event or bookmark). It is safe for concurrent use.
-func (r *Reflector) LastSyncResourceVersion() string { return *r.lastRV.Load() }
+func (r *Reflector) LastSyncResourceVersion() string { return r.position.resourceVersion() }
 
 func (r *Reflector) setLastSyncResourceVersion(rv string) {
-	if *r.lastRV.Load() == rv {
-		return
-	}
-	r.lastRV.Store(&rv)
-	if r.opts.Metrics != nil {
+	if r.position.advance(rv) && r.opts.Metrics != nil {
 		r.opts.Metrics.ResourceVersion(rv)
 	}
-}
-
-// relistResourceVersion is the resourceVersion of the next list: "0" for
-// the first one (servable from the watch cache), "" after the last one
-// expired (a consistent read, never older than what we saw), else the last
-// one seen (a list not older than it).
-func (r *Reflector) relistResourceVersion() string {
-	if r.rvUnavailable.Load() {
-		return ""
-	}
-	if rv := r.LastSyncResourceVersion(); rv != "" {
-		return rv
-	}
-	return "0"
-}
-
-// rewatchResourceVersion is the resourceVersion a watch list starts from.
-func (r *Reflector) rewatchResourceVersion() string {
-	if r.rvUnavailable.Load() {
-		return ""
-	}
-	return r.LastSyncResourceVersion()
 }
 
 // Run is RunWithContext with a context that ends when stopCh is closed.
@@ -411,12 +383,12 @@ func (r *Reflector) pageSize(resourceVersion string) int64 {
 // list lists every object and replaces the store's content with them.
 func (r *Reflector) list(ctx context.Context) error {
 	start := r.clock.Now()
-	rv := r.relistResourceVersion()
+	rv := r.position.listFrom()
 	items, listRV, paginated, err := r.listAll(ctx, rv)
 	if err != nil && (isExpiredError(err) || isTooLargeResourceVersionError(err)) {
 		// The resourceVersion is gone or not there yet: list the latest
 		// state with a consistent read.
-		r.rvUnavailable.Store(true)
+		r.position.expire()
 		rv = ""
 		items, listRV, paginated, err = r.listAll(ctx, rv)
 	}
@@ -429,7 +401,7 @@ func (r *Reflector) list(ctx context.Context) error {
 	if rv == "0" && paginated {
 		r.paginatedResult = true
 	}
-	r.rvUnavailable.Store(false)
+	r.position.reset()
 	replace := r.store.Replace
 	if p, ok := r.store.(listPreparer); ok {
 		replace = p.replacePrepared
@@ -515,10 +487,10 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 		}
 		start := r.clock.Now()
 		// A watch handed over by watchList is past its initial events.
-		holdRV := false
+		replaying := false
 		if w == nil {
 			rv := r.LastSyncResourceVersion()
-			holdRV = rv == "" || rv == "0"
+			replaying = rv == "" || rv == "0"
 			timeout := r.watchTimeoutSeconds()
 			var err error
 			w, err = r.lw.WatchWithContext(ctx, metav1.ListOptions{
@@ -531,14 +503,10 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 					return nil
 				}
 				err = fmt.Errorf("%s: watch: %w", r.name, err)
-				if isRetriableWatchError(err) {
-					r.onError(ctx, err)
-					if !sleep(ctx, r.clock, r.backoff.next()) {
-						return nil
-					}
-					continue
+				if again, err := r.follow(ctx, after(err, 0), err); !again {
+					return err
 				}
-				return r.noteExpiry(err)
+				continue
 			}
 			// The watch's life starts when it is open: a REST client may
 			// retry inside WatchWithContext for seconds, then hand back an
@@ -548,42 +516,43 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
 				r.opts.Metrics.WatchStarted()
 			}
 		}
-		events, err := r.consume(ctx, w, start, holdRV)
+		events, err := r.consume(ctx, w, start, replaying)
 		w = nil
 		if r.opts.Metrics != nil {
 			r.opts.Metrics.WatchEnded(events, err)
 		}
-		switch {
-		case ctx.Err() != nil:
+		if ctx.Err() != nil {
 			return nil
-		case err == nil && r.clock.Since(start) >= veryShortWatch:
-			continue // closed cleanly (server timeout): resume at once
-		case err == nil:
-			// Closed cleanly right after it started: a server closing
-			// every watch after an event or two must not be re-watched
-			// in a hot loop.
-			if !sleep(ctx, r.clock, r.backoff.next()) {
-				return nil
-			}
-		case errors.Is(err, errWatchIdle), errors.Is(err, errVeryShortWatch), isRetriableWatchError(err):
-			r.onError(ctx, err)
-			if errors.Is(err, errWatchIdle) {
-				continue
-			}
-			if !sleep(ctx, r.clock, r.backoff.next()) {
-				return nil
-			}
-		default:
-			return r.noteExpiry(err)
+		}
+		if again, err := r.follow(ctx, after(err, r.clock.Since(start)), err); !again {
+			return err
 		}
 	}
+}
+
+// follow carries out t, the transition after a watch that ended with err
+// (see reflector_state.go): it reports err and waits the back-off as t
+// says, and returns true to watch again. It returns false with the error
+// to relist on when t leads to phaseList (recording an expired position),
+// and false with nil when ctx ended during the back-off.
+func (r *Reflector) follow(ctx context.Context, t transition, err error) (bool, error) {
+	if t.next == phaseList {
+		return false, r.noteExpiry(err)
+	}
+	if t.report {
+		r.onError(ctx, err)
+	}
+	if t.backoff && !sleep(ctx, r.clock, r.backoff.next()) {
+		return false, nil
+	}
+	return true, nil
 }
 
 // noteExpiry remembers that the last resourceVersion is no longer served,
 // so the next list is a consistent read from "", and returns err.
 func (r *Reflector) noteExpiry(err error) error {
 	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
-		r.rvUnavailable.Store(true)
+		r.position.expire()
 	}
 	return err
 }
@@ -605,9 +574,11 @@ var (
 const maxBurst = 256
 
 // consume applies the events of w to the store until w closes, fails, stays
-// idle for IdleTimeout, or ctx is done; it always stops w. holdRV delays
-// resourceVersion tracking until the first non-Added event, for watches
-// started at "" or "0" whose synthetic Added events are not in RV order.
+// idle for IdleTimeout, or ctx is done; it always stops w. replaying is
+// set for a watch started at "" or "0", which first replays the current
+// state as synthetic Added events in no resourceVersion order: their
+// resourceVersions are no position, so tracking starts at the first event
+// of another type.
 // It returns the number of events handled and why it stopped (nil for a
 // clean close).
 //
@@ -617,7 +588,7 @@ const maxBurst = 256
 // burst in the idle check, and LastSyncResourceVersion moves once per
 // burst, to the burst's last resourceVersion (at once for bookmarks, and
 // before consume returns).
-func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.Time, holdRV bool) (int, error) {
+func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.Time, replaying bool) (int, error) {
 	defer w.Stop()
 	idle := r.clock.NewTimer(r.opts.IdleTimeout)
 	defer idle.Stop()
@@ -660,11 +631,11 @@ func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.T
 			events++
 			if evRV, applied := r.apply(ctx, ev, r.store); applied {
 				if ev.Type != watch.Added {
-					holdRV = false
+					replaying = false
 				}
 				// An event without a resourceVersion (a bookmark of a
 				// server that sends none) says nothing of the position.
-				if !holdRV && evRV != "" {
+				if !replaying && evRV != "" {
 					rv, pending = evRV, true
 					if ev.Type == watch.Bookmark && updater != nil {
 						r.publishResourceVersion(rv, pending)

@@ -44,7 +44,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 		timeout := r.watchTimeoutSeconds()
 		sendInitialEvents := true
 		w, err := r.lw.WatchWithContext(ctx, metav1.ListOptions{
-			ResourceVersion:      r.rewatchResourceVersion(),
+			ResourceVersion:      r.position.watchListFrom(),
 			ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
 			SendInitialEvents:    &sendInitialEvents,
 			AllowWatchBookmarks:  true,
@@ -80,7 +80,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 		if r.opts.Metrics != nil {
 			r.opts.Metrics.ListDone(len(items), r.clock.Since(start), nil)
 		}
-		r.rvUnavailable.Store(false)
+		r.position.reset()
 		replace := r.store.Replace
 		if p, ok := r.store.(listPreparer); ok {
 			replace = p.replacePrepared
@@ -107,7 +107,7 @@ func (r *Reflector) watchListRetry(ctx context.Context, err error) bool {
 	case isExpiredError(err) || isTooLargeResourceVersionError(err):
 		// Fall back to a LIST from "" rather than re-watching: a server
 		// answering every watch list so would be hit in a hot loop.
-		r.rvUnavailable.Store(true)
+		r.position.expire()
 	case isRetriableWatchError(err):
 		r.onError(ctx, err)
 		return sleep(ctx, r.clock, r.backoff.next())
