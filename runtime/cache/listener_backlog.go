@@ -114,11 +114,14 @@ func (b *backlog) tag(key string) uint32 {
 // and the tag to queue a new change with.
 func (b *backlog) lookup(key string) (c *pendingChange, seq, tag uint32) {
 	tag = b.tag(key)
-	s, ok := b.index.find(tag, func(s uint64) bool { return b.at(uint32(s)).holdsKey(key) })
-	if !ok {
-		return nil, 0, tag
+	for i, s := b.index.first(tag); s != 0; i, s = b.index.next(i) {
+		if probeTag(s) == tag {
+			if c := b.at(uint32(s)); c.holdsKey(key) {
+				return c, uint32(s), tag
+			}
+		}
 	}
-	return b.at(uint32(s)), uint32(s), tag
+	return nil, 0, tag
 }
 
 // push queues and indexes an empty change with tag; the caller fills it

@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"iter"
 	"math/bits"
 	"unsafe"
 )
@@ -11,13 +10,17 @@ import (
 // a listener's backlog and the large id sets of the indexes all use it.
 //
 // A probeTable stores bare slots, 4 or 8 bytes each, and nothing else per
-// entry: what a slot means is its owner's business, with two rules. The
-// zero slot marks an empty position, and a slot carries a 32-bit hash tag
-// (the whole slot when it is 32 bits wide, its high half when it is 64
-// bits wide) from which the table derives the slot's home position. The
-// owner keeps whatever the rest of the slot refers to (a slab entry, a
-// queued change), and confirms a tag match against it when it looks a key
-// up (see find).
+// entry: what a slot means is its owner's business, within these rules.
+// The zero slot marks an empty position. The width of the slot type
+// decides how a slot is hashed, at compile time:
+//
+//   - a 64-bit slot is tag<<32 | ref: tag is a 32-bit hash of the owner's
+//     key, already well mixed, whose low bits are the home position; ref
+//     refers to something the owner keeps (a slab entry, a queued change),
+//     against which it confirms a tag match when it looks a key up (see
+//     first);
+//   - a 32-bit slot is its own key (an id+1) and its own tag; the table
+//     spreads it by Fibonacci hashing, taking the high bits of tag*φ.
 //
 // The table probes linearly, deletes by backward shift (no tombstones) and
 // grows by doubling; its size is 0 or a power of two.
@@ -40,7 +43,7 @@ type probeSizing struct {
 type probeTable[S probeSlot] struct {
 	slots  []S // len is 0 or a power of two
 	live   int // non-zero slots
-	shift  uint8
+	shift  uint8 // 32 - log2(len(slots)), for the homes of 32-bit slots
 	sizing probeSizing
 }
 
@@ -52,8 +55,8 @@ func newProbeTable[S probeSlot](p probeSizing, n int) probeTable[S] {
 	return t
 }
 
-// probeTag returns the hash tag of slot s: the whole slot if it is 32 bits
-// wide, the high half if it is 64.
+// probeTag returns the tag of slot s: its high half if it is 64 bits wide,
+// the whole slot if it is 32.
 func probeTag[S probeSlot](s S) uint32 {
 	return uint32(uint64(s) >> (8*unsafe.Sizeof(s) - 32))
 }
@@ -64,10 +67,13 @@ func (t *probeTable[S]) len() int { return t.live }
 // size returns the number of positions, 0 while nothing was allocated.
 func (t *probeTable[S]) size() int { return len(t.slots) }
 
-// home returns the position a slot with tag starts probing from: the high
-// bits of a Fibonacci hash of tag. The table must be allocated.
+// home returns the position a slot with tag starts probing from. The
+// table must be allocated.
 func (t *probeTable[S]) home(tag uint32) int {
-	return int((tag * 0x9E3779B9) >> t.shift)
+	if unsafe.Sizeof(S(0)) == 4 {
+		tag = (tag * 0x9E3779B9) >> (t.shift & 31)
+	}
+	return int(tag) & (len(t.slots) - 1)
 }
 
 // sizeFor returns the size the policy gives a table holding n slots.
@@ -79,63 +85,76 @@ func (t *probeTable[S]) sizeFor(n int) int {
 	return size
 }
 
-// find returns the first slot with tag, in probe order, for which match
-// reports true. Only slots whose tag equals tag are passed to match.
-func (t *probeTable[S]) find(tag uint32, match func(S) bool) (S, bool) {
-	if t.live == 0 {
-		return 0, false
+// first starts the probe run of tag: it returns the home position of tag
+// and the slot there, or a zero slot if the table is not allocated. With
+// next it walks the slots that may carry tag, up to the first empty one:
+//
+//	for i, s := t.first(tag); s != 0; i, s = t.next(i) {
+//		if probeTag(s) == tag && /* s stands for the key looked up */ {
+//			return s
+//		}
+//	}
+//
+// The owner confirms a slot in its own loop, rather than through a
+// callback, so that lookups compile to one inlined loop.
+func (t *probeTable[S]) first(tag uint32) (int, S) {
+	if len(t.slots) == 0 {
+		return 0, 0
 	}
-	mask := len(t.slots) - 1
-	for i := t.home(tag); ; i = (i + 1) & mask {
-		s := t.slots[i]
-		if s == 0 {
-			return 0, false
-		}
-		if probeTag(s) == tag && match(s) {
-			return s, true
-		}
-	}
+	i := t.home(tag)
+	return i, t.slots[i]
 }
 
-// position returns the position holding slot s.
-func (t *probeTable[S]) position(s S) (int, bool) {
-	if t.live == 0 {
-		return 0, false
-	}
-	mask := len(t.slots) - 1
-	for i := t.home(probeTag(s)); ; i = (i + 1) & mask {
-		switch t.slots[i] {
-		case s:
-			return i, true
-		case 0:
-			return 0, false
-		}
-	}
-}
-
-// has reports whether slot s is stored.
-func (t *probeTable[S]) has(s S) bool {
-	_, ok := t.position(s)
-	return ok
+// next returns the position after i in probe order and the slot there.
+func (t *probeTable[S]) next(i int) (int, S) {
+	i = (i + 1) & (len(t.slots) - 1)
+	return i, t.slots[i]
 }
 
 // insert stores slot s, which must be non-zero and absent, growing the
 // table first if the policy asks for it.
 func (t *probeTable[S]) insert(s S) {
-	t.reserve(t.live + 1)
+	if (t.live+1)*16 > len(t.slots)*int(t.sizing.maxLoad) {
+		t.resize(t.sizeFor(t.live + 1))
+	}
 	t.place(s)
 	t.live++
 }
 
-// remove deletes slot s and reports whether it was stored.
+// add stores slot s, which must be non-zero, unless it is stored already,
+// and reports whether it stored it. The table grows only if s is new.
+func (t *probeTable[S]) add(s S) bool {
+	i, c := t.first(probeTag(s))
+	for ; c != 0; i, c = t.next(i) {
+		if c == s {
+			return false
+		}
+	}
+	if (t.live+1)*16 > len(t.slots)*int(t.sizing.maxLoad) {
+		t.resize(t.sizeFor(t.live + 1))
+		t.place(s)
+	} else {
+		t.slots[i] = s
+	}
+	t.live++
+	return true
+}
+
+// remove deletes slot s and reports whether it was stored. It deletes by
+// backward shift: later members of the probe run move into the hole when
+// their home allows it, so that no probe stops short of them.
 func (t *probeTable[S]) remove(s S) bool {
-	i, ok := t.position(s)
-	if !ok {
+	mask := len(t.slots) - 1
+	i := t.home(probeTag(s)) & mask
+	for mask >= 0 && t.slots[i] != s {
+		if t.slots[i] == 0 {
+			return false
+		}
+		i = (i + 1) & mask
+	}
+	if mask < 0 {
 		return false
 	}
-	// Backward-shift deletion: pull later members of the probe run into
-	// the hole when their home allows it.
-	mask := len(t.slots) - 1
 	for j := (i + 1) & mask; t.slots[j] != 0; j = (j + 1) & mask {
 		home := t.home(probeTag(t.slots[j]))
 		// Move slot j to the hole i unless its home lies cyclically in (i, j].
@@ -196,14 +215,7 @@ func (t *probeTable[S]) drop() {
 	t.live = 0
 }
 
-// all yields the stored slots in position order. The table must not be
-// changed during the iteration.
-func (t *probeTable[S]) all() iter.Seq[S] {
-	return func(yield func(S) bool) {
-		for _, s := range t.slots {
-			if s != 0 && !yield(s) {
-				return
-			}
-		}
-	}
-}
+// positions returns the positions of the table in order, zero where
+// empty. The caller must not change them; they are valid until the table
+// next changes.
+func (t *probeTable[S]) positions() []S { return t.slots }

@@ -6,6 +6,17 @@ import (
 	"testing"
 )
 
+// probeHas reports whether t stores slot s, walking its probe run as the
+// owners' lookups do.
+func probeHas[S probeSlot](t *probeTable[S], s S) bool {
+	for i, c := t.first(probeTag(s)); c != 0; i, c = t.next(i) {
+		if c == s {
+			return true
+		}
+	}
+	return false
+}
+
 // probeTableModelCase is one randomized run of a probeTable against a map.
 type probeTableModelCase struct {
 	name     string
@@ -66,13 +77,22 @@ func runProbeTableModel[S probeSlot](t *testing.T, tc probeTableModelCase, seed 
 		case op == 2:
 			tab.fit()
 		case grow:
-			if tab.has(s) != model[s] {
+			if probeHas(&tab, s) != model[s] {
 				t.Fatalf("step %d: has(%#x) = %v, want %v", step, s, !model[s], model[s])
 			}
-			if !model[s] {
+			switch {
+			case model[s]:
+				if tab.add(s) {
+					t.Fatalf("step %d: add(%#x) stored a present slot", step, s)
+				}
+			case rng.IntN(2) == 0:
 				tab.insert(s)
-				model[s] = true
+			default:
+				if !tab.add(s) {
+					t.Fatalf("step %d: add(%#x) did not store a new slot", step, s)
+				}
 			}
+			model[s] = true
 		default:
 			if got := tab.remove(s); got != model[s] {
 				t.Fatalf("step %d: remove(%#x) = %v, want %v", step, s, got, model[s])
@@ -85,24 +105,24 @@ func runProbeTableModel[S probeSlot](t *testing.T, tc probeTableModelCase, seed 
 		if n := tab.len(); n > 0 && n*16 > tab.size()*int(tc.sizing.maxLoad) {
 			t.Fatalf("step %d: %d slots in %d positions exceed load %d/16", step, n, tab.size(), tc.sizing.maxLoad)
 		}
-		// find sees only slots of the probed tag, and finds the one asked for.
+		// The probe run of a tag holds every slot with the tag.
 		probe := slotOf(rng.IntN(tc.universe))
-		got, ok := tab.find(probeTag(probe), func(c S) bool {
-			if probeTag(c) != probeTag(probe) {
-				t.Fatalf("step %d: find passed slot %#x with another tag than %#x", step, c, probe)
-			}
-			return c == probe
-		})
-		if ok != model[probe] || (ok && got != probe) {
-			t.Fatalf("step %d: find(%#x) = %#x, %v; want present %v", step, probe, got, ok, model[probe])
+		found := false
+		for i, c := tab.first(probeTag(probe)); c != 0; i, c = tab.next(i) {
+			found = found || c == probe
+		}
+		if found != model[probe] {
+			t.Fatalf("step %d: probe run of %#x holds it: %v, want %v", step, probe, found, model[probe])
 		}
 	}
 	var want, got []S
 	for s := range model {
 		want = append(want, s)
 	}
-	for s := range tab.all() {
-		got = append(got, s)
+	for _, s := range tab.positions() {
+		if s != 0 {
+			got = append(got, s)
+		}
 	}
 	slices.Sort(want)
 	slices.Sort(got)
@@ -165,7 +185,7 @@ func TestProbeTableRemoveWrapsAround(t *testing.T) {
 			t.Fatalf("remove(%#x) found nothing", s)
 		}
 		for _, rest := range slots[i+1:] {
-			if !tab.has(rest) {
+			if !probeHas(&tab, rest) {
 				t.Fatalf("after removing %d slots, %#x is lost", i+1, rest)
 			}
 		}
@@ -178,19 +198,24 @@ func TestProbeTableRemoveWrapsAround(t *testing.T) {
 	}
 }
 
-// TestProbeTableAllStops checks that all stops when yield returns false.
-func TestProbeTableAllStops(t *testing.T) {
+// TestProbeTableAdd checks that add stores a slot once, and grows the
+// table only for a new slot.
+func TestProbeTableAdd(t *testing.T) {
 	tab := newProbeTable[uint32](idTableSizing, 0)
-	for i := range uint32(40) {
-		tab.insert(i + 1)
+	for i := range uint32(24) {
+		if !tab.add(i + 1) {
+			t.Fatalf("add(%d) of a new slot reported false", i+1)
+		}
 	}
-	calls := 0
-	for range tab.all() {
-		calls++
-		break
+	if tab.size() != 32 {
+		t.Fatalf("24 slots in %d positions, want 32", tab.size())
 	}
-	if calls != 1 {
-		t.Fatalf("all went on for %d slots after the loop broke", calls)
+	// At the load limit: adding a present slot must neither store nor grow.
+	if tab.add(5) || tab.len() != 24 || tab.size() != 32 {
+		t.Fatalf("add of a present slot: len %d, size %d", tab.len(), tab.size())
+	}
+	if !tab.add(100) || tab.len() != 25 || tab.size() != 64 || !probeHas(&tab, 100) {
+		t.Fatalf("add past the load limit: len %d, size %d", tab.len(), tab.size())
 	}
 }
 
@@ -200,12 +225,12 @@ func TestProbeTableDropKeepsSizing(t *testing.T) {
 	tab := newProbeTable[uint32](idTableSizing, 100)
 	tab.insert(5)
 	tab.drop()
-	if tab.size() != 0 || tab.len() != 0 || tab.has(5) {
+	if tab.size() != 0 || tab.len() != 0 || probeHas(&tab, 5) {
 		t.Fatalf("dropped table: size %d, len %d", tab.size(), tab.len())
 	}
 	tab.insert(5)
-	if tab.size() != 32 || !tab.has(5) {
-		t.Fatalf("table regrown to %d positions (has 5: %v), want 32", tab.size(), tab.has(5))
+	if tab.size() != 32 || !probeHas(&tab, 5) {
+		t.Fatalf("table regrown to %d positions (has 5: %v), want 32", tab.size(), probeHas(&tab, 5))
 	}
 }
 
@@ -220,8 +245,8 @@ func TestProbeTableOperationsDoNotAllocate(t *testing.T) {
 			t.Fatal("missing slot")
 		}
 		tab.insert(probe)
-		if _, ok := tab.find(probeTag(probe), func(s uint64) bool { return s == probe }); !ok {
-			t.Fatal("find missed")
+		if !probeHas(&tab, probe) || tab.add(probe) {
+			t.Fatal("slot lost")
 		}
 	})
 	if allocs != 0 {

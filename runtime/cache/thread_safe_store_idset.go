@@ -53,7 +53,12 @@ func (s idSet) has(id uint32) bool {
 		}
 		return false
 	}
-	return s.bag.table.has(id + 1)
+	for i, m := s.bag.table.first(id + 1); m != 0; i, m = s.bag.table.next(i) {
+		if m == id+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // add inserts id; adding a member is a no-op.
@@ -83,9 +88,7 @@ func (s *idSet) add(id uint32) {
 		}
 		b.toTable(idListMax + 1)
 	}
-	if !b.table.has(id + 1) {
-		b.table.insert(id + 1)
-	}
+	b.table.add(id + 1)
 }
 
 // remove deletes id; removing a non-member is a no-op.
@@ -134,8 +137,8 @@ func (s idSet) all(yield func(id uint32) bool) {
 			}
 		}
 	default:
-		for m := range s.bag.table.all() {
-			if !yield(m - 1) {
+		for _, m := range s.bag.table.positions() {
+			if m != 0 && !yield(m-1) {
 				return
 			}
 		}
@@ -164,8 +167,10 @@ func (b *idBag) toTable(n int) {
 // table.
 func (b *idBag) toList() {
 	list := make([]uint32, 0, idListMax)
-	for m := range b.table.all() {
-		list = append(list, m-1)
+	for _, m := range b.table.positions() {
+		if m != 0 {
+			list = append(list, m-1)
+		}
 	}
 	b.list = list
 	b.table.drop()

@@ -113,13 +113,13 @@ func (t *objectTable) lookup(key string) (uint32, bool) {
 	if t.index.len() == 0 {
 		return 0, false
 	}
-	s, ok := t.index.find(t.tag(key), func(s uint64) bool {
-		return t.slab.at(uint32(s)-1).key == key
-	})
-	if !ok {
-		return 0, false
+	tag := t.tag(key)
+	for i, s := t.index.first(tag); s != 0; i, s = t.index.next(i) {
+		if probeTag(s) == tag && t.slab.at(uint32(s)-1).key == key {
+			return uint32(s) - 1, true
+		}
 	}
-	return uint32(s) - 1, true
+	return 0, false
 }
 
 // insert stores obj under key, which must be absent, and returns its id.
