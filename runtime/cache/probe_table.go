@@ -41,9 +41,9 @@ type probeSizing struct {
 // that must not be present. It is not safe for concurrent use; its owner
 // guards it.
 type probeTable[S probeSlot] struct {
-	slots  []S // len is 0 or a power of two
-	live   int // non-zero slots
-	shift  uint8 // 32 - log2(len(slots)), for the homes of 32-bit slots
+	slots  []S    // len is 0 or a power of two
+	live   uint32 // non-zero slots; ids and sequence numbers are 32-bit
+	shift  uint8  // 32 - log2(len(slots)), for the homes of 32-bit slots
 	sizing probeSizing
 }
 
@@ -62,7 +62,7 @@ func probeTag[S probeSlot](s S) uint32 {
 }
 
 // len returns the number of slots stored.
-func (t *probeTable[S]) len() int { return t.live }
+func (t *probeTable[S]) len() int { return int(t.live) }
 
 // size returns the number of positions, 0 while nothing was allocated.
 func (t *probeTable[S]) size() int { return len(t.slots) }
@@ -114,8 +114,8 @@ func (t *probeTable[S]) next(i int) (int, S) {
 // insert stores slot s, which must be non-zero and absent, growing the
 // table first if the policy asks for it.
 func (t *probeTable[S]) insert(s S) {
-	if (t.live+1)*16 > len(t.slots)*int(t.sizing.maxLoad) {
-		t.resize(t.sizeFor(t.live + 1))
+	if n := t.len() + 1; n*16 > len(t.slots)*int(t.sizing.maxLoad) {
+		t.resize(t.sizeFor(n))
 	}
 	t.place(s)
 	t.live++
@@ -130,8 +130,8 @@ func (t *probeTable[S]) add(s S) bool {
 			return false
 		}
 	}
-	if (t.live+1)*16 > len(t.slots)*int(t.sizing.maxLoad) {
-		t.resize(t.sizeFor(t.live + 1))
+	if n := t.len() + 1; n*16 > len(t.slots)*int(t.sizing.maxLoad) {
+		t.resize(t.sizeFor(n))
 		t.place(s)
 	} else {
 		t.slots[i] = s
@@ -144,17 +144,13 @@ func (t *probeTable[S]) add(s S) bool {
 // backward shift: later members of the probe run move into the hole when
 // their home allows it, so that no probe stops short of them.
 func (t *probeTable[S]) remove(s S) bool {
-	mask := len(t.slots) - 1
-	i := t.home(probeTag(s)) & mask
-	for mask >= 0 && t.slots[i] != s {
-		if t.slots[i] == 0 {
+	i, c := t.first(probeTag(s))
+	for ; c != s; i, c = t.next(i) {
+		if c == 0 {
 			return false
 		}
-		i = (i + 1) & mask
 	}
-	if mask < 0 {
-		return false
-	}
+	mask := len(t.slots) - 1
 	for j := (i + 1) & mask; t.slots[j] != 0; j = (j + 1) & mask {
 		home := t.home(probeTag(t.slots[j]))
 		// Move slot j to the hole i unless its home lies cyclically in (i, j].
@@ -177,7 +173,7 @@ func (t *probeTable[S]) reserve(n int) {
 
 // fit resizes the table to the size the policy gives its current number of
 // slots, shrinking it after many removals.
-func (t *probeTable[S]) fit() { t.resize(t.sizeFor(t.live)) }
+func (t *probeTable[S]) fit() { t.resize(t.sizeFor(t.len())) }
 
 // resize moves the slots into a table of size positions, a power of two
 // that holds them; old positions are visited in order.

@@ -3,8 +3,8 @@ package cache
 // idSet is the set of object ids filed under one index value. It is a value
 // type held in the index maps: a set of one id (the common case for
 // unique-valued indexes such as by-UID or by-owner) costs no allocation at
-// all; small sets are a short list; large ones an open-addressing table of
-// 4-byte slots. Not safe for concurrent use.
+// all; small sets are a short list; large ones a probeTable of 4-byte
+// slots. Not safe for concurrent use.
 type idSet struct {
 	one uint32 // id+1 of the sole member when bag is nil; 0 when empty
 	bag *idBag
