@@ -120,10 +120,7 @@ func (l genericLister) ByNamespace(namespace string) GenericNamespaceLister {
 }
 
 func (l genericLister) Get(name string) (runtime.Object, error) {
-	key := name
-	if l.namespace != "" {
-		key = l.namespace + "/" + name
-	}
+	key := metaNamespaceKey(l.namespace, name)
 	obj, exists, err := l.indexer.GetByKey(key)
 	if err != nil {
 		return nil, err

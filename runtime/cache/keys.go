@@ -44,7 +44,9 @@ func MetaNamespaceKeyFunc(obj any) (string, error) {
 
 // metaNamespaceKey is the store key of an object: "namespace/name", or
 // "name" for a cluster-scoped object. It is the one place that builds the
-// format; SplitMetaNamespaceKey parses it and isMetaNamespaceKey matches it.
+// format (MetaNamespaceKeyFunc, ObjectName.String and the listers use it);
+// SplitMetaNamespaceKey parses it and isMetaNamespaceKey matches it. Safe
+// for concurrent use.
 func metaNamespaceKey(namespace, name string) string {
 	if namespace == "" {
 		return name

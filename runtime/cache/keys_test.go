@@ -3,7 +3,7 @@ package cache
 import "testing"
 
 // TestMetaNamespaceKeyFormatRoundTrips pins the one key format: built by
-// metaNamespaceKey (and MetaNamespaceKeyFunc), matched by
+// metaNamespaceKey (and MetaNamespaceKeyFunc, ObjectName.String), matched by
 // isMetaNamespaceKey and parsed back by SplitMetaNamespaceKey.
 func TestMetaNamespaceKeyFormatRoundTrips(t *testing.T) {
 	tests := []struct {
@@ -19,6 +19,9 @@ func TestMetaNamespaceKeyFormatRoundTrips(t *testing.T) {
 		}
 		if got, _ := MetaNamespaceKeyFunc(testObject(tc.namespace, tc.name, "1")); got != tc.key {
 			t.Errorf("MetaNamespaceKeyFunc(%s/%s) = %q, want %q", tc.namespace, tc.name, got, tc.key)
+		}
+		if got := NewObjectName(tc.namespace, tc.name).String(); got != tc.key {
+			t.Errorf("ObjectName{%q, %q}.String() = %q, want %q", tc.namespace, tc.name, got, tc.key)
 		}
 		if !isMetaNamespaceKey(tc.key, tc.namespace, tc.name) {
 			t.Errorf("isMetaNamespaceKey(%q, %q, %q) = false", tc.key, tc.namespace, tc.name)

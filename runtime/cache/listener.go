@@ -116,7 +116,7 @@ func (l *listener) push(n notification) {
 		}
 		return
 	}
-	if l.backlog.live == 0 && len(l.fast) < l.fastCap {
+	if l.backlog.live() == 0 && len(l.fast) < l.fastCap {
 		n.key = "" // only coalescing needs it
 		if l.fast == nil {
 			l.fast = make([]notification, 0, min(initialFastCapacity, l.fastCap))
@@ -128,7 +128,7 @@ func (l *listener) push(n notification) {
 	if l.metrics != nil {
 		// Report a growing backlog every lagReportStep notifications; the
 		// goroutine reports the rest as it drains.
-		if n := len(l.fast) + l.backlog.live; n%lagReportStep == 0 {
+		if n := len(l.fast) + l.backlog.live(); n%lagReportStep == 0 {
 			l.metrics.HandlerLag(l.name, n)
 		}
 	}
@@ -209,7 +209,7 @@ func (l *listener) coalesceLocked(n notification) {
 func (l *listener) pendingCount() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.fast) + l.backlog.live
+	return len(l.fast) + l.backlog.live()
 }
 
 // drained reports whether the listener waits for work with nothing
@@ -257,7 +257,7 @@ func (l *listener) run() {
 			return
 		}
 		if l.metrics != nil {
-			l.metrics.HandlerLag(l.name, len(l.fast)+l.backlog.live)
+			l.metrics.HandlerLag(l.name, len(l.fast)+l.backlog.live())
 		}
 		if len(l.fast) > 0 {
 			batch := l.fast

@@ -12,9 +12,9 @@ import (
 //
 //   - changes live in a FIFO of fixed-size chunks, addressed by a 32-bit
 //     sequence number; a change costs 40 bytes and no allocation of its own;
-//   - the key -> change index is an open-addressing table of 8-byte slots
-//     (32-bit hash tag + sequence number), so no key string is kept: a tag
-//     match is confirmed against the key of an object the change holds;
+//   - the key -> change index is a probeTable of 8-byte slots (32-bit hash
+//     tag + sequence number), so no key string is kept: a tag match is
+//     confirmed against the key of an object the change holds;
 //   - once drained, the table and all but one chunk are released.
 //
 // backlog is not safe for concurrent use; the listener's lock guards it.
@@ -43,6 +43,7 @@ type pendingChange struct {
 	new any // add, update and resync
 }
 
+// live reports whether c is indexed and delivers something.
 func (c *pendingChange) live() bool { return c.deleted || c.kind != notifyNone }
 
 // holdsKey reports whether the objects of live change c are filed under
@@ -75,11 +76,11 @@ func objectHasKey(obj any, key string) bool {
 	return isMetaNamespaceKey(key, m.GetNamespace(), m.GetName())
 }
 
-// backlog is a FIFO of pending changes indexed by key.
+// backlog is a FIFO of pending changes indexed by key. It is not safe for
+// concurrent use; the listener's lock guards it.
 type backlog struct {
 	seed  maphash.Seed
-	slots []uint64 // tag<<32 | seq; 0 is empty; len is 0 or a power of two
-	live  int      // indexed (live) changes
+	index probeTable[uint64] // tag<<32 | seq of every live change
 
 	chunks     []*[backlogChunkSize]pendingChange // chunks[0][0] has seq base
 	spare      *[backlogChunkSize]pendingChange
@@ -87,16 +88,24 @@ type backlog struct {
 	head, tail uint32 // next seq to take, next seq to queue
 }
 
-func newBacklog() backlog { return backlog{seed: maphash.MakeSeed()} }
+// newBacklog returns an empty backlog.
+func newBacklog() backlog {
+	return backlog{seed: maphash.MakeSeed(), index: newProbeTable[uint64](keyTableSizing, 0)}
+}
+
+// live returns the number of live (indexed) changes.
+func (b *backlog) live() int { return b.index.len() }
 
 // empty reports whether no change, live or dead, is queued.
 func (b *backlog) empty() bool { return b.head == b.tail }
 
+// at returns the change with sequence number seq, which must be queued.
 func (b *backlog) at(seq uint32) *pendingChange {
 	off := seq - b.base
 	return &b.chunks[off>>backlogChunkBits][off&backlogChunkMask]
 }
 
+// tag returns the hash tag of key; it is never zero, so no slot is.
 func (b *backlog) tag(key string) uint32 {
 	return uint32(maphash.String(b.seed, key)) | 1<<31
 }
@@ -105,29 +114,19 @@ func (b *backlog) tag(key string) uint32 {
 // and the tag to queue a new change with.
 func (b *backlog) lookup(key string) (c *pendingChange, seq, tag uint32) {
 	tag = b.tag(key)
-	if len(b.slots) == 0 {
-		return nil, 0, tag
-	}
-	mask := len(b.slots) - 1
-	for i := int(tag) & mask; ; i = (i + 1) & mask {
-		s := b.slots[i]
-		if s == 0 {
-			return nil, 0, tag
-		}
-		if uint32(s>>32) == tag {
+	for i, s := b.index.first(tag); s != 0; i, s = b.index.next(i) {
+		if probeTag(s) == tag {
 			if c := b.at(uint32(s)); c.holdsKey(key) {
 				return c, uint32(s), tag
 			}
 		}
 	}
+	return nil, 0, tag
 }
 
 // push queues and indexes an empty change with tag; the caller fills it
 // in (it must become live).
 func (b *backlog) push(tag uint32) (*pendingChange, uint32) {
-	if (b.live+1)*16 > len(b.slots)*13 {
-		b.resize(tableSizeFor(b.live + 1))
-	}
 	seq := b.tail
 	if off := seq - b.base; int(off>>backlogChunkBits) == len(b.chunks) {
 		chunk := b.spare
@@ -140,48 +139,13 @@ func (b *backlog) push(tag uint32) (*pendingChange, uint32) {
 	b.tail++
 	c := b.at(seq)
 	*c = pendingChange{tag: tag}
-	b.place(uint64(tag)<<32 | uint64(seq))
-	b.live++
+	b.index.insert(uint64(tag)<<32 | uint64(seq))
 	return c, seq
-}
-
-func (b *backlog) place(slot uint64) {
-	mask := len(b.slots) - 1
-	i := int(uint32(slot>>32)) & mask
-	for b.slots[i] != 0 {
-		i = (i + 1) & mask
-	}
-	b.slots[i] = slot
-}
-
-func (b *backlog) resize(size int) {
-	old := b.slots
-	b.slots = make([]uint64, size)
-	for _, s := range old {
-		if s != 0 {
-			b.place(s)
-		}
-	}
 }
 
 // unindex removes live change c with sequence number seq from the index.
 func (b *backlog) unindex(c *pendingChange, seq uint32) {
-	want := uint64(c.tag)<<32 | uint64(seq)
-	mask := len(b.slots) - 1
-	i := int(c.tag) & mask
-	for b.slots[i] != want {
-		i = (i + 1) & mask
-	}
-	// Backward-shift deletion, as in objectTable.remove.
-	for j := (i + 1) & mask; b.slots[j] != 0; j = (j + 1) & mask {
-		home := int(uint32(b.slots[j]>>32)) & mask
-		if (j > i && (home <= i || home > j)) || (j < i && home <= i && home > j) {
-			b.slots[i] = b.slots[j]
-			i = j
-		}
-	}
-	b.slots[i] = 0
-	b.live--
+	b.index.remove(uint64(c.tag)<<32 | uint64(seq))
 }
 
 // kill makes live change c dead: it is unindexed and forgotten, and a
@@ -222,16 +186,15 @@ func (b *backlog) reset() {
 		*b.at(b.head) = pendingChange{}
 		b.head++
 	}
-	b.live = 0
-	clear(b.slots)
+	b.index.clear()
 	b.release()
 }
 
 // release frees what an empty backlog holds beyond one chunk and a small
 // table.
 func (b *backlog) release() {
-	if len(b.slots) > backlogKeptSlots {
-		b.slots = nil
+	if b.index.size() > backlogKeptSlots {
+		b.index.drop()
 	}
 	if len(b.chunks) > 0 {
 		b.spare = b.chunks[0]

@@ -28,10 +28,7 @@ func (n ObjectName) Parts() (namespace, name string) { return n.Namespace, n.Nam
 // String returns the store key: "namespace/name", or "name" when the
 // namespace is empty.
 func (n ObjectName) String() string {
-	if n.Namespace != "" {
-		return n.Namespace + "/" + n.Name
-	}
-	return n.Name
+	return metaNamespaceKey(n.Namespace, n.Name)
 }
 
 // AsNamespacedName converts n to a types.NamespacedName.

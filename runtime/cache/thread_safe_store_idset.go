@@ -1,24 +1,26 @@
 package cache
 
-import "math/bits"
-
 // idSet is the set of object ids filed under one index value. It is a value
 // type held in the index maps: a set of one id (the common case for
 // unique-valued indexes such as by-UID or by-owner) costs no allocation at
-// all; small sets are a short list; large ones an open-addressing table of
-// 4-byte slots. Not safe for concurrent use.
+// all; small sets are a short list; large ones a probeTable of 4-byte
+// slots. Not safe for concurrent use.
 type idSet struct {
 	one uint32 // id+1 of the sole member when bag is nil; 0 when empty
 	bag *idBag
 }
 
-// idBag holds two ids or more.
+// idBag holds two ids or more: a list while there are at most idListMax,
+// a probeTable of id+1 slots while table is allocated. Not safe for
+// concurrent use.
 type idBag struct {
-	n     int
-	list  []uint32 // members, while table is nil
-	table []uint32 // id+1 per slot, 0 is empty; len is a power of two
-	shift uint     // 32 - log2(len(table))
+	list  []uint32 // members, while the table is not allocated
+	table probeTable[uint32]
 }
+
+// idTableSizing is the size policy of an idBag table: at least 32 slots,
+// at most 3/4 of them used.
+var idTableSizing = probeSizing{minBits: 5, maxLoad: 12}
 
 const (
 	// idListMax is the largest set kept as a list; idListMin is the size
@@ -31,7 +33,7 @@ const (
 func (s idSet) len() int {
 	switch {
 	case s.bag != nil:
-		return s.bag.n
+		return s.bag.len()
 	case s.one != 0:
 		return 1
 	}
@@ -43,7 +45,7 @@ func (s idSet) has(id uint32) bool {
 	switch {
 	case s.bag == nil:
 		return s.one == id+1
-	case s.bag.table == nil:
+	case s.bag.table.size() == 0:
 		for _, m := range s.bag.list {
 			if m == id {
 				return true
@@ -51,8 +53,12 @@ func (s idSet) has(id uint32) bool {
 		}
 		return false
 	}
-	_, ok := s.bag.find(id)
-	return ok
+	for i, m := s.bag.table.first(id + 1); m != 0; i, m = s.bag.table.next(i) {
+		if m == id+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // add inserts id; adding a member is a no-op.
@@ -65,12 +71,12 @@ func (s *idSet) add(id uint32) {
 		if s.one == id+1 {
 			return
 		}
-		s.bag = &idBag{n: 2, list: []uint32{s.one - 1, id}}
+		s.bag = &idBag{list: []uint32{s.one - 1, id}, table: newProbeTable[uint32](idTableSizing, 0)}
 		s.one = 0
 		return
 	}
 	b := s.bag
-	if b.table == nil {
+	if b.table.size() == 0 {
 		for _, m := range b.list {
 			if m == id {
 				return
@@ -78,19 +84,11 @@ func (s *idSet) add(id uint32) {
 		}
 		if len(b.list) < idListMax {
 			b.list = append(b.list, id)
-			b.n++
 			return
 		}
 		b.toTable(idListMax + 1)
 	}
-	if _, ok := b.find(id); ok {
-		return
-	}
-	if (b.n+1)*4 > len(b.table)*3 {
-		b.rehash(b.n + 1)
-	}
-	b.place(id + 1)
-	b.n++
+	b.table.add(id + 1)
 }
 
 // remove deletes id; removing a non-member is a no-op.
@@ -102,27 +100,24 @@ func (s *idSet) remove(id uint32) {
 		return
 	}
 	b := s.bag
-	if b.table == nil {
+	if b.table.size() == 0 {
 		for i, m := range b.list {
 			if m == id {
 				last := len(b.list) - 1
 				b.list[i] = b.list[last]
 				b.list = b.list[:last]
-				b.n--
 				break
 			}
 		}
-	} else if i, ok := b.find(id); ok {
-		b.deleteAt(i)
-		b.n--
-		switch {
-		case b.n <= idListMin:
+	} else if b.table.remove(id + 1) {
+		switch n := b.table.len(); {
+		case n <= idListMin:
 			b.toList()
-		case b.n*8 < len(b.table) && len(b.table) > 32:
-			b.rehash(b.n)
+		case n*8 < b.table.size() && b.table.size() > 32:
+			b.table.fit()
 		}
 	}
-	if b.n == 1 {
+	if len(b.list) == 1 {
 		s.one = b.list[0] + 1
 		s.bag = nil
 	}
@@ -135,14 +130,14 @@ func (s idSet) all(yield func(id uint32) bool) {
 		if s.one != 0 {
 			yield(s.one - 1)
 		}
-	case s.bag.table == nil:
+	case s.bag.table.size() == 0:
 		for _, m := range s.bag.list {
 			if !yield(m) {
 				return
 			}
 		}
 	default:
-		for _, m := range s.bag.table {
+		for _, m := range s.bag.table.positions() {
 			if m != 0 && !yield(m-1) {
 				return
 			}
@@ -150,74 +145,33 @@ func (s idSet) all(yield func(id uint32) bool) {
 	}
 }
 
-func (b *idBag) home(slot uint32) int {
-	return int((slot * 0x9E3779B9) >> b.shift)
+// len returns the number of members.
+func (b *idBag) len() int {
+	if b.table.size() == 0 {
+		return len(b.list)
+	}
+	return b.table.len()
 }
 
-func (b *idBag) find(id uint32) (int, bool) {
-	mask := len(b.table) - 1
-	for i := b.home(id + 1); ; i = (i + 1) & mask {
-		switch b.table[i] {
-		case id + 1:
-			return i, true
-		case 0:
-			return 0, false
-		}
-	}
-}
-
-func (b *idBag) place(slot uint32) {
-	mask := len(b.table) - 1
-	i := b.home(slot)
-	for b.table[i] != 0 {
-		i = (i + 1) & mask
-	}
-	b.table[i] = slot
-}
-
-func (b *idBag) deleteAt(i int) {
-	mask := len(b.table) - 1
-	for j := (i + 1) & mask; b.table[j] != 0; j = (j + 1) & mask {
-		home := b.home(b.table[j])
-		if (j > i && (home <= i || home > j)) || (j < i && home <= i && home > j) {
-			b.table[i] = b.table[j]
-			i = j
-		}
-	}
-	b.table[i] = 0
-}
-
-// rehash moves the members into a table sized for n at load <= 3/4.
-func (b *idBag) rehash(n int) {
-	size := 32
-	for n*4 > size*3 {
-		size *= 2
-	}
-	old := b.table
-	b.table = make([]uint32, size)
-	b.shift = uint(32 - bits.TrailingZeros(uint(size)))
-	for _, m := range old {
-		if m != 0 {
-			b.place(m)
-		}
-	}
-}
-
+// toTable moves the members from the list into a table sized for n.
 func (b *idBag) toTable(n int) {
 	list := b.list
 	b.list = nil
-	b.rehash(n)
+	b.table.reserve(n)
 	for _, id := range list {
-		b.place(id + 1)
+		b.table.insert(id + 1)
 	}
 }
 
+// toList moves the members from the table into a list and releases the
+// table.
 func (b *idBag) toList() {
 	list := make([]uint32, 0, idListMax)
-	for _, m := range b.table {
+	for _, m := range b.table.positions() {
 		if m != 0 {
 			list = append(list, m-1)
 		}
 	}
-	b.list, b.table, b.shift = list, nil, 0
+	b.list = list
+	b.table.drop()
 }

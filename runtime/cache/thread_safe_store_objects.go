@@ -8,8 +8,8 @@ import "hash/maphash"
 //   - every object lives in a slab entry {key, obj} addressed by a dense
 //     uint32 id; ids are what the indexes store, so an index posting costs
 //     4 bytes instead of a 16-byte string header plus hash-map slack;
-//   - the hash table only holds 8-byte slots (32-bit hash tag + id), with
-//     linear probing and backward-shift deletion (no tombstones);
+//   - the hash table is a probeTable of 8-byte slots (32-bit hash tag +
+//     id);
 //   - the key string is stored once, in the slab entry.
 //
 // objectTable is not safe for concurrent use; threadSafeStore guards it.
@@ -21,8 +21,8 @@ const (
 	// firstChunkCap is the initial capacity of the first slab chunk, so that
 	// stores holding a handful of objects stay small.
 	firstChunkCap = 8
-	// keyTableMinSize is the smallest non-empty hash table.
-	keyTableMinSize = 16
+	// keyTableMinBits is log2 of the smallest non-empty key table.
+	keyTableMinBits = 4
 )
 
 // entry is one stored object with its key. A free entry has a nil obj.
@@ -33,17 +33,19 @@ type entry struct {
 
 // slab stores entries in fixed-size chunks, so growing never copies more
 // than one chunk and never leaves a large over-allocated tail. Freed ids
-// are reused last-in first-out.
+// are reused last-in first-out. Not safe for concurrent use.
 type slab struct {
 	chunks [][]entry
 	free   []uint32
 	live   int
 }
 
+// at returns the entry with id, which must have been allocated.
 func (s *slab) at(id uint32) *entry {
 	return &s.chunks[id>>slabChunkBits][id&slabChunkMask]
 }
 
+// alloc stores {key, obj} in a free entry and returns its id.
 func (s *slab) alloc(key string, obj any) uint32 {
 	s.live++
 	if n := len(s.free); n > 0 {
@@ -71,116 +73,65 @@ func (s *slab) alloc(key string, obj any) uint32 {
 	return id
 }
 
+// release frees the entry with id, which must be live, for reuse.
 func (s *slab) release(id uint32) {
 	*s.at(id) = entry{}
 	s.free = append(s.free, id)
 	s.live--
 }
 
-// objectTable maps keys to slab ids.
+// objectTable maps keys to slab ids. It is not safe for concurrent use;
+// threadSafeStore guards it.
 type objectTable struct {
 	seed  maphash.Seed
-	slots []uint64 // tag<<32 | id+1; 0 is empty; len is 0 or a power of two
+	index probeTable[uint64] // tag<<32 | id+1 per slot
 	slab  slab
 }
 
+// keyTableSizing is the size policy of the key tables (objectTable and
+// backlog): at least 1<<keyTableMinBits slots, at most 13/16 of them used.
+var keyTableSizing = probeSizing{minBits: keyTableMinBits, maxLoad: 13}
+
+// newObjectTable returns an empty table with room for sizeHint objects.
 func newObjectTable(sizeHint int) objectTable {
-	t := objectTable{seed: maphash.MakeSeed()}
-	if sizeHint > 0 {
-		t.slots = make([]uint64, tableSizeFor(sizeHint))
-	}
-	return t
+	return objectTable{seed: maphash.MakeSeed(), index: newProbeTable[uint64](keyTableSizing, sizeHint)}
 }
 
-// tableSizeFor returns the power-of-two slot count that holds n entries at
-// a load factor of at most 13/16.
-func tableSizeFor(n int) int {
-	size := keyTableMinSize
-	for n*16 > size*13 {
-		size *= 2
-	}
-	return size
-}
-
+// len returns the number of stored objects.
 func (t *objectTable) len() int { return t.slab.live }
 
+// tag returns the hash tag of key.
 func (t *objectTable) tag(key string) uint32 {
 	return uint32(maphash.String(t.seed, key))
 }
 
+// at returns the entry with id; it stays valid until the id is removed.
 func (t *objectTable) at(id uint32) *entry { return t.slab.at(id) }
 
 // lookup returns the id stored under key.
 func (t *objectTable) lookup(key string) (uint32, bool) {
-	if len(t.slots) == 0 {
+	if t.index.len() == 0 {
 		return 0, false
 	}
-	h := t.tag(key)
-	mask := len(t.slots) - 1
-	for i := int(h) & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
-		if s == 0 {
-			return 0, false
-		}
-		if uint32(s>>32) == h {
-			id := uint32(s) - 1
-			if t.slab.at(id).key == key {
-				return id, true
-			}
+	tag := t.tag(key)
+	for i, s := t.index.first(tag); s != 0; i, s = t.index.next(i) {
+		if probeTag(s) == tag && t.slab.at(uint32(s)-1).key == key {
+			return uint32(s) - 1, true
 		}
 	}
+	return 0, false
 }
 
 // insert stores obj under key, which must be absent, and returns its id.
 func (t *objectTable) insert(key string, obj any) uint32 {
-	if (t.slab.live+1)*16 > len(t.slots)*13 {
-		t.resize(tableSizeFor(t.slab.live + 1))
-	}
 	id := t.slab.alloc(key, obj)
-	t.place(uint64(t.tag(key))<<32 | uint64(id+1))
+	t.index.insert(uint64(t.tag(key))<<32 | uint64(id+1))
 	return id
-}
-
-func (t *objectTable) place(slot uint64) {
-	mask := len(t.slots) - 1
-	i := int(uint32(slot>>32)) & mask
-	for t.slots[i] != 0 {
-		i = (i + 1) & mask
-	}
-	t.slots[i] = slot
-}
-
-func (t *objectTable) resize(size int) {
-	old := t.slots
-	t.slots = make([]uint64, size)
-	for _, s := range old {
-		if s != 0 {
-			t.place(s)
-		}
-	}
 }
 
 // remove deletes the entry with id, which must be live.
 func (t *objectTable) remove(id uint32) {
-	e := t.slab.at(id)
-	h := t.tag(e.key)
-	want := uint64(h)<<32 | uint64(id+1)
-	mask := len(t.slots) - 1
-	i := int(h) & mask
-	for t.slots[i] != want {
-		i = (i + 1) & mask
-	}
-	// Backward-shift deletion: pull later members of the probe run into
-	// the hole when their home slot allows it.
-	for j := (i + 1) & mask; t.slots[j] != 0; j = (j + 1) & mask {
-		home := int(uint32(t.slots[j]>>32)) & mask
-		// Move slot j to the hole i unless its home lies cyclically in (i, j].
-		if (j > i && (home <= i || home > j)) || (j < i && home <= i && home > j) {
-			t.slots[i] = t.slots[j]
-			i = j
-		}
-	}
-	t.slots[i] = 0
+	t.index.remove(uint64(t.tag(t.slab.at(id).key))<<32 | uint64(id+1))
 	t.slab.release(id)
 }
 

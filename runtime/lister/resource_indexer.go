@@ -84,10 +84,7 @@ func (r ResourceIndexer[T]) candidates() (objs []any, filterNamespace bool) {
 // the resource.
 func (r ResourceIndexer[T]) Get(name string) (T, error) {
 	var zero T
-	key := name
-	if r.namespace != "" {
-		key = r.namespace + "/" + name
-	}
+	key := cache.ObjectName{Namespace: r.namespace, Name: name}.String()
 	obj, exists, err := r.indexer.GetByKey(key)
 	if err != nil {
 		return zero, err
