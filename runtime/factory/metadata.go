@@ -20,7 +20,7 @@ import (
 // A namespaced resource's informer watches the factory's namespaces
 // (WithNamespace, WithNamespaces); a cluster-scoped one
 // (namespaced false) watches all. The factory's list-options tweak and
-// default resync period apply, and managedFields are stripped unless
+// default resync period and WithWatchList apply, and managedFields are stripped unless
 // WithManagedFields() keeps them for every type. Per-type options
 // (WithByObject, WithCustomResyncConfig, WithManagedFields(obj)) and
 // WithTransform do not: they are written for typed objects.
@@ -37,8 +37,11 @@ func (s *Shared) MetadataInformerFor(client metadata.Client, resource schema.Gro
 		transform = StripManagedFields
 	}
 	return s.makeOnce(informerKey{resource: resource}, func(config InformerConfig) cache.SharedIndexInformer {
-		return metadata.NewInformer(client, resource, config.Namespace, config.ResyncPeriod,
-			cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, config.TweakListOptions)
+		return metadata.NewInformerWithOptions(client, resource, config.Namespace, config.TweakListOptions, cache.SharedIndexInformerOptions{
+			ResyncPeriod: config.ResyncPeriod,
+			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+			UseWatchList: config.UseWatchList,
+		})
 	}, namespaces, s.config.defaultResync, s.config.tweak, transform)
 }
 

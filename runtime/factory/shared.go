@@ -23,6 +23,9 @@ type InformerConfig struct {
 	ResyncPeriod time.Duration
 	// TweakListOptions edits every list and watch request; may be nil.
 	TweakListOptions func(*metav1.ListOptions)
+	// UseWatchList asks for the initial list to be streamed over a watch
+	// (cache.SharedIndexInformerOptions.UseWatchList); see WithWatchList.
+	UseWatchList bool
 	// Primary is true for exactly one informer of each type: the only one,
 	// or the first namespace's when the factory watches several. An
 	// identity that must be unique per type, such as the resource
@@ -114,7 +117,7 @@ func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespac
 		return inf
 	}
 	newOne := func(namespace string, primary bool) cache.SharedIndexInformer {
-		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: tweak, Primary: primary})
+		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: tweak, UseWatchList: s.config.watchList, Primary: primary})
 		if transform != nil {
 			// A fresh informer has not started, so this cannot fail.
 			_ = inf.SetTransform(transform)

@@ -279,3 +279,32 @@ func TestExactlyOneInformerPerTypeIsPrimary(t *testing.T) {
 		})
 	}
 }
+
+// WithWatchList reaches every informer the factory makes, in every
+// namespace; without it informers list in pages.
+func TestWithWatchListReachesEveryInformerConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		opts []Option
+		want bool
+	}{
+		{"default: paged lists", nil, false},
+		{"WithWatchList", []Option{WithWatchList()}, true},
+		{"WithWatchList, several namespaces", []Option{WithWatchList(), WithNamespaces("a", "b")}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New(tt.opts...)
+			var configs []InformerConfig
+			s.InformerFor(&metav1.PartialObjectMetadata{}, func(c InformerConfig) cache.SharedIndexInformer {
+				configs = append(configs, c)
+				return newFakeInformer(c)
+			})
+			for _, c := range configs {
+				if c.UseWatchList != tt.want {
+					t.Errorf("namespace %q: UseWatchList %t, want %t", c.Namespace, c.UseWatchList, tt.want)
+				}
+			}
+		})
+	}
+}

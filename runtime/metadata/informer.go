@@ -42,15 +42,16 @@ func NewListWatch(client Client, resource schema.GroupVersionResource, namespace
 // Prefer a factory's informer, shared by every controller of the process,
 // over one made here.
 func NewInformer(client Client, resource schema.GroupVersionResource, namespace string, resync time.Duration, indexers cache.Indexers, tweak func(*metav1.ListOptions)) cache.SharedIndexInformer {
-	return cache.NewSharedIndexInformerWithOptions(
-		NewListWatch(client, resource, namespace, tweak),
-		&metav1.PartialObjectMetadata{},
-		cache.SharedIndexInformerOptions{
-			ResyncPeriod:      resync,
-			Indexers:          indexers,
-			ObjectDescription: resource.String() + " (metadata)",
-		},
-	)
+	return NewInformerWithOptions(client, resource, namespace, tweak, cache.SharedIndexInformerOptions{ResyncPeriod: resync, Indexers: indexers})
+}
+
+// NewInformerWithOptions is NewInformer with every informer option; an
+// empty ObjectDescription names the informer after resource.
+func NewInformerWithOptions(client Client, resource schema.GroupVersionResource, namespace string, tweak func(*metav1.ListOptions), opts cache.SharedIndexInformerOptions) cache.SharedIndexInformer {
+	if opts.ObjectDescription == "" {
+		opts.ObjectDescription = resource.String() + " (metadata)"
+	}
+	return cache.NewSharedIndexInformerWithOptions(NewListWatch(client, resource, namespace, tweak), &metav1.PartialObjectMetadata{}, opts)
 }
 
 // Informer is a metadata-only informer of one resource together with its

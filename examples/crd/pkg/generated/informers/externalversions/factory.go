@@ -97,6 +97,13 @@ func WithManagedFields(objs ...runtime.Object) SharedInformerOption {
 	return withOption(factory.WithManagedFields(objs...))
 }
 
+// WithWatchList makes the factory's informers stream their initial lists
+// over one watch (sendInitialEvents, as client-go v0.37 does by default)
+// instead of paged LIST requests. Off by default: see factory.WithWatchList.
+func WithWatchList() SharedInformerOption {
+	return withOption(factory.WithWatchList())
+}
+
 // WithInformerName sets the InformerName for informer identity used in metrics.
 // The InformerName must be created via cache.NewInformerName() at startup,
 // which validates global uniqueness. Each informer type will register its

@@ -84,4 +84,8 @@ type InformerOptions struct {
 
 	// TweakListOptions is an optional function to modify the list options.
 	TweakListOptions TweakListOptionsFunc
+
+	// UseWatchList streams the initial list over a watch instead of paged
+	// LIST requests (cache.SharedIndexInformerOptions.UseWatchList).
+	UseWatchList bool
 }

@@ -157,6 +157,7 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 			ResyncPeriod: options.ResyncPeriod,
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
+			UseWatchList: options.UseWatchList,
 		},
 	)
 }
@@ -174,6 +175,7 @@ func (f *gadgetInformer) informerFor(client versioned.Interface, config factory.
 		ResyncPeriod:     config.ResyncPeriod,
 		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		TweakListOptions: tweakListOptions,
+		UseWatchList:     config.UseWatchList,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

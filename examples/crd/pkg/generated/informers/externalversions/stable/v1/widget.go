@@ -158,6 +158,7 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 			ResyncPeriod: options.ResyncPeriod,
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
+			UseWatchList: options.UseWatchList,
 		},
 	)
 }
@@ -179,6 +180,7 @@ func (f *widgetInformer) informerFor(client versioned.Interface, config factory.
 		ResyncPeriod:     config.ResyncPeriod,
 		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		TweakListOptions: tweakListOptions,
+		UseWatchList:     config.UseWatchList,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

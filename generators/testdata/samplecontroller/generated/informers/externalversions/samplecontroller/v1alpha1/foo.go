@@ -142,6 +142,7 @@ func newFooInformer(client versioned.Interface, namespace string, options intern
 			ResyncPeriod: options.ResyncPeriod,
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
+			UseWatchList: options.UseWatchList,
 		},
 	)
 }
@@ -163,6 +164,7 @@ func (f *fooInformer) informerFor(client versioned.Interface, config factory.Inf
 		ResyncPeriod:     config.ResyncPeriod,
 		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		TweakListOptions: tweakListOptions,
+		UseWatchList:     config.UseWatchList,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several
