@@ -28,35 +28,15 @@ var _ listPreparer = (*DeltaFIFO)(nil)
 // matched against the cache, whose object for it is about to change. The
 // transform runs outside the queue's lock.
 func (f *DeltaFIFO) prepareListed(page []any) error {
-	if f.known != nil {
-		f.mu.Lock()
-		lookup := page
-		if s, ok := f.known.(interface{ storedLen() int }); ok && s.storedLen() == 0 && len(f.queue) == f.head {
-			// Nothing cached, nothing queued (the first list): no match
-			// to look for, no key to compute twice.
-			lookup = nil
-		}
-		for i, obj := range lookup {
-			key, err := f.KeyOf(obj)
-			if err != nil {
-				f.mu.Unlock()
-				return fmt.Errorf("cache: cannot key %T: %w", obj, err)
-			}
-			if _, queued := f.queuedLocked(key); queued {
-				continue
-			}
-			if cached, exists, err := f.known.GetByKey(key); err == nil && exists && unchangedRelist(cached, obj) {
-				page[i] = alreadyPrepared{cached}
-			}
-		}
-		f.mu.Unlock()
+	cached, err := f.takeCached(page)
+	if err != nil {
+		return err
+	}
+	if f.transform == nil {
+		return nil
 	}
 	for i, obj := range page {
-		if p, ok := obj.(alreadyPrepared); ok {
-			page[i] = p.obj
-			continue
-		}
-		if f.transform == nil {
+		if cached != nil && cached[i] {
 			continue
 		}
 		out, err := f.transform(obj)
@@ -68,9 +48,39 @@ func (f *DeltaFIFO) prepareListed(page []any) error {
 	return nil
 }
 
-// alreadyPrepared marks, within prepareListed, a page slot that holds the
-// cached object and must not be transformed again.
-type alreadyPrepared struct{ obj any }
+// takeCached replaces each object of page that the cache holds
+// unchanged (same UID and resourceVersion, nothing queued for its key) by
+// the cached object, and reports which slots it replaced; nil when it
+// replaced none. It takes the queue's lock.
+func (f *DeltaFIFO) takeCached(page []any) ([]bool, error) {
+	if f.known == nil {
+		return nil, nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s, ok := f.known.(interface{ storedLen() int }); ok && s.storedLen() == 0 && len(f.queue) == f.head {
+		// Nothing cached, nothing queued (the first list): no match to
+		// look for, no key to compute twice.
+		return nil, nil
+	}
+	var taken []bool
+	for i, obj := range page {
+		key, err := f.KeyOf(obj)
+		if err != nil {
+			return nil, fmt.Errorf("cache: cannot key %T: %w", obj, err)
+		}
+		if _, queued := f.queuedLocked(key); queued {
+			continue
+		}
+		if old, exists, err := f.known.GetByKey(key); err == nil && exists && unchangedRelist(old, obj) {
+			if taken == nil {
+				taken = make([]bool, len(page))
+			}
+			page[i], taken[i] = old, true
+		}
+	}
+	return taken, nil
+}
 
 // replacePrepared implements listPreparer.
 func (f *DeltaFIFO) replacePrepared(list []any, resourceVersion string) error {

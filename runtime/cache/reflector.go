@@ -402,16 +402,22 @@ func (r *Reflector) list(ctx context.Context) error {
 		r.paginatedResult = true
 	}
 	r.position.reset()
-	replace := r.store.Replace
-	if p, ok := r.store.(listPreparer); ok {
-		replace = p.replacePrepared
-	}
-	if err := replace(items, listRV); err != nil {
+	if err := r.replace(items, listRV); err != nil {
 		return fmt.Errorf("%s: storing the list: %w", r.name, err)
 	}
 	r.setLastSyncResourceVersion(listRV)
 	klog.FromContext(ctx).V(2).Info("Caches populated", "reflector", r.name, "items", len(items), "resourceVersion", listRV)
 	return nil
+}
+
+// replace replaces the store's content with a list at resourceVersion
+// whose objects went through prepareListed when the store is a
+// listPreparer.
+func (r *Reflector) replace(items []any, resourceVersion string) error {
+	if p, ok := r.store.(listPreparer); ok {
+		return p.replacePrepared(items, resourceVersion)
+	}
+	return r.store.Replace(items, resourceVersion)
 }
 
 // listAll lists at resourceVersion, page by page, and returns the objects,

@@ -4,31 +4,35 @@ import (
 	"context"
 	"runtime/metrics"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
 // BenchmarkRelistPeakHeap measures what a relist costs in heap: an
 // informer with one handler caches 50,000 objects, then some objects
-// change behind a compacted history, so the informer relists and stores
-// the new list atomically. It reports the informer's steady heap (live,
-// after GC, the in-process server's own objects subtracted) and the peak
-// of the heap's object bytes sampled during the relist (garbage not yet
-// collected included, as a process's memory sees it, so it depends on the
-// GC's pacing: with GOGC=100 the heap may grow to twice the live heap
-// before a collection), as a ratio; and the peak of the live heap that the
-// collections during the relist found (/gc/heap/live:bytes), the memory
-// the relist needs.
+// change behind a compacted history, so the informer relists (in pages of
+// 500) and stores the new list atomically. It reports the informer's
+// steady heap (live, after GC, the server's own objects subtracted) and,
+// as ratios to it, the peak of the heap's object bytes sampled during the
+// relist (garbage not yet collected included, as a process's memory sees
+// it, so it depends on the GC's pacing: with GOGC=100 the heap may grow to
+// twice the live heap before a collection) and the peak of the live heap
+// that the collections during the relist found (/gc/heap/live:bytes), the
+// memory the relist needs.
 //
-// The managedFields cases serve every object with about 1 KiB of
-// managedFields, freshly allocated for each list and watch as a decoder
-// would, and strip them in the informer's transform, as a factory does by
-// default: the cache holds far less than the server sends.
+// The server is relistServer, which holds one pointer per object and
+// makes every listed object afresh, as a decoder would; in the
+// managedFields cases each carries about 1 KiB of managedFields, which the
+// informer's transform strips, as a factory does by default: the cache
+// holds far less than the server sends.
 func BenchmarkRelistPeakHeap(b *testing.B) {
 	const n = 50_000
 	for _, bc := range []struct {
@@ -54,15 +58,10 @@ func relistPeak(b *testing.B, n, changed int, managedFields bool) {
 		metrics.Read(sample)
 		return sample[0].Value.Uint64(), sample[1].Value.Uint64()
 	}
-	srv := newModelServer()
-	fill(srv, n)
+	srv := newRelistServer(n, managedFields)
 	serverOnly := heapInUseBytes()
-	var lw ListerWatcher = srv
 	opts := SharedIndexInformerOptions{Clock: newAutoClock(100 * time.Millisecond)}
-	if managedFields {
-		lw = newFatLW(srv)
-	}
-	inf := NewSharedIndexInformerWithOptions(lw, &metav1.PartialObjectMetadata{}, opts).(*sharedIndexInformer)
+	inf := NewSharedIndexInformerWithOptions(srv, &metav1.PartialObjectMetadata{}, opts).(*sharedIndexInformer)
 	if managedFields {
 		if err := inf.SetTransform(stripManagedFields); err != nil {
 			b.Fatal(err)
@@ -99,11 +98,7 @@ func relistPeak(b *testing.B, n, changed int, managedFields bool) {
 			}
 		}
 	}()
-	srv.partition(func(p *partitionOps) {
-		for i := range changed {
-			p.put("o"+strconv.Itoa(i), false)
-		}
-	})
+	srv.changeBehindCompaction(changed)
 	for h.n.Load() < int64(n+changed) {
 		time.Sleep(time.Millisecond)
 	}
@@ -114,72 +109,104 @@ func relistPeak(b *testing.B, n, changed int, managedFields bool) {
 	b.ReportMetric(float64(livePeak.Load()-serverOnly)/float64(steady), "relist-live-peak/steady")
 }
 
-// fatLW serves srv's objects with about 1 KiB of managedFields each,
-// allocated afresh for every list page and watch event, and pages lists
-// as a server does for a limited list (the model server sends lists
-// whole).
-type fatLW struct {
-	srv *modelServer
-	// snapshot is the list being paged; the continue token is the offset
-	// of the next page in it.
-	snapshot *atomic.Pointer[metav1.PartialObjectMetadataList]
+// relistServer serves n objects, lists in pages (a consistent snapshot per
+// list), and watches that see nothing until changeBehindCompaction cuts
+// them and compacts the history, so the informer relists. Every listed
+// object is made afresh, with about 1 KiB of managedFields when fat.
+type relistServer struct {
+	fat bool
+
+	mu        sync.Mutex
+	objects   []*metav1.PartialObjectMetadata
+	rv        int
+	compacted int
+	snapshot  []*metav1.PartialObjectMetadata // the list being paged
+	watches   []*watch.FakeWatcher
 }
 
-func newFatLW(srv *modelServer) fatLW {
-	return fatLW{srv: srv, snapshot: new(atomic.Pointer[metav1.PartialObjectMetadataList])}
-}
-
-func fatten(o *metav1.PartialObjectMetadata) *metav1.PartialObjectMetadata {
-	o = o.DeepCopy()
-	for _, m := range []string{"kube-controller-manager", "kube-scheduler", "kubelet"} {
-		raw := make([]byte, 340)
-		for i := range raw {
-			raw[i] = 'f'
-		}
-		o.ManagedFields = append(o.ManagedFields, metav1.ManagedFieldsEntry{Manager: m, Operation: metav1.ManagedFieldsOperationUpdate, FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: raw}})
+func newRelistServer(n int, fat bool) *relistServer {
+	s := &relistServer{fat: fat, rv: 1, objects: make([]*metav1.PartialObjectMetadata, n)}
+	for i := range s.objects {
+		s.objects[i] = &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{
+			Namespace: "ns", Name: "o" + strconv.Itoa(i), UID: types.UID("uid-" + strconv.Itoa(i)), ResourceVersion: "1"}}
 	}
-	return o
+	return s
 }
 
-func (f fatLW) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+// changeBehindCompaction gives the first changed objects a new
+// resourceVersion, compacts the history past it and ends every watch.
+func (s *relistServer) changeBehindCompaction(changed int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range changed {
+		s.rv++
+		o := s.objects[i].DeepCopy()
+		o.ResourceVersion = strconv.Itoa(s.rv)
+		s.objects[i] = o
+	}
+	s.compacted = s.rv
+	for _, w := range s.watches {
+		w.Stop()
+	}
+	s.watches = nil
+}
+
+// served is what a decoder would hand the client for o.
+func (s *relistServer) served(o *metav1.PartialObjectMetadata) metav1.PartialObjectMetadata {
+	out := *o.DeepCopy()
+	if s.fat {
+		for _, m := range []string{"kube-controller-manager", "kube-scheduler", "kubelet"} {
+			raw := make([]byte, 340)
+			for i := range raw {
+				raw[i] = 'f'
+			}
+			out.ManagedFields = append(out.ManagedFields, metav1.ManagedFieldsEntry{Manager: m, Operation: metav1.ManagedFieldsOperationUpdate, FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: raw}})
+		}
+	}
+	return out
+}
+
+func (s *relistServer) ListWithContext(_ context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	offset := 0
 	if opts.Continue == "" {
-		obj, err := f.srv.ListWithContext(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		f.snapshot.Store(obj.(*metav1.PartialObjectMetadataList))
+		s.snapshot = append(s.snapshot[:0], s.objects...)
 	} else {
 		offset, _ = strconv.Atoi(opts.Continue)
 	}
-	list := f.snapshot.Load()
-	end := len(list.Items)
+	end := len(s.snapshot)
 	if opts.Limit > 0 {
 		end = min(end, offset+int(opts.Limit))
 	}
-	out := &metav1.PartialObjectMetadataList{ListMeta: metav1.ListMeta{ResourceVersion: list.ResourceVersion}, Items: make([]metav1.PartialObjectMetadata, 0, end-offset)}
-	for i := offset; i < end; i++ {
-		out.Items = append(out.Items, *fatten(&list.Items[i]))
+	out := &metav1.PartialObjectMetadataList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.Itoa(s.rv)}, Items: make([]metav1.PartialObjectMetadata, 0, end-offset)}
+	for _, o := range s.snapshot[offset:end] {
+		out.Items = append(out.Items, s.served(o))
 	}
-	if end < len(list.Items) {
+	if end < len(s.snapshot) {
 		out.Continue = strconv.Itoa(end)
-	} else {
-		f.snapshot.Store(nil)
 	}
 	return out, nil
 }
 
-func (f fatLW) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	w, err := f.srv.WatchWithContext(ctx, opts)
-	if err != nil {
-		return nil, err
+func (s *relistServer) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rv, err := strconv.Atoi(opts.ResourceVersion); err == nil && rv < s.compacted {
+		return nil, apierrors.NewResourceExpired("compacted")
 	}
-	return watch.Filter(w, func(ev watch.Event) (watch.Event, bool) {
-		if o, ok := ev.Object.(*metav1.PartialObjectMetadata); ok && ev.Type != watch.Bookmark {
-			ev.Object = fatten(o)
-		}
-		return ev, true
-	}), nil
+	w := watch.NewFake()
+	s.watches = append(s.watches, w)
+	context.AfterFunc(ctx, w.Stop)
+	return w, nil
+}
+
+func (s *relistServer) List(opts metav1.ListOptions) (runtime.Object, error) {
+	return s.ListWithContext(context.Background(), opts)
+}
+
+func (s *relistServer) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	return s.WatchWithContext(context.Background(), opts)
 }
 
 // stripManagedFields is factory.StripManagedFields for PartialObjectMetadata.
@@ -188,12 +215,4 @@ func stripManagedFields(obj any) (any, error) {
 		o.ManagedFields = nil
 	}
 	return obj, nil
-}
-
-func (f fatLW) List(opts metav1.ListOptions) (runtime.Object, error) {
-	return f.ListWithContext(context.Background(), opts)
-}
-
-func (f fatLW) Watch(opts metav1.ListOptions) (watch.Interface, error) {
-	return f.WatchWithContext(context.Background(), opts)
 }

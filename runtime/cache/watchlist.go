@@ -81,11 +81,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			r.opts.Metrics.ListDone(len(items), r.clock.Since(start), nil)
 		}
 		r.position.reset()
-		replace := r.store.Replace
-		if p, ok := r.store.(listPreparer); ok {
-			replace = p.replacePrepared
-		}
-		if err := replace(items, rv); err != nil {
+		if err := r.replace(items, rv); err != nil {
 			w.Stop()
 			return nil, fmt.Errorf("%s: storing the watch list: %w", r.name, err)
 		}
@@ -180,6 +176,7 @@ type preparingBuffer struct {
 	Store
 	p   listPreparer
 	err error
+	one [1]any // the object being prepared (no allocation per event)
 }
 
 func (b *preparingBuffer) Add(obj any) error { return b.prepared(obj, b.Store.Add) }
@@ -187,10 +184,12 @@ func (b *preparingBuffer) Add(obj any) error { return b.prepared(obj, b.Store.Ad
 func (b *preparingBuffer) Update(obj any) error { return b.prepared(obj, b.Store.Update) }
 
 func (b *preparingBuffer) prepared(obj any, store func(any) error) error {
-	one := []any{obj}
-	if err := b.p.prepareListed(one); err != nil {
+	b.one[0] = obj
+	err := b.p.prepareListed(b.one[:])
+	obj, b.one[0] = b.one[0], nil
+	if err != nil {
 		b.err = cmp.Or(b.err, err)
 		return err
 	}
-	return store(one[0])
+	return store(obj)
 }

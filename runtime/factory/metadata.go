@@ -19,9 +19,10 @@ import (
 //
 // A namespaced resource's informer watches the factory's namespaces
 // (WithNamespace, WithNamespaces); a cluster-scoped one
-// (namespaced false) watches all. The factory's list-options tweak and
-// default resync period and WithWatchList apply, and managedFields are stripped unless
-// WithManagedFields() keeps them for every type. Per-type options
+// (namespaced false) watches all. The factory's list-options tweak,
+// default resync period and WithWatchList apply, and managedFields are
+// stripped unless WithManagedFields() keeps them for every type. Per-type
+// options
 // (WithByObject, WithCustomResyncConfig, WithManagedFields(obj)) and
 // WithTransform do not: they are written for typed objects.
 //

@@ -47,7 +47,6 @@ type Shared struct {
 
 	mu        sync.Mutex
 	informers map[informerKey]cache.SharedIndexInformer
-	started   map[informerKey]bool
 	// ctx is cancelled by Shutdown; every informer runs under it.
 	ctx          context.Context
 	cancel       context.CancelFunc
@@ -56,7 +55,8 @@ type Shared struct {
 	// loggedManagedFields is set once Start said that managedFields are
 	// stripped.
 	loggedManagedFields bool
-	// running holds how to stop each started informer, for RemoveInformer.
+	// running holds how to stop each started informer (a key is started
+	// when it is here), for RemoveInformer.
 	running map[informerKey]runningInformer
 }
 
@@ -78,7 +78,6 @@ func New(opts ...Option) *Shared {
 	s := &Shared{
 		config:    config{resyncByType: map[reflect.Type]time.Duration{}, keepManagedFieldsOf: map[reflect.Type]bool{}, byObject: map[reflect.Type]ByObject{}},
 		informers: map[informerKey]cache.SharedIndexInformer{},
-		started:   map[informerKey]bool{},
 		running:   map[informerKey]runningInformer{},
 	}
 	for _, opt := range opts {
@@ -154,10 +153,9 @@ func (s *Shared) Start(ctx context.Context) {
 		klog.FromContext(ctx).Info(managedFieldsLogLine)
 	}
 	for key, inf := range s.informers {
-		if s.started[key] {
+		if _, started := s.running[key]; started {
 			continue
 		}
-		s.started[key] = true
 		runCtx, cancel := context.WithCancel(s.ctx)
 		stop := context.AfterFunc(ctx, cancel)
 		done := make(chan struct{})
@@ -180,7 +178,7 @@ func (s *Shared) WaitForCacheSync(ctx context.Context) cache.SyncResult {
 	s.mu.Lock()
 	waiting := map[informerKey]cache.SharedIndexInformer{}
 	for key, inf := range s.informers {
-		if s.started[key] {
+		if _, started := s.running[key]; started {
 			waiting[key] = inf
 		}
 	}
@@ -239,7 +237,6 @@ func (s *Shared) remove(ctx context.Context, key informerKey) (bool, error) {
 	_, ok := s.informers[key]
 	run, running := s.running[key]
 	delete(s.informers, key)
-	delete(s.started, key)
 	delete(s.running, key)
 	s.mu.Unlock()
 	if !running {

@@ -59,7 +59,7 @@ func TestScalebenchSmoke(t *testing.T) {
 		if m.Synced.Objects != n || m.Done.ObjectsAfter != n {
 			t.Errorf("%s: cached %d pods after sync and %d after the relist, want %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
 		}
-		if m.Synced.SyncSeconds <= 0 || m.Synced.LiveHeap == 0 || m.Synced.HeapAfterSync == 0 || m.Synced.HeapInuse == 0 || m.Done.RelistPeakHeap == 0 {
+		if m.Synced.SyncSeconds <= 0 || m.Synced.LiveHeap == 0 || m.Synced.HeapAfterSync == 0 || m.Synced.HeapInuse == 0 || m.Done.RelistPeakHeap == 0 || m.Done.RelistPeakLiveHeap == 0 {
 			t.Errorf("%s: implausible numbers %+v %+v", v, m.Synced, m.Done)
 		}
 		if m.Done.Relists+m.Done.RelistWatchLists == 0 {
@@ -70,6 +70,9 @@ func TestScalebenchSmoke(t *testing.T) {
 		}
 		if m.APIServerCPUSeconds < 0 || m.APIServerPeakRSS == 0 {
 			t.Errorf("%s: kube-apiserver CPU %v s, peak RSS %d", v, m.APIServerCPUSeconds, m.APIServerPeakRSS)
+		}
+		if streams := v != variantOurs && v != variantOursMetadata; (m.Synced.InitialWatchLists > 0) != streams || (m.Synced.InitialLists > 0) == streams {
+			t.Errorf("%s: %d list and %d streamed-list requests for the first sync, want streamed=%t", v, m.Synced.InitialLists, m.Synced.InitialWatchLists, streams)
 		}
 		switch v {
 		case variantClientGo, variantClientGoMetadata:
