@@ -70,6 +70,9 @@ func (c *Client) List(ctx context.Context, opts metav1.ListOptions) (runtime.Obj
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.lists++
+	if s.outage != nil {
+		return nil, s.outage
+	}
 	obj, err := s.srv.ListWithContext(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -98,6 +101,9 @@ func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Inte
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.watchCalls++
+	if s.outage != nil {
+		return nil, s.outage
+	}
 	if c.failLeft > 0 {
 		c.failLeft--
 		return nil, c.failErr

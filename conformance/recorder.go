@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 )
 
 // NoteKind is the handler method a Note records.
@@ -73,6 +74,9 @@ type Recorder struct {
 	// Unwrap returns the key and object inside a tombstone, and false for
 	// anything else.
 	Unwrap func(obj any) (key string, inner any, ok bool)
+	// Delay, when set before the informer starts, is how long every call
+	// takes: a slow handler.
+	Delay time.Duration
 
 	gate   sync.Mutex // held while the handler is made to lag
 	holdMu sync.Mutex
@@ -132,6 +136,9 @@ func (r *Recorder) note(n Note) {
 	r.gate.Lock()
 	//lint:ignore SA2001 the empty critical section is the point: it waits for Release while the gate is held.
 	r.gate.Unlock() // only waits for Release while held
+	if r.Delay > 0 {
+		time.Sleep(r.Delay)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.view == nil {

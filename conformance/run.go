@@ -225,7 +225,13 @@ func storeStates(objs []any) map[string]State {
 
 // poll waits until cond is true or ctx is done.
 func poll(ctx context.Context, cond func() bool) error {
-	t := time.NewTicker(pollInterval)
+	return pollEvery(ctx, pollInterval, cond)
+}
+
+// pollEvery waits until cond is true or ctx is done, checking every
+// interval.
+func pollEvery(ctx context.Context, interval time.Duration, cond func() bool) error {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for !cond() {
 		select {

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
+	"os"
 	"strings"
+	"syscall"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
@@ -25,6 +28,12 @@ const (
 	// OpFailWatches makes the next Op.Failures Watch calls of each client
 	// fail with Op.Failure, then closes the open watches.
 	OpFailWatches
+	// OpStartOutage cuts every client off (Server.StartOutage): open
+	// watches end, and every call fails with Op.Failure until
+	// OpEndOutage.
+	OpStartOutage
+	// OpEndOutage ends the outage.
+	OpEndOutage
 )
 
 // FailureKind is the error a failing Watch call returns.
@@ -39,6 +48,9 @@ const (
 	// FailInternal is a 500: runtime/cache retries the watch, client-go
 	// relists.
 	FailInternal
+	// FailConnectionRefused is a refused TCP connection (the API server
+	// is down or unreachable): both reflectors retry the watch.
+	FailConnectionRefused
 )
 
 // Err returns the error of the failure kind.
@@ -48,11 +60,13 @@ func (k FailureKind) Err() error {
 		return apierrors.NewTooManyRequests("conformance: watch throttled", 1)
 	case FailInternal:
 		return apierrors.NewInternalError(errors.New("conformance: watch failed"))
+	case FailConnectionRefused:
+		return &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
 	}
 	return errors.New("conformance: connection lost")
 }
 
-var failureNames = [...]string{FailPlain: "plain", FailTooManyRequests: "429", FailInternal: "500"}
+var failureNames = [...]string{FailPlain: "plain", FailTooManyRequests: "429", FailInternal: "500", FailConnectionRefused: "refused"}
 
 // Op is one step of a scenario.
 type Op struct {
@@ -66,7 +80,7 @@ type Op struct {
 // Disrupts is true for steps that end the open watches; the driver waits
 // after them until every informer watches again.
 func (o Op) Disrupts() bool {
-	return o.Kind == OpCloseWatches || o.Kind == OpExpire || o.Kind == OpFailWatches
+	return o.Kind == OpCloseWatches || o.Kind == OpExpire || o.Kind == OpFailWatches || o.Kind == OpStartOutage
 }
 
 // Apply performs the step on s.
@@ -82,6 +96,10 @@ func (o Op) Apply(s *Server) error {
 		return s.ExpireWatches(o.Gap)
 	case OpFailWatches:
 		s.FailWatches(o.Failures, o.Failure.Err())
+	case OpStartOutage:
+		s.StartOutage(o.Failure.Err())
+	case OpEndOutage:
+		s.EndOutage()
 	default:
 		return fmt.Errorf("conformance: unknown op %d", o.Kind)
 	}
@@ -105,6 +123,10 @@ func (o Op) String() string {
 		return "expire[" + strings.Join(gap, " ") + "]"
 	case OpFailWatches:
 		return fmt.Sprintf("fail-watches(%d x %s)", o.Failures, failureNames[o.Failure])
+	case OpStartOutage:
+		return fmt.Sprintf("outage(%s)", failureNames[o.Failure])
+	case OpEndOutage:
+		return "outage-end"
 	}
 	return fmt.Sprintf("Op(%d)", o.Kind)
 }

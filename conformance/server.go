@@ -67,6 +67,7 @@ type Server struct {
 	horizon int64 // watches from a resourceVersion below it get 410
 	epoch   int   // number of disruptions so far
 	updates int   // updates so far, for the data of updated objects
+	outage  error // while not nil, every List and Watch call fails with it
 	clients []*Client
 	running sync.WaitGroup // forwarding goroutines of the clients' watches
 }
@@ -136,6 +137,24 @@ func (s *Server) FailWatches(n int, err error) {
 	}
 	s.srv.CloseWatches()
 	s.epoch++
+}
+
+// StartOutage cuts every client off: the open watches end cleanly (a
+// connection cut mid-stream ends the client's decoder, not with an error
+// event), and every List and Watch call fails with err until EndOutage.
+func (s *Server) StartOutage(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.outage = err
+	s.srv.CloseWatches()
+	s.epoch++
+}
+
+// EndOutage lets List and Watch calls through again.
+func (s *Server) EndOutage() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.outage = nil
 }
 
 // Epoch is the number of disruptions (CloseWatches, ExpireWatches,
