@@ -44,11 +44,14 @@ func runRecoveries(t *testing.T, seeds int) []Recovery {
 }
 
 // TestRecoveryAtLeastAsFastAsClientGo plays seeded fault scripts of every
-// class against both informers and checks that ours reaches the server's
-// final state no later than client-go's at the median of each class, and
-// never takes more than twice client-go's time (times under RatioFloor
-// count as RatioFloor). -v prints the table docs/benchmarks.md reports
-// (run with -recovery-seeds=40 for it).
+// class against both informers and checks, per class, that ours reaches
+// the server's final state no later than client-go's at the median, and
+// that our slowest script is at most 1.5x client-go's slowest (times
+// under RatioFloor count as RatioFloor). The worst single script's ratio
+// is logged, not checked: after an outage it is a draw of both back-offs'
+// jitter (client-go's next attempt may fall just after the outage ends).
+// -v prints the table docs/benchmarks.md reports (run with
+// -recovery-seeds=40 for it).
 func TestRecoveryAtLeastAsFastAsClientGo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays seconds of fault scripts")
@@ -60,8 +63,8 @@ func TestRecoveryAtLeastAsFastAsClientGo(t *testing.T) {
 		if s.MedianRatio > 1.0 {
 			t.Errorf("%s: ours takes %.2fx client-go's time at the median (%v vs %v), want <= 1.0x", s.Class, s.MedianRatio, s.OursMedian, s.ClientGoMedian)
 		}
-		if s.MaxRatio > 2.0 {
-			t.Errorf("%s: seed %d takes %.2fx client-go's time, want <= 2x (rerun: go test -run %s -recovery-seeds=%d -v)", s.Class, s.WorstSeed, s.MaxRatio, t.Name(), *recoverySeedsFlag)
+		if s.MaximaRatio > 1.5 {
+			t.Errorf("%s: our slowest script takes %.2fx client-go's slowest (%v vs %v), want <= 1.5x", s.Class, s.MaximaRatio, s.OursMax, s.ClientGoMax)
 		}
 	}
 }

@@ -8,47 +8,57 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 )
 
-func TestBackoffDoublesToCapAndResetsAfterQuietPeriod(t *testing.T) {
+func TestBackoffDelayByFailuresSinceAHealthyPeriod(t *testing.T) {
+	ms := time.Millisecond
 	tests := []struct {
-		name   string
-		jitter float64
-		gaps   []time.Duration // clock advance before each call
-		want   []time.Duration
+		name     string
+		jitter   float64
+		failures []int
+		want     []time.Duration
 	}{
 		{
-			name:   "doubles up to the cap without jitter",
-			jitter: 0,
-			gaps:   []time.Duration{0, 0, 0, 0, 0, 0, 0, 0},
-			want: []time.Duration{800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond,
-				6400 * time.Millisecond, 12800 * time.Millisecond, 25600 * time.Millisecond, 30 * time.Second, 30 * time.Second},
+			name:     "a fault after a healthy period is retried within 200 ms, then 1.5x per failure",
+			failures: []int{1, 2, 3, 4, 5, 6, 12, 13, 100},
+			want:     []time.Duration{100 * ms, 400 * ms, 600 * ms, 900 * ms, 1350 * ms, 2025 * ms, 23066015625, 30 * time.Second, 30 * time.Second},
 		},
 		{
-			name:   "jitter adds up to one base and stays under the cap",
-			jitter: 0.5,
-			gaps:   []time.Duration{0, 0, 0, 0, 0, 0, 0},
-			want: []time.Duration{1200 * time.Millisecond, 2400 * time.Millisecond, 4800 * time.Millisecond,
-				9600 * time.Millisecond, 19200 * time.Millisecond, 30 * time.Second, 30 * time.Second},
-		},
-		{
-			name:   "two quiet minutes reset the delay",
-			jitter: 0,
-			gaps:   []time.Duration{0, time.Second, time.Minute, 2 * time.Minute, time.Second},
-			want: []time.Duration{800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond,
-				800 * time.Millisecond, 1600 * time.Millisecond},
+			name:     "jitter adds up to one base, at the cap too",
+			jitter:   0.5,
+			failures: []int{1, 2, 3, 20},
+			want:     []time.Duration{150 * ms, 600 * ms, 900 * ms, 45 * time.Second},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := testingclock.NewFakeClock(time.Unix(0, 0))
-			b := newBackoff(c)
+			b := newBackoff()
 			b.jitter = func() float64 { return tc.jitter }
-			for i, gap := range tc.gaps {
-				c.Step(gap)
-				if got := b.next(); got != tc.want[i] {
-					t.Fatalf("call %d: delay %v, want %v", i, got, tc.want[i])
+			for i, n := range tc.failures {
+				if got := b.delay(n); got != tc.want[i] {
+					t.Errorf("delay(%d) = %v, want %v", n, got, tc.want[i])
 				}
 			}
 		})
+	}
+}
+
+// After n failures the reflector has waited no longer than client-go's
+// back-off (800 ms doubling to 30 s, jitter 1.0) with the same jitter
+// draws: ours is client-go's schedule shifted by one step, after a first
+// delay shorter than client-go's first.
+func TestBackoffNeverWaitsLongerThanClientGo(t *testing.T) {
+	for _, jitter := range []float64{0, 0.5, 0.999} {
+		b := newBackoff()
+		b.jitter = func() float64 { return jitter }
+		var ours, clientGo time.Duration
+		base := 800 * time.Millisecond // client-go's defaultBackoffInit
+		for n := 1; n <= 30; n++ {
+			ours += b.delay(n)
+			clientGo += base + time.Duration(jitter*float64(base))
+			base = min(2*base, defaultBackoffMax)
+			if ours > clientGo {
+				t.Errorf("jitter %v: after %d failures we waited %v, client-go %v", jitter, n, ours, clientGo)
+			}
+		}
 	}
 }
 

@@ -135,13 +135,18 @@ type Reflector struct {
 	onError         func(ctx context.Context, err error)
 	chunking        bool
 
-	// Owned by the Run goroutine.
-	backoff          *backoff
-	paginatedResult  bool // the first list came back paginated: keep paging
-	watchListBlocked bool // the server does not support watch lists
+	// backoff is immutable after construction.
+	backoff backoff
+	// paginatedResult is owned by the Run goroutine: the first list came
+	// back paginated, so later ones page too.
+	paginatedResult bool
 
-	position *position // see reflector_state.go
-	running  atomic.Bool
+	// rv is the resourceVersion of the position ("" before the first
+	// list): written by the Run goroutine only, read by any
+	// (LastSyncResourceVersion). The rest of the protocol state is the
+	// Run goroutine's state value (reflector_state.go).
+	rv      atomic.Pointer[string]
+	running atomic.Bool
 }
 
 // NewReflector returns a Reflector that fills store from lw with objects
@@ -182,8 +187,10 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 		store:   store,
 		opts:    opts,
 		clock:   ticking,
-		backoff: newBackoff(opts.Clock),
+		backoff: newBackoff(),
 	}
+	empty := ""
+	r.rv.Store(&empty)
 	if expectedType == nil && opts.ExpectedType != nil {
 		expectedType = opts.ExpectedType
 	}
@@ -208,7 +215,6 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 	if u, ok := lw.(watchListSemanticsUnsupported); ok && u.IsWatchListSemanticsUnSupported() {
 		r.opts.UseWatchList = false
 	}
-	r.position = newPosition()
 	return r
 }
 
@@ -238,10 +244,14 @@ func (r *Reflector) Name() string { return r.name }
 
 // LastSyncResourceVersion returns the resourceVersion last observed (list,
 // event or bookmark). It is safe for concurrent use.
-func (r *Reflector) LastSyncResourceVersion() string { return r.position.resourceVersion() }
+func (r *Reflector) LastSyncResourceVersion() string { return *r.rv.Load() }
 
 func (r *Reflector) setLastSyncResourceVersion(rv string) {
-	if r.position.advance(rv) && r.opts.Metrics != nil {
+	if *r.rv.Load() == rv {
+		return
+	}
+	r.rv.Store(&rv)
+	if r.opts.Metrics != nil {
 		r.opts.Metrics.ResourceVersion(rv)
 	}
 }
@@ -267,10 +277,23 @@ func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
 	if r.opts.Logger != nil {
 		ctx = klog.NewContext(ctx, *r.opts.Logger)
 	}
-	if err := r.listAndWatch(ctx); err != nil && ctx.Err() == nil {
-		return err
+	s := r.initialState()
+	for {
+		o := r.step(ctx, s)
+		if o.end == endStopped {
+			return nil
+		}
+		from := s.phase
+		var e effect
+		s, e = s.next(o)
+		if s.phase != phaseWatch && from != phaseWatchList {
+			// A list failed, or the watch can no longer resume.
+			return o.err
+		}
+		if !r.between(ctx, s, e, o.err) {
+			return nil
+		}
 	}
-	return nil
 }
 
 // applyFields copies the exported fields set since construction into the
@@ -309,14 +332,58 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 			r.resyncLoop(ctx)
 		}()
 	}
-	for ctx.Err() == nil {
-		if err := r.listAndWatch(ctx); err != nil && ctx.Err() == nil {
-			r.onError(ctx, err)
+	s := r.initialState()
+	for {
+		o := r.step(ctx, s)
+		if o.end == endStopped {
+			return
 		}
-		if !sleep(ctx, r.clock, r.backoff.next()) {
+		var e effect
+		s, e = s.next(o)
+		if !r.between(ctx, s, e, o.err) {
 			return
 		}
 	}
+}
+
+// initialState is the state before the first step: a relist.
+func (r *Reflector) initialState() state {
+	s := state{watchList: r.opts.UseWatchList}
+	s.phase = s.relist()
+	return s
+}
+
+// step carries out s's phase and says how it ended (see
+// reflector_state.go); endStopped once ctx is done.
+func (r *Reflector) step(ctx context.Context, s state) outcome {
+	var o outcome
+	switch s.phase {
+	case phaseList:
+		o = r.listStep(ctx, s)
+	case phaseWatchList:
+		o = r.watchListStep(ctx, s)
+	default:
+		o = r.watchStep(ctx, s)
+	}
+	if ctx.Err() != nil {
+		if o.w != nil {
+			o.w.Stop()
+		}
+		return outcome{end: endStopped}
+	}
+	return o
+}
+
+// between does what e says before the step of s, for the step that
+// ended with err; false when ctx ended while it waited.
+func (r *Reflector) between(ctx context.Context, s state, e effect, err error) bool {
+	if e.report && err != nil {
+		r.onError(ctx, err)
+	}
+	if e.backoff && !sleep(ctx, r.clock, r.backoff.delay(s.failures)) {
+		return false
+	}
+	return true
 }
 
 // resyncLoop calls store.Resync every ResyncPeriod until ctx is done.
@@ -332,34 +399,6 @@ func (r *Reflector) resyncLoop(ctx context.Context) {
 			klog.FromContext(ctx).Error(err, "Resync failed", "reflector", r.name)
 		}
 	}
-}
-
-// listAndWatch fills the store, by watch list or list, then watches until
-// the watch can no longer resume or ctx is done. It returns the error that
-// made it give up; nil when ctx is done.
-func (r *Reflector) listAndWatch(ctx context.Context) error {
-	var w watch.Interface
-	if r.opts.UseWatchList && !r.watchListBlocked {
-		var err error
-		w, err = r.watchList(ctx)
-		if ctx.Err() != nil {
-			return nil
-		}
-		if err != nil {
-			klog.FromContext(ctx).V(2).Info("Watch list failed, falling back to list", "reflector", r.name, "err", err)
-			r.onError(ctx, err)
-			w = nil
-		}
-	}
-	if w == nil {
-		if err := r.list(ctx); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return err
-		}
-	}
-	return r.watchLoop(ctx, w)
 }
 
 // pageSize is the Limit of the first page of a list at resourceVersion.
@@ -380,15 +419,22 @@ func (r *Reflector) pageSize(resourceVersion string) int64 {
 	return defaultPageSize
 }
 
-// list lists every object and replaces the store's content with them.
-func (r *Reflector) list(ctx context.Context) error {
+// listStep is the list phase.
+func (r *Reflector) listStep(ctx context.Context, s state) outcome {
+	if err := r.list(ctx, s.listFrom(r.LastSyncResourceVersion())); err != nil {
+		return outcome{end: endFailed, err: err}
+	}
+	return outcome{end: endStored}
+}
+
+// list lists every object at rv and replaces the store's content with
+// them.
+func (r *Reflector) list(ctx context.Context, rv string) error {
 	start := r.clock.Now()
-	rv := r.position.listFrom()
 	items, listRV, paginated, err := r.listAll(ctx, rv)
 	if err != nil && (isExpiredError(err) || isTooLargeResourceVersionError(err)) {
 		// The resourceVersion is gone or not there yet: list the latest
 		// state with a consistent read.
-		r.position.expire()
 		rv = ""
 		items, listRV, paginated, err = r.listAll(ctx, rv)
 	}
@@ -401,7 +447,6 @@ func (r *Reflector) list(ctx context.Context) error {
 	if rv == "0" && paginated {
 		r.paginatedResult = true
 	}
-	r.position.reset()
 	if err := r.replace(items, listRV); err != nil {
 		return fmt.Errorf("%s: storing the list: %w", r.name, err)
 	}
@@ -480,87 +525,39 @@ func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any,
 	}
 }
 
-// watchLoop consumes w (or a new watch when w is nil) and re-watches from
-// the last resourceVersion for as long as that is possible. It returns nil
-// when ctx is done and the error that requires a relist otherwise.
-func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface) error {
-	for {
-		if ctx.Err() != nil {
-			if w != nil {
-				w.Stop()
-			}
-			return nil
+// watchStep is the watch phase: it consumes the watch a watch list left
+// open, or opens one from the position, until the watch ends.
+func (r *Reflector) watchStep(ctx context.Context, s state) outcome {
+	w, replaying := s.w, false
+	if w == nil {
+		rv := r.LastSyncResourceVersion()
+		// A watch from "" or "0" first replays the current state.
+		replaying = rv == "" || rv == "0"
+		timeout := r.watchTimeoutSeconds()
+		var err error
+		w, err = r.lw.WatchWithContext(ctx, metav1.ListOptions{
+			ResourceVersion:     rv,
+			TimeoutSeconds:      &timeout,
+			AllowWatchBookmarks: true,
+		})
+		if err != nil {
+			err = fmt.Errorf("%s: watch: %w", r.name, err)
+			return outcome{end: errorEnding(err), err: err}
 		}
-		start := r.clock.Now()
-		// A watch handed over by watchList is past its initial events.
-		replaying := false
-		if w == nil {
-			rv := r.LastSyncResourceVersion()
-			replaying = rv == "" || rv == "0"
-			timeout := r.watchTimeoutSeconds()
-			var err error
-			w, err = r.lw.WatchWithContext(ctx, metav1.ListOptions{
-				ResourceVersion:     rv,
-				TimeoutSeconds:      &timeout,
-				AllowWatchBookmarks: true,
-			})
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil
-				}
-				err = fmt.Errorf("%s: watch: %w", r.name, err)
-				if again, err := r.follow(ctx, after(err, 0), err); !again {
-					return err
-				}
-				continue
-			}
-			// The watch's life starts when it is open: a REST client may
-			// retry inside WatchWithContext for seconds, then hand back an
-			// empty, closed watch that must count as very short.
-			start = r.clock.Now()
-			if r.opts.Metrics != nil {
-				r.opts.Metrics.WatchStarted()
-			}
-		}
-		events, err := r.consume(ctx, w, start, replaying)
-		w = nil
 		if r.opts.Metrics != nil {
-			r.opts.Metrics.WatchEnded(events, err)
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-		if again, err := r.follow(ctx, after(err, r.clock.Since(start)), err); !again {
-			return err
+			r.opts.Metrics.WatchStarted()
 		}
 	}
-}
-
-// follow carries out t, the transition after a watch that ended with err
-// (see reflector_state.go): it reports err and waits the back-off as t
-// says, and returns true to watch again. It returns false with the error
-// to relist on when t leads to phaseList (recording an expired position),
-// and false with nil when ctx ended during the back-off.
-func (r *Reflector) follow(ctx context.Context, t transition, err error) (bool, error) {
-	if t.next == phaseList {
-		return false, r.noteExpiry(err)
+	// The watch's life starts when it is open: a REST client may retry
+	// inside WatchWithContext for seconds, then hand back an empty,
+	// closed watch that must count as very short.
+	start := r.clock.Now()
+	got, err := r.consume(ctx, w, start, replaying)
+	if r.opts.Metrics != nil {
+		r.opts.Metrics.WatchEnded(got.events, err)
 	}
-	if t.report {
-		r.onError(ctx, err)
-	}
-	if t.backoff && !sleep(ctx, r.clock, r.backoff.next()) {
-		return false, nil
-	}
-	return true, nil
-}
-
-// noteExpiry remembers that the last resourceVersion is no longer served,
-// so the next list is a consistent read from "", and returns err.
-func (r *Reflector) noteExpiry(err error) error {
-	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
-		r.position.expire()
-	}
-	return err
+	lived := r.clock.Since(start)
+	return outcome{end: watchEnding(err, lived, got), healthy: got.changes > 0 || lived >= healthyWatch, err: err}
 }
 
 func (r *Reflector) watchTimeoutSeconds() int64 {
@@ -572,105 +569,6 @@ var (
 	errWatchIdle      = errors.New("watch delivered nothing for the idle timeout; restarting it")
 	errVeryShortWatch = errors.New("watch closed immediately without delivering anything")
 )
-
-// maxBurst is the most watch events consume handles in one burst: events
-// already waiting in the result channel are handled back to back, and
-// the per-burst work (reading the clock, publishing the resourceVersion,
-// checking ctx) is done once per burst.
-const maxBurst = 256
-
-// consume applies the events of w to the store until w closes, fails, stays
-// idle for IdleTimeout, or ctx is done; it always stops w. replaying is
-// set for a watch started at "" or "0", which first replays the current
-// state as synthetic Added events in no resourceVersion order: their
-// resourceVersions are no position, so tracking starts at the first event
-// of another type.
-// It returns the number of events handled and why it stopped (nil for a
-// clean close).
-//
-// Events are handled in bursts: after waiting for one event, consume also
-// handles, without waiting, those already queued behind it (up to
-// maxBurst). The time of the burst's first event stands for the whole
-// burst in the idle check, and LastSyncResourceVersion moves once per
-// burst, to the burst's last resourceVersion (at once for bookmarks, and
-// before consume returns).
-func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.Time, replaying bool) (int, error) {
-	defer w.Stop()
-	idle := r.clock.NewTimer(r.opts.IdleTimeout)
-	defer idle.Stop()
-	results := w.ResultChan()
-	updater, _ := r.store.(ResourceVersionUpdater)
-	lastEvent := r.clock.Now()
-	events := 0
-	for {
-		var ev watch.Event
-		var ok bool
-		select {
-		case <-ctx.Done():
-			return events, ctx.Err()
-		case <-idle.C():
-			// The timer is armed for the idle timeout after the event seen
-			// when it was last armed; re-arm it for the time left since.
-			if left := r.opts.IdleTimeout - r.clock.Since(lastEvent); left > 0 {
-				idle.Reset(left)
-				continue
-			}
-			return events, fmt.Errorf("%s: %w", r.name, errWatchIdle)
-		case ev, ok = <-results:
-		}
-		lastEvent = r.clock.Now()
-		// The burst's resourceVersion, not yet published when pending.
-		var rv string
-		pending := false
-		for n := 1; ; n++ {
-			if !ok {
-				r.publishResourceVersion(rv, pending)
-				if events == 0 && r.clock.Since(start) < veryShortWatch {
-					return events, fmt.Errorf("%s: %w", r.name, errVeryShortWatch)
-				}
-				return events, nil
-			}
-			if ev.Type == watch.Error {
-				r.publishResourceVersion(rv, pending)
-				return events, fmt.Errorf("%s: watch event: %w", r.name, apierrors.FromObject(ev.Object))
-			}
-			events++
-			if evRV, applied := r.apply(ctx, ev, r.store); applied {
-				if ev.Type != watch.Added {
-					replaying = false
-				}
-				// An event without a resourceVersion (a bookmark of a
-				// server that sends none) says nothing of the position.
-				if !replaying && evRV != "" {
-					rv, pending = evRV, true
-					if ev.Type == watch.Bookmark && updater != nil {
-						r.publishResourceVersion(rv, pending)
-						pending = false
-						updater.UpdateResourceVersion(rv)
-					}
-				}
-			}
-			if n == maxBurst {
-				break
-			}
-			select {
-			case ev, ok = <-results:
-				continue
-			default:
-			}
-			break
-		}
-		r.publishResourceVersion(rv, pending)
-	}
-}
-
-// publishResourceVersion makes rv the LastSyncResourceVersion when
-// pending.
-func (r *Reflector) publishResourceVersion(rv string, pending bool) {
-	if pending {
-		r.setLastSyncResourceVersion(rv)
-	}
-}
 
 // apply writes one watch event to store and returns the event's
 // resourceVersion; ok is false when the event was dropped.

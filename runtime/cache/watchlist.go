@@ -24,94 +24,60 @@ var (
 	errInitialEventsCut = errors.New("watch list: the stream closed before the initial-events-end bookmark")
 )
 
-// watchList fills the store with a streamed initial list: a watch with
-// sendInitialEvents=true whose synthetic events are buffered in a temporary
-// store until the bookmark annotated k8s.io/initial-events-end, after which
-// the store's content is replaced at the bookmark's resourceVersion. It
-// returns the watch, still open, to be consumed by watchLoop.
-//
-// It retries transient failures (with back-off); any other failure is
-// returned so the caller falls back to a LIST, for this attempt only. An
-// expired or too large resourceVersion makes that LIST a consistent read
-// from "". When the failure shows the server lacks watch-list support,
-// later relists go straight to LIST.
-func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
-	for {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		start := r.clock.Now()
-		timeout := r.watchTimeoutSeconds()
-		sendInitialEvents := true
-		w, err := r.lw.WatchWithContext(ctx, metav1.ListOptions{
-			ResourceVersion:      r.position.watchListFrom(),
-			ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
-			SendInitialEvents:    &sendInitialEvents,
-			AllowWatchBookmarks:  true,
-			TimeoutSeconds:       &timeout,
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			err = fmt.Errorf("%s: watch list: %w", r.name, err)
-			if retry := r.watchListRetry(ctx, err); retry {
-				continue
-			}
-			return nil, err
-		}
-		if r.opts.Metrics != nil {
-			r.opts.Metrics.WatchStarted()
-		}
-		items, rv, events, err := r.collectInitialEvents(ctx, w)
-		if err != nil {
-			w.Stop()
-			if r.opts.Metrics != nil {
-				r.opts.Metrics.WatchEnded(events, err)
-			}
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if retry := r.watchListRetry(ctx, err); retry {
-				continue
-			}
-			return nil, err
-		}
-		if r.opts.Metrics != nil {
-			r.opts.Metrics.ListDone(len(items), r.clock.Since(start), nil)
-		}
-		r.position.reset()
-		if err := r.replace(items, rv); err != nil {
-			w.Stop()
-			return nil, fmt.Errorf("%s: storing the watch list: %w", r.name, err)
-		}
-		r.setLastSyncResourceVersion(rv)
-		if u, ok := r.store.(ResourceVersionUpdater); ok {
-			u.UpdateResourceVersion(rv)
-		}
-		klog.FromContext(ctx).V(2).Info("Caches populated by watch list", "reflector", r.name, "items", len(items), "resourceVersion", rv)
-		return w, nil
+// watchListStep is the watch-list phase.
+func (r *Reflector) watchListStep(ctx context.Context, s state) outcome {
+	w, err := r.watchList(ctx, s.watchListFrom(r.LastSyncResourceVersion()))
+	if err != nil {
+		return outcome{end: watchListEnding(err), err: err}
 	}
+	return outcome{end: endStored, w: w}
 }
 
-// watchListRetry reports whether the watch list should be tried again
-// after err, reporting err and backing off first when it is transient. It
-// records an unavailable resourceVersion, and the server's lack of
-// support, when err shows them.
-func (r *Reflector) watchListRetry(ctx context.Context, err error) bool {
-	switch {
-	case isExpiredError(err) || isTooLargeResourceVersionError(err):
-		// Fall back to a LIST from "" rather than re-watching: a server
-		// answering every watch list so would be hit in a hot loop.
-		r.position.expire()
-	case isRetriableWatchError(err):
-		r.onError(ctx, err)
-		return sleep(ctx, r.clock, r.backoff.next())
-	case errors.Is(err, errNoInitialEventsEnd), apierrors.IsBadRequest(err),
-		apierrors.IsInvalid(err), apierrors.IsMethodNotSupported(err):
-		r.watchListBlocked = true
+// watchList fills the store with a streamed initial list from
+// resourceVersion: a watch with sendInitialEvents=true whose synthetic
+// events are buffered in a temporary store until the bookmark annotated
+// k8s.io/initial-events-end, after which the store's content is replaced
+// at the bookmark's resourceVersion. It returns the watch, still open, to
+// be consumed by the watch phase. What follows a failure is the
+// transition table's (reflector_state.go).
+func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watch.Interface, error) {
+	start := r.clock.Now()
+	timeout := r.watchTimeoutSeconds()
+	sendInitialEvents := true
+	w, err := r.lw.WatchWithContext(ctx, metav1.ListOptions{
+		ResourceVersion:      resourceVersion,
+		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+		SendInitialEvents:    &sendInitialEvents,
+		AllowWatchBookmarks:  true,
+		TimeoutSeconds:       &timeout,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: watch list: %w", r.name, err)
 	}
-	return false
+	if r.opts.Metrics != nil {
+		r.opts.Metrics.WatchStarted()
+	}
+	items, rv, events, err := r.collectInitialEvents(ctx, w)
+	if err != nil {
+		w.Stop()
+		if r.opts.Metrics != nil {
+			r.opts.Metrics.WatchEnded(events, err)
+		}
+		return nil, err
+	}
+	if r.opts.Metrics != nil {
+		r.opts.Metrics.ListDone(len(items), r.clock.Since(start), nil)
+	}
+	if err := r.replace(items, rv); err != nil {
+		w.Stop()
+		return nil, fmt.Errorf("%s: storing the watch list: %w", r.name, err)
+	}
+	r.setLastSyncResourceVersion(rv)
+	if u, ok := r.store.(ResourceVersionUpdater); ok {
+		u.UpdateResourceVersion(rv)
+	}
+	klog.FromContext(ctx).V(2).Info("Caches populated by watch list", "reflector", r.name, "items", len(items), "resourceVersion", rv)
+	return w, nil
 }
 
 // collectInitialEvents buffers the initial events of w until the
