@@ -14,6 +14,12 @@
 #                                           benchmark, e2e/cmd/scalebench)
 #        SCALE=1 SKIP_RUNTIME=1 ./hack/bench.sh (only that one)
 #        SCALE_PODS=20000 SCALE_ROUNDS=1 SCALE=1 ./hack/bench.sh
+#        SKIP_RUNTIME=1 ./hack/bench.sh   (only the recovery benchmark)
+#        RECOVERY_SEEDS=100 ./hack/bench.sh
+#
+# The recovery benchmark (conformance/, about 20 s) plays seeded fault
+# scripts against client-go's informer and ours and writes the section
+# "Recovery after faults" of docs/benchmarks.md (SKIP_RECOVERY=1 skips it).
 #
 # After the runtime rounds, benchreport compares the generators: upstream
 # informer-gen + lister-gen (k8s.io/code-generator, pinned in bench/tools)
@@ -60,6 +66,13 @@ if [ "${SKIP_RUNTIME:-0}" != 1 ]; then
   echo "=== benchreport: alternating rounds"
   go run ./cmd/benchreport "${args[@]}"
   echo "=== wrote docs/benchmarks.md and docs/benchmarks.png"
+fi
+
+if [ "${SKIP_RECOVERY:-0}" != 1 ]; then
+  echo "=== recovery after faults: ${RECOVERY_SEEDS:-40} scripts per fault class (conformance/)"
+  (cd ../conformance && go test -count=1 -run '^TestRecoveryAtLeastAsFastAsClientGo$' \
+    -recovery-seeds "${RECOVERY_SEEDS:-40}" -recovery-report ../docs/benchmarks.md .)
+  echo "=== wrote the recovery section of docs/benchmarks.md"
 fi
 
 if [ "${SCALE:-0}" = 1 ] && [ "${SKIP_SCALE:-0}" != 1 ]; then

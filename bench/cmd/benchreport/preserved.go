@@ -7,18 +7,22 @@ import (
 	"os"
 )
 
-// The section between these markers of docs/benchmarks.md is written by
-// another program (e2e/cmd/scalebench, the real kube-apiserver
-// measurements); writeReport carries it over unchanged when it rewrites the
-// file.
+// The sections between these markers of docs/benchmarks.md are written by
+// other programs (the recovery benchmark of conformance/, and
+// e2e/cmd/scalebench, the real kube-apiserver measurements); writeReport
+// carries them over unchanged, in this order, when it rewrites the file.
 const (
 	preservedStart = "<!-- scalebench:start -->"
 	preservedEnd   = "<!-- scalebench:end -->"
+	recoveryStart  = "<!-- recovery:start -->"
+	recoveryEnd    = "<!-- recovery:end -->"
 )
 
-// preservedSection returns the marked block of the report at path, markers
-// included and followed by a newline, or "" when the file does not exist or
-// has no complete block.
+var preservedMarkers = [][2]string{{recoveryStart, recoveryEnd}, {preservedStart, preservedEnd}}
+
+// preservedSection returns the marked blocks of the report at path,
+// markers included and each followed by a newline, or "" when the file
+// does not exist or has no complete block.
 func preservedSection(path string) (string, error) {
 	old, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -27,20 +31,23 @@ func preservedSection(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return markedBlock(old), nil
+	var kept string
+	for _, m := range preservedMarkers {
+		kept += markedBlock(old, m[0], m[1])
+	}
+	return kept, nil
 }
 
-// markedBlock returns the first block of doc from preservedStart to the
-// following preservedEnd, markers included, with a trailing newline; "" when
-// there is none.
-func markedBlock(doc []byte) string {
-	i := bytes.Index(doc, []byte(preservedStart))
+// markedBlock returns the first block of doc from start to the following
+// end, markers included, with a trailing newline; "" when there is none.
+func markedBlock(doc []byte, start, end string) string {
+	i := bytes.Index(doc, []byte(start))
 	if i < 0 {
 		return ""
 	}
-	j := bytes.Index(doc[i:], []byte(preservedEnd))
+	j := bytes.Index(doc[i:], []byte(end))
 	if j < 0 {
 		return ""
 	}
-	return string(doc[i:i+j+len(preservedEnd)]) + "\n"
+	return string(doc[i:i+j+len(end)]) + "\n"
 }

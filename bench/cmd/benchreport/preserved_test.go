@@ -56,7 +56,7 @@ func TestMarkedBlock(t *testing.T) {
 		{preservedStart + "\nunterminated\n", ""},
 		{preservedEnd + "\n" + preservedStart + "\n", ""},
 	} {
-		if got := markedBlock([]byte(tc.doc)); got != tc.want {
+		if got := markedBlock([]byte(tc.doc), preservedStart, preservedEnd); got != tc.want {
 			t.Errorf("markedBlock(%q) = %q, want %q", tc.doc, got, tc.want)
 		}
 	}
