@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/clock"
 )
 
@@ -33,28 +34,48 @@ const (
 	defaultBackoffMax     = 30 * time.Second
 )
 
-// backoff computes the jittered delay after a number of failures.
+// backoff computes the jittered delay after a number of failures: first
+// after one, then initial growing by factor per failure up to max, each
+// plus up to spread times itself.
 type backoff struct {
 	first, initial, max time.Duration
+	factor, spread      float64
 	jitter              func() float64 // in [0, 1)
 }
 
 func newBackoff() backoff {
-	return backoff{first: firstBackoff, initial: defaultBackoffInitial, max: defaultBackoffMax, jitter: rand.Float64}
+	return backoff{first: firstBackoff, initial: defaultBackoffInitial, max: defaultBackoffMax,
+		factor: 1.5, spread: 1, jitter: rand.Float64}
+}
+
+// backoffFrom is the back-off a caller configured with
+// ReflectorOptions.Backoff, with client-go's meaning: Duration growing by
+// Factor per failure (at least 1) up to Cap (when set), each plus up to
+// Jitter times itself; Steps is not used (the reflector retries for as
+// long as it runs).
+func backoffFrom(w wait.Backoff) backoff {
+	b := backoff{first: w.Duration, initial: w.Duration, max: w.Cap, factor: max(w.Factor, 1), spread: max(w.Jitter, 0), jitter: rand.Float64}
+	if b.max <= 0 {
+		b.max = defaultBackoffMax
+	}
+	if b.initial > 0 {
+		b.initial = time.Duration(float64(b.initial) * b.factor)
+	}
+	return b
 }
 
 // delay returns the delay to wait after failures failed steps (at least
-// 1): a value in [base, 2*base).
+// 1): a value in [base, (1+spread)*base).
 func (b backoff) delay(failures int) time.Duration {
 	base := b.first
 	if failures > 1 {
 		base = b.initial
 		for i := 2; i < failures && base < b.max; i++ {
-			base += base / 2
+			base = time.Duration(float64(base) * b.factor)
 		}
 		base = min(base, b.max)
 	}
-	return base + time.Duration(b.jitter()*float64(base))
+	return base + time.Duration(b.jitter()*b.spread*float64(base))
 }
 
 // sleep waits for d on c; it returns false, early, when ctx is done.

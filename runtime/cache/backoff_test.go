@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -59,6 +60,33 @@ func TestBackoffNeverWaitsLongerThanClientGo(t *testing.T) {
 				t.Errorf("jitter %v: after %d failures we waited %v, client-go %v", jitter, n, ours, clientGo)
 			}
 		}
+	}
+}
+
+// ReflectorOptions.Backoff replaces the default with client-go's meaning
+// of wait.Backoff.
+func TestBackoffFromOptions(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name   string
+		w      wait.Backoff
+		jitter float64
+		want   []time.Duration // delays after 1, 2, 3, 4 failures
+	}{
+		{"doubling to a cap", wait.Backoff{Duration: 100 * ms, Factor: 2, Cap: 500 * ms}, 0, []time.Duration{100 * ms, 200 * ms, 400 * ms, 500 * ms}},
+		{"constant without a factor", wait.Backoff{Duration: 50 * ms}, 0, []time.Duration{50 * ms, 50 * ms, 50 * ms, 50 * ms}},
+		{"jitter is a fraction of the delay", wait.Backoff{Duration: 100 * ms, Factor: 2, Jitter: 0.1}, 1, []time.Duration{110 * ms, 220 * ms, 440 * ms, 880 * ms}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := backoffFrom(tt.w)
+			b.jitter = func() float64 { return tt.jitter }
+			for i, want := range tt.want {
+				if got := b.delay(i + 1); got != want {
+					t.Errorf("delay(%d) = %v, want %v", i+1, got, want)
+				}
+			}
+		})
 	}
 }
 

@@ -92,9 +92,12 @@ type ReflectorOptions struct {
 	// TypeDescription names the type of the objects in logs; default
 	// derived from the expected type.
 	TypeDescription string
-	// Backoff is accepted for client-go compatibility and not used: the
-	// reflector backs off between failures with its own jittered
-	// exponential policy (up to 30s, reset after a healthy watch).
+	// Backoff, when set, replaces the reflector's back-off between
+	// failures (backoff.go), as in client-go: Duration growing by Factor
+	// per failure up to Cap, each delay plus up to Jitter times itself.
+	// Steps is not used: the reflector retries for as long as it runs.
+	// The count of failures starts over after a healthy watch, as with
+	// the default.
 	Backoff *wait.Backoff
 	// MinWatchTimeout is the minimum server-side watch timeout; each watch
 	// asks for a random timeout in [MinWatchTimeout, 2*MinWatchTimeout).
@@ -188,6 +191,9 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 		opts:    opts,
 		clock:   ticking,
 		backoff: newBackoff(),
+	}
+	if opts.Backoff != nil {
+		r.backoff = backoffFrom(*opts.Backoff)
 	}
 	empty := ""
 	r.rv.Store(&empty)
