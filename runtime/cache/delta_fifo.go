@@ -135,37 +135,57 @@ type poppedDeltas struct {
 // while a batch is applied; Replace and Resync, which read the cache the
 // batch is being applied to, wait for the batch to finish, and Delete
 // queues unconditionally meanwhile.
+//
+// Concurrency: no goroutine of its own. Producers (the reflector's Run and
+// resync goroutines) call Add/Update/Delete/Replace/Resync; one consumer
+// (the informer's processing goroutine) calls popBatch. Lock order: popMu
+// before mu (popBatch takes both; nothing takes popMu while holding mu).
+// cond and idle wait on mu: only popBatch waits on cond, only Replace and
+// Resync (waitIdleLocked) wait on idle.
 type DeltaFIFO struct {
-	popMu sync.Mutex // serialises popBatch callers
-	mu    sync.Mutex
-	cond  sync.Cond // signalled when a key is queued or the queue closes
-	idle  sync.Cond // broadcast when a batch finished processing
+	// popMu serialises popBatch callers, and guards batch and popped:
+	// the popping goroutine fills them with mu held, hands batch to
+	// process with mu released, and empties both with mu held again.
+	popMu sync.Mutex
+	// mu guards every field below but the immutable ones at the end.
+	mu   sync.Mutex
+	cond sync.Cond // signalled (on mu) when a key is queued or the queue closes
+	idle sync.Cond // broadcast (on mu) when a batch finished processing
 
-	processing bool // a popped batch is being processed
+	// processing is set while a popped batch is being processed: the
+	// cache does not yet reflect the keys of batch, so readers of the
+	// cache (Replace, Resync) wait on idle until it is clear.
+	processing bool
 
+	// A key is queued if and only if items maps it to an entry e with
+	// e.key == key that is in queue[head:] (a large map may keep stale
+	// mappings of popped entries, whose key is ""; queuedLocked tells
+	// them apart).
 	items     map[string]*fifoEntry
 	itemsHigh int          // most keys items held since it was last made
 	queue     []*fifoEntry // keys in FIFO order, from head
-	head      int
-	free      []*fifoEntry // recycled entries
+	head      int          // queue[:head] are popped (nil)
+	free      []*fifoEntry // recycled entries, at most maxFreeEntries
 	chunk     []fifoEntry  // unused entries of the last allocated chunk
 	batch     []poppedDeltas
-	popped    []*fifoEntry // entries of the batch being processed
+	popped    []*fifoEntry // entries of batch, recycled after process
 	listGen   uint64       // number of Replace calls so far
 	// poppedTotal counts the keys popped since the queue was made, so
 	// that poppedTotal + (i - head) numbers queue[i] for good, across
 	// compactions. relistEnd is that number one past the last key of the
-	// latest relist, while some of it is still queued.
+	// latest relist, while some of it is still queued: the keys numbered
+	// below relistEnd form one relist, popped in one batch.
 	poppedTotal uint64
 	relistEnd   uint64
 
 	populated bool // a Replace completed
 	// initialPopulationCount is the number of keys of the initial
 	// population (queued by the first Replace) not yet popped and
-	// processed.
+	// processed: HasSynced once it is 0 after populated.
 	initialPopulationCount int
-	closed                 bool
+	closed                 bool // Close was called: popBatch returns ErrFIFOClosed
 
+	// Immutable after construction.
 	name      string
 	doneCh    chan struct{} // closed by Close
 	keyFunc   KeyFunc

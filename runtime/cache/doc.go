@@ -149,6 +149,33 @@
 // when the handler implements it (ResourceEventHandlerFuncs and typed
 // handlers do), and OnUpdate(obj, obj) otherwise.
 //
+// # Goroutines and locks
+//
+// A running SharedIndexInformer has these goroutines: the Reflector's Run
+// goroutine (its protocol: reflector_state.go) and, with a resync period,
+// its resync goroutine, both writing into the DeltaFIFO; the informer's
+// processing goroutine, the only caller of popBatch, which applies batches
+// to the Indexer and pushes notifications; one goroutine per handler
+// (listener.run), the only caller of that handler; and the processor's
+// goroutine, which starts and stops the listeners. A DoneChecker may add
+// one goroutine that waits for a condition and closes its channel.
+//
+// Locks are taken in this order, never the reverse:
+//
+//	sharedIndexInformer.mu        configuration and lifecycle (AddEventHandler)
+//	  sharedIndexInformer.applyMu a batch applied to the Indexer and listeners
+//	    processor.mu              the listener lists and resync schedules
+//	      listener.mu             one handler's buffers
+//	DeltaFIFO.popMu               the consumer's batch
+//	  DeltaFIFO.mu                the queue
+//	threadSafeStore.mu            the Indexer: innermost, taken under applyMu
+//	                              (applying) and under DeltaFIFO.mu (Replace
+//	                              and Resync read the known objects)
+//
+// No DeltaFIFO lock is held while an informer lock is taken: popBatch
+// releases DeltaFIFO.mu before the batch is applied under applyMu. Each
+// type's fields say which of these guards them.
+//
 // # Compatibility with client-go
 //
 // Every name this package shares with k8s.io/client-go/tools/cache v0.37

@@ -57,31 +57,43 @@ const coalescedBatch = 256
 // size is bounded by the number of distinct keys. The listener drains the in-order
 // buffer before coalesced keys, so notifications of one key are never
 // reordered.
+//
+// Concurrency: one goroutine, run, started by the processor and ended by
+// stop; it is the only caller of the handler. Lock order: the informer's
+// apply lock, then the processor's mu, then mu (push is called under the
+// first; the processor reads the resync fields under its own).
 type listener struct {
+	// Immutable after newListener.
 	handler ResourceEventHandler
 	resync  ResyncHandler // nil: resyncs go to OnUpdate(obj, obj)
 	name    string
 	metrics Metrics
 
+	// mu guards the fields up to stopped. cond waits on mu; only run
+	// waits on it, with idle set.
 	mu      sync.Mutex
 	cond    sync.Cond
 	fast    []notification  // being filled, in order; grows up to fastCap
 	fastCap int             // most notifications fast holds
 	spare   []notification  // empty buffer swapped in by the consumer
-	backlog backlog         // coalesced per key, once fast filled up
-	taken   []pendingChange // coalesced changes being delivered; run only
-	idle    bool            // consumer waits on cond
-	stopped bool
+	backlog backlog         // coalesced per key; non-empty only once fast filled up
+	taken   []pendingChange // coalesced changes being delivered; touched by run only
+	idle    bool            // run waits on cond: push signals it
+	stopped bool            // stop was called: push drops notifications
 
 	// latestOnly makes coalesced updates carry a nil old object instead
 	// of the state the handler was last given, so a lagging handler keeps
-	// no object version alive that the cache has dropped. Set before run.
+	// no object version alive that the cache has dropped. Written by the
+	// informer before it adds the listener to the processor (which starts
+	// run); read-only afterwards.
 	latestOnly bool
 
-	stopFlag       atomic.Bool
-	initialPending atomic.Int64 // initial adds not yet delivered
+	stopFlag       atomic.Bool  // stop was called: run returns at its next check
+	initialPending atomic.Int64 // initial adds pushed, not yet delivered
 
-	// Resync schedule, guarded by the processor's lock.
+	// The resync schedule. requestedResync is written before the listener
+	// is added to the processor; resyncPeriod and nextResync are guarded
+	// by the processor's mu (processor.add and resync.go).
 	requestedResync time.Duration
 	resyncPeriod    time.Duration
 	nextResync      time.Time

@@ -49,8 +49,11 @@ func NewStore(keyFunc KeyFunc, opts ...StoreOption) Store {
 // RWMutex. Reads take the read lock; every write, including index upkeep,
 // happens under the write lock so index reads are always exact.
 type threadSafeStore struct {
-	keyFunc KeyFunc
+	keyFunc KeyFunc // immutable
 
+	// mu guards objects and indexes (the innermost lock of the package:
+	// see doc.go). Every object in objects is filed in every index under
+	// the values its index function gave when it was stored.
 	mu      sync.RWMutex
 	objects objectTable
 	indexes []*storeIndex // sorted by name
