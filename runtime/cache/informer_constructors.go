@@ -163,4 +163,3 @@ func (c *handlerController) HasSyncedChecker() DoneChecker {
 func (c *handlerController) LastSyncResourceVersion() string {
 	return c.informer.LastSyncResourceVersion()
 }
-
