@@ -58,6 +58,36 @@ var requiredCacheNames = []string{
 	"DeltaFIFO", "NewDeltaFIFOWithOptions", "Delta", "Deltas", "DeltaType", "SyncResult",
 }
 
+// kubernetesCacheNames are the further tools/cache names k8s.io/kubernetes
+// v1.36.3 uses outside client-go (issue 17): client-go's older stores and
+// queues and the single-handler informer constructors, with the names
+// their declarations need. Each must exist in runtime/cache with a
+// compatible declaration.
+var kubernetesCacheNames = []string{
+	// Keyed and expiring stores.
+	"ThreadSafeStore", "NewThreadSafeStore", "Indices", "KeyError", "ExpirationCache",
+	"ExpirationPolicy", "TTLPolicy", "TimestampedEntry", "NewTTLStore", "NewExpirationStore",
+	"FakeExpirationPolicy", "NewFakeExpirationStore", "UndeltaStore", "NewUndeltaStore",
+	// The mutation cache.
+	"MutationCache", "NewIntegerResourceVersionMutationCache",
+	"NewIntegerResourceVersionMutationCacheWithOptions", "MutationCacheOptions",
+	"ResourceVersionComparator",
+	// Queues.
+	"Queue", "FIFO", "NewFIFO", "ErrFIFOClosed", "PopProcessFunc", "QueueWithBatch",
+	"ProcessBatchFunc", "RealFIFO", "RealFIFOOptions", "NewRealFIFO", "NewRealFIFOWithOptions",
+	"ReplacedAll", "SyncAll", "Bookmark", "ReplacedAllInfo", "SyncAllInfo", "BookmarkInfo",
+	// Single-handler informers.
+	"NewInformer", "NewInformerWithOptions", "InformerOptions", "NewIndexerInformer",
+	"NewTransformingInformer", "NewTransformingIndexerInformer",
+}
+
+// clientGoOnlyCacheNames are the tools/cache names k8s.io/kubernetes
+// v1.36.3 uses that runtime/cache cannot declare: they take client-go's
+// REST client (cache.Getter is satisfied by rest.Interface), and the
+// runtime never imports client-go. The restclient module
+// (github.com/informer-gen/informer-gen/restclient) provides them.
+var clientGoOnlyCacheNames = []string{"Getter", "NewListWatchFromClient"}
+
 func compare(t *testing.T, upstream, ours string) *apicompat.Report {
 	t.Helper()
 	r, err := apicompat.Compare(".", upstream, ours, apicompat.ClientGoRuntime())
@@ -73,11 +103,18 @@ func TestRuntimeCacheIsSourceCompatibleWithClientGo(t *testing.T) {
 	for _, f := range r.Incompatible {
 		t.Errorf("incompatible %s", f)
 	}
-	for _, name := range requiredCacheNames {
+	for _, name := range slices.Concat(requiredCacheNames, kubernetesCacheNames) {
 		if !slices.Contains(r.Shared, name) {
 			t.Errorf("required name %s is missing from %s", name, ourCache)
 		}
 	}
+	for _, name := range clientGoOnlyCacheNames {
+		if !slices.Contains(r.Missing, name) {
+			t.Errorf("%s is declared in %s now: move it from clientGoOnlyCacheNames to kubernetesCacheNames", name, ourCache)
+		}
+	}
+	t.Logf("absent tools/cache names used by k8s.io/kubernetes v1.36.3: only %v, which need client-go's REST client (module restclient provides them)", clientGoOnlyCacheNames)
+	t.Logf("absent tools/cache names no controller we ported uses: %v", withoutNames(r.Missing, clientGoOnlyCacheNames))
 	for _, f := range r.ExtraMethods {
 		t.Logf("note: %s", f)
 	}
@@ -97,4 +134,15 @@ func TestRuntimeListerIsSourceCompatibleWithClientGoListers(t *testing.T) {
 			t.Errorf("required name %s is missing from %s", name, ourLister)
 		}
 	}
+}
+
+// withoutNames returns the names not in drop.
+func withoutNames(names, drop []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(drop, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
