@@ -134,6 +134,12 @@ func TestThreadSafeStoreReadsAndReplace(t *testing.T) {
 	if _, err := s.ByIndex("nope", "y"); err == nil {
 		t.Error("ByIndex of an unknown index did not fail")
 	}
+}
+
+func TestThreadSafeStoreAddIndexersIndexesTheStoredObjects(t *testing.T) {
+	s := NewThreadSafeStore(commaIndexers(), Indices{})
+	s.Add("c", "y,z")
+	s.Add("d", "w")
 	if err := s.AddIndexers(Indexers{"len": func(obj any) ([]string, error) { return []string{fmt.Sprint(len(obj.(string)))}, nil }}); err != nil {
 		t.Fatal(err)
 	}
