@@ -84,8 +84,8 @@ var kubernetesCacheNames = []string{
 // clientGoOnlyCacheNames are the tools/cache names k8s.io/kubernetes
 // v1.36.3 uses that runtime/cache cannot declare: they take client-go's
 // REST client (cache.Getter is satisfied by rest.Interface), and the
-// runtime never imports client-go. The restclient module
-// (github.com/informer-gen/informer-gen/restclient) provides them.
+// runtime never imports client-go. The listwatch module
+// (github.com/informer-gen/informer-gen/listwatch) provides them.
 var clientGoOnlyCacheNames = []string{"Getter", "NewListWatchFromClient"}
 
 func compare(t *testing.T, upstream, ours string) *apicompat.Report {
@@ -113,8 +113,8 @@ func TestRuntimeCacheIsSourceCompatibleWithClientGo(t *testing.T) {
 			t.Errorf("%s is declared in %s now: move it from clientGoOnlyCacheNames to kubernetesCacheNames", name, ourCache)
 		}
 	}
-	t.Logf("absent tools/cache names used by k8s.io/kubernetes v1.36.3: only %v, which need client-go's REST client (module restclient provides them)", clientGoOnlyCacheNames)
-	t.Logf("absent tools/cache names no controller we ported uses: %v", withoutNames(r.Missing, clientGoOnlyCacheNames))
+	t.Logf("absent tools/cache names used by k8s.io/kubernetes v1.36.3: only %v, which need client-go's REST client (module listwatch provides them)", clientGoOnlyCacheNames)
+	t.Logf("absent tools/cache names k8s.io/kubernetes v1.36.3 does not use outside client-go: %v", withoutNames(r.Missing, clientGoOnlyCacheNames))
 	for _, f := range r.ExtraMethods {
 		t.Logf("note: %s", f)
 	}
