@@ -1,6 +1,7 @@
 package apicompat_test
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 
 	// The packages compared are loaded by import path from this module;
 	// these imports keep them in go.mod.
+	_ "github.com/informer-gen/informer-gen/listwatch"
 	_ "github.com/informer-gen/informer-gen/runtime/cache"
 	_ "github.com/informer-gen/informer-gen/runtime/lister"
 	_ "k8s.io/client-go/listers"
@@ -19,6 +21,7 @@ const (
 	ourCache        = "github.com/informer-gen/informer-gen/runtime/cache"
 	clientGoListers = "k8s.io/client-go/listers"
 	ourLister       = "github.com/informer-gen/informer-gen/runtime/lister"
+	ourListWatch    = "github.com/informer-gen/informer-gen/listwatch"
 )
 
 // requiredCacheNames are the tools/cache names controllers and client-go
@@ -117,6 +120,36 @@ func TestRuntimeCacheIsSourceCompatibleWithClientGo(t *testing.T) {
 	t.Logf("absent tools/cache names k8s.io/kubernetes v1.36.3 does not use outside client-go: %v", withoutNames(r.Missing, clientGoOnlyCacheNames))
 	for _, f := range r.ExtraMethods {
 		t.Logf("note: %s", f)
+	}
+}
+
+// The names runtime/cache cannot declare are declared compatibly in the
+// listwatch module: listwatch.Getter has cache.Getter's methods, and code
+// calling cache.NewListWatchFromClient compiles against
+// listwatch.NewListWatchFromClient, which returns our cache.ListWatch. The
+// functions are compared with tools/cache mapped to runtime/cache (for
+// ListWatch), so their only difference must be the Getter parameter's
+// package; Getter is compared with tools/cache mapped to listwatch.
+func TestListWatchModuleDeclaresTheClientGoOnlyNamesCompatibly(t *testing.T) {
+	getter, err := apicompat.Compare(".", clientGoCache, ourListWatch, apicompat.Mapping{clientGoCache: ourListWatch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(getter.Shared, "Getter") || slices.Contains(getter.IncompatibleNames(), "Getter") {
+		t.Errorf("Getter is missing from %s or incompatible: %v", ourListWatch, getter.Incompatible)
+	}
+	funcs := compare(t, clientGoCache, ourListWatch)
+	getterOnly := regexp.MustCompile(`^parameter 1: upstream cache\.Getter, ours listwatch\.Getter;`)
+	for _, f := range funcs.Incompatible {
+		if f.Name == "Getter" || getterOnly.MatchString(f.Reason) {
+			continue
+		}
+		t.Errorf("incompatible %s", f)
+	}
+	for _, name := range []string{"NewListWatchFromClient", "NewFilteredListWatchFromClient"} {
+		if !slices.Contains(funcs.Shared, name) {
+			t.Errorf("%s is missing from %s", name, ourListWatch)
+		}
 	}
 }
 

@@ -60,6 +60,7 @@ type FIFO struct {
 var (
 	_ = Queue(&FIFO{})
 	_ = DoneChecker(&FIFO{})
+	_ = Queue(&DeltaFIFO{}) // as in client-go
 )
 
 // NewFIFO returns an empty FIFO keying objects with keyFunc.
