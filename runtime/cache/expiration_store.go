@@ -14,6 +14,8 @@ import (
 // slower than a plain store: every read of an entry takes a write lock to
 // check its expiry.
 type ExpirationCache struct {
+	// Set at construction, read-only after; cacheStorage is safe for
+	// concurrent use.
 	cacheStorage     ThreadSafeStore
 	keyFunc          KeyFunc
 	clock            clock.Clock
