@@ -1,6 +1,7 @@
 package apicompat_test
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 
 	// The packages compared are loaded by import path from this module;
 	// these imports keep them in go.mod.
+	_ "github.com/informer-gen/informer-gen/listwatch"
 	_ "github.com/informer-gen/informer-gen/runtime/cache"
 	_ "github.com/informer-gen/informer-gen/runtime/lister"
 	_ "k8s.io/client-go/listers"
@@ -19,6 +21,7 @@ const (
 	ourCache        = "github.com/informer-gen/informer-gen/runtime/cache"
 	clientGoListers = "k8s.io/client-go/listers"
 	ourLister       = "github.com/informer-gen/informer-gen/runtime/lister"
+	ourListWatch    = "github.com/informer-gen/informer-gen/listwatch"
 )
 
 // requiredCacheNames are the tools/cache names controllers and client-go
@@ -58,6 +61,36 @@ var requiredCacheNames = []string{
 	"DeltaFIFO", "NewDeltaFIFOWithOptions", "Delta", "Deltas", "DeltaType", "SyncResult",
 }
 
+// kubernetesCacheNames are the further tools/cache names k8s.io/kubernetes
+// v1.36.3 uses outside client-go (issue 17): client-go's older stores and
+// queues and the single-handler informer constructors, with the names
+// their declarations need. Each must exist in runtime/cache with a
+// compatible declaration.
+var kubernetesCacheNames = []string{
+	// Keyed and expiring stores.
+	"ThreadSafeStore", "NewThreadSafeStore", "Indices", "KeyError", "ExpirationCache",
+	"ExpirationPolicy", "TTLPolicy", "TimestampedEntry", "NewTTLStore", "NewExpirationStore",
+	"FakeExpirationPolicy", "NewFakeExpirationStore", "UndeltaStore", "NewUndeltaStore",
+	// The mutation cache.
+	"MutationCache", "NewIntegerResourceVersionMutationCache",
+	"NewIntegerResourceVersionMutationCacheWithOptions", "MutationCacheOptions",
+	"ResourceVersionComparator",
+	// Queues.
+	"Queue", "FIFO", "NewFIFO", "ErrFIFOClosed", "PopProcessFunc", "QueueWithBatch",
+	"ProcessBatchFunc", "RealFIFO", "RealFIFOOptions", "NewRealFIFO", "NewRealFIFOWithOptions",
+	"ReplacedAll", "SyncAll", "Bookmark", "ReplacedAllInfo", "SyncAllInfo", "BookmarkInfo",
+	// Single-handler informers.
+	"NewInformer", "NewInformerWithOptions", "InformerOptions", "NewIndexerInformer",
+	"NewTransformingInformer", "NewTransformingIndexerInformer",
+}
+
+// clientGoOnlyCacheNames are the tools/cache names k8s.io/kubernetes
+// v1.36.3 uses that runtime/cache cannot declare: they take client-go's
+// REST client (cache.Getter is satisfied by rest.Interface), and the
+// runtime never imports client-go. The listwatch module
+// (github.com/informer-gen/informer-gen/listwatch) provides them.
+var clientGoOnlyCacheNames = []string{"Getter", "NewListWatchFromClient"}
+
 func compare(t *testing.T, upstream, ours string) *apicompat.Report {
 	t.Helper()
 	r, err := apicompat.Compare(".", upstream, ours, apicompat.ClientGoRuntime())
@@ -73,13 +106,50 @@ func TestRuntimeCacheIsSourceCompatibleWithClientGo(t *testing.T) {
 	for _, f := range r.Incompatible {
 		t.Errorf("incompatible %s", f)
 	}
-	for _, name := range requiredCacheNames {
+	for _, name := range slices.Concat(requiredCacheNames, kubernetesCacheNames) {
 		if !slices.Contains(r.Shared, name) {
 			t.Errorf("required name %s is missing from %s", name, ourCache)
 		}
 	}
+	for _, name := range clientGoOnlyCacheNames {
+		if !slices.Contains(r.Missing, name) {
+			t.Errorf("%s is declared in %s now: move it from clientGoOnlyCacheNames to kubernetesCacheNames", name, ourCache)
+		}
+	}
+	t.Logf("absent tools/cache names used by k8s.io/kubernetes v1.36.3: only %v, which need client-go's REST client (module listwatch provides them)", clientGoOnlyCacheNames)
+	t.Logf("absent tools/cache names k8s.io/kubernetes v1.36.3 does not use outside client-go: %v", withoutNames(r.Missing, clientGoOnlyCacheNames))
 	for _, f := range r.ExtraMethods {
 		t.Logf("note: %s", f)
+	}
+}
+
+// The names runtime/cache cannot declare are declared compatibly in the
+// listwatch module: listwatch.Getter has cache.Getter's methods, and code
+// calling cache.NewListWatchFromClient compiles against
+// listwatch.NewListWatchFromClient, which returns our cache.ListWatch. The
+// functions are compared with tools/cache mapped to runtime/cache (for
+// ListWatch), so their only difference must be the Getter parameter's
+// package; Getter is compared with tools/cache mapped to listwatch.
+func TestListWatchModuleDeclaresTheClientGoOnlyNamesCompatibly(t *testing.T) {
+	getter, err := apicompat.Compare(".", clientGoCache, ourListWatch, apicompat.Mapping{clientGoCache: ourListWatch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(getter.Shared, "Getter") || slices.Contains(getter.IncompatibleNames(), "Getter") {
+		t.Errorf("Getter is missing from %s or incompatible: %v", ourListWatch, getter.Incompatible)
+	}
+	funcs := compare(t, clientGoCache, ourListWatch)
+	getterOnly := regexp.MustCompile(`^parameter 1: upstream cache\.Getter, ours listwatch\.Getter;`)
+	for _, f := range funcs.Incompatible {
+		if f.Name == "Getter" || getterOnly.MatchString(f.Reason) {
+			continue
+		}
+		t.Errorf("incompatible %s", f)
+	}
+	for _, name := range []string{"NewListWatchFromClient", "NewFilteredListWatchFromClient"} {
+		if !slices.Contains(funcs.Shared, name) {
+			t.Errorf("%s is missing from %s", name, ourListWatch)
+		}
 	}
 }
 
@@ -97,4 +167,15 @@ func TestRuntimeListerIsSourceCompatibleWithClientGoListers(t *testing.T) {
 			t.Errorf("required name %s is missing from %s", name, ourLister)
 		}
 	}
+}
+
+// withoutNames returns the names not in drop.
+func withoutNames(names, drop []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(drop, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -189,6 +189,18 @@
 // lagging handlers, OnResync for handlers that implement ResyncHandler;
 // and typed adapters report objects of another type instead of panicking.
 //
+// # client-go's older API
+//
+// For code that still uses them, the package also has client-go's older
+// stores and queues, each in its own file and documented on its name:
+// ThreadSafeStore (a store keyed by its callers, over this package's
+// indexed store), the expiring stores (ExpirationCache: NewTTLStore,
+// NewExpirationStore, NewFakeExpirationStore), UndeltaStore, MutationCache,
+// FIFO and RealFIFO, and the single-handler informer constructors
+// (NewInformer, NewIndexerInformer, NewInformerWithOptions), which run a
+// shared informer with one handler. Getter and NewListWatchFromClient need
+// client-go's REST client: the listwatch module provides them.
+//
 // # Debugging
 //
 // With KUBE_CACHE_MUTATION_DETECTOR=true in the environment, or

@@ -51,6 +51,18 @@ var clientGoNames = []string{
 	"ErrFIFOClosed", "KeyListerGetter", "NewDeltaFIFO", "NewDeltaFIFOWithOptions", "NewNamedReflector",
 	"NewReflector", "NewReflectorWithOptions", "PopProcessFunc", "Reflector", "ReflectorOptions",
 	"ReflectorStore", "Replaced", "ResourceVersionUpdater", "Sync", "Updated",
+	// client-go's older stores and queues, kept for the code that still
+	// uses them (issue 17): keyed and expiring stores, the mutation cache,
+	// FIFO and RealFIFO, the single-handler informer constructors.
+	"KeyError", "ThreadSafeStore", "Indices", "ThreadSafeStoreOption", "NewThreadSafeStore",
+	"ExpirationCache", "ExpirationPolicy", "TTLPolicy", "TimestampedEntry", "NewTTLStore",
+	"NewExpirationStore", "FakeExpirationPolicy", "NewFakeExpirationStore", "UndeltaStore",
+	"NewUndeltaStore", "MutationCache", "ResourceVersionComparator", "MutationCacheOptions",
+	"NewIntegerResourceVersionMutationCache", "NewIntegerResourceVersionMutationCacheWithOptions",
+	"Queue", "FIFO", "NewFIFO", "QueueWithBatch", "ProcessBatchFunc", "RealFIFO", "RealFIFOOptions",
+	"NewRealFIFO", "NewRealFIFOWithOptions", "ReplacedAll", "SyncAll", "Bookmark", "ReplacedAllInfo",
+	"SyncAllInfo", "BookmarkInfo", "InformerOptions", "NewInformer", "NewInformerWithOptions",
+	"NewIndexerInformer", "NewTransformingInformer", "NewTransformingIndexerInformer",
 }
 
 // ownNames are this runtime's additions, each used by users or generated
