@@ -124,6 +124,8 @@ type sharedIndexInformer struct {
 	transform         TransformFunc
 	watchErrorHandler WatchErrorHandlerWithContext
 
+	// lastErr is the reflector's last list or watch failure (SyncError).
+	lastErr   atomic.Pointer[InformerSyncError]
 	fifo      atomic.Pointer[DeltaFIFO]
 	reflector atomic.Pointer[Reflector]
 	isStopped atomic.Bool
@@ -167,7 +169,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		ShouldResync:      s.processor.shouldResync,
 		PageSize:          s.opts.PageSize,
 		UseWatchList:      s.opts.UseWatchList,
-		WatchErrorHandler: s.watchErrorHandler,
+		WatchErrorHandler: s.recordingErrors(s.watchErrorHandler),
 		Metrics:           s.opts.Metrics,
 		Clock:             s.clock,
 	})
