@@ -117,13 +117,6 @@ func forbiddenAction(status apierrors.APIStatus) string {
 	return verb
 }
 
-// IsSyncErrorUnrecoverable reports whether err, a SyncError, is a failure
-// that retrying does not heal without someone acting: the server does not
-// serve the resource (404), or the client may not list or watch it (403).
-func IsSyncErrorUnrecoverable(err error) bool {
-	return apierrors.IsNotFound(err) || apierrors.IsForbidden(err)
-}
-
 // recordingErrors returns the watch error handler of the informer's
 // reflector: it keeps err for SyncError, then calls handler, or
 // DefaultWatchErrorHandler when handler is nil.

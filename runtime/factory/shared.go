@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -227,12 +228,19 @@ func (s *Shared) syncedOrFailed(inf cache.SharedIndexInformer, stop context.Canc
 		if !s.config.failFastSync {
 			return false
 		}
-		if err := syncError(inf, false); err != nil && cache.IsSyncErrorUnrecoverable(err) {
+		if err := syncError(inf, false); err != nil && unrecoverable(err) {
 			stop(err)
 			return true
 		}
 		return false
 	}
+}
+
+// unrecoverable reports whether err, a sync error, is a failure that
+// retrying does not heal without someone acting: the server does not
+// serve the resource (404), or the client may not list or watch it (403).
+func unrecoverable(err error) bool {
+	return apierrors.IsNotFound(err) || apierrors.IsForbidden(err)
 }
 
 // syncError is inf's last list or watch failure when it has not synced

@@ -112,6 +112,15 @@ func WithoutWatchList() SharedInformerOption {
 	return withOption(factory.WithoutWatchList())
 }
 
+// WithFailFastSync makes WaitForCacheSync and WaitForCacheSyncWithContext
+// return at once when an informer's list or watch is refused with 404 (the
+// server does not serve the resource: is the CRD installed?) or 403 (RBAC),
+// instead of waiting until the stop channel or context ends; the
+// result's Err is that failure. See factory.WithFailFastSync.
+func WithFailFastSync() SharedInformerOption {
+	return withOption(factory.WithFailFastSync())
+}
+
 // WithInformerName sets the InformerName for informer identity used in metrics.
 // The InformerName must be created via cache.NewInformerName() at startup,
 // which validates global uniqueness. Each informer type will register its
