@@ -43,7 +43,8 @@ type config struct {
 // cannot stream, such as client-go's fake clientsets (those that say so
 // with IsWatchListSemanticsUnSupported and the older ones that do not) and
 // hand-built ListWatches whose watch ignores sendInitialEvents, get a LIST
-// at once or after a short grace (see cache.ReflectorOptions.UseWatchList).
+// at once or after a short grace (see
+// cache.SharedIndexInformerOptions.UseWatchList).
 // Against a real kube-apiserver with 50,000 Pods a streamed list synced in
 // 0.92x client-go's time where paged lists took 1.25x
 // (docs/benchmarks.md).
