@@ -92,7 +92,12 @@ func TestGeneratedOutputWorksOnEachKubernetesMinor(t *testing.T) {
 				}
 			}
 			run(t, dir, "go", "build", "./...")
-			run(t, dir, "go", "test", "-count=1", "./...")
+			out := run(t, dir, "go", "test", "-count=1", "-v", "./...")
+			for _, line := range strings.Split(out, "\n") {
+				if strings.Contains(line, "--- ") || strings.Contains(line, "synced in") {
+					t.Log(strings.TrimSpace(line))
+				}
+			}
 		})
 	}
 }
