@@ -38,10 +38,10 @@ func (c *requestCounter) RoundTrip(req *http.Request) (*http.Response, error) {
 	return c.next.RoundTrip(req)
 }
 
-// The generated factory's WithWatchList makes its informers stream the
-// initial list from the real server (one watch with sendInitialEvents, no
-// LIST); without it they list.
-func TestGeneratedFactoryWithWatchListStreamsTheInitialList(t *testing.T) {
+// The generated factory's informers stream the initial list from the real
+// server by default (one watch with sendInitialEvents, no LIST), and with
+// WithWatchList; with WithoutWatchList they list.
+func TestGeneratedFactoryStreamsTheInitialListUnlessTurnedOff(t *testing.T) {
 	c := sharedCluster(t)
 	cfg := c.AdminConfig()
 	tests := []struct {
@@ -49,8 +49,9 @@ func TestGeneratedFactoryWithWatchListStreamsTheInitialList(t *testing.T) {
 		opts                  []externalversions.SharedInformerOption
 		wantLists, wantStream bool
 	}{
-		{"default lists", nil, true, false},
+		{"default streams", nil, false, true},
 		{"WithWatchList streams", []externalversions.SharedInformerOption{externalversions.WithWatchList()}, false, true},
+		{"WithoutWatchList lists", []externalversions.SharedInformerOption{externalversions.WithoutWatchList()}, true, false},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,7 +7,10 @@
 // scratch module that requires that minor's k8s.io modules and this
 // repository (through a replace directive), generates informers and listers
 // for a few k8s.io/api groups with k8s.io/client-go/kubernetes as the
-// clientset, and builds and runs a test of the output against client-go's
-// fake clientset. The module has no dependencies of its own; the scratch
-// modules download theirs, so it works from an empty module cache.
+// clientset, and the example project's widgets with a clientset generated
+// by client-gen v0.34, and builds and runs tests of the output against
+// client-go's fake clientset and that older generated fake: the informers
+// fill the listers, and sync through a LIST without waiting for a stream
+// those fakes cannot give. The module has no dependencies of its own; the
+// scratch modules download theirs, so it works from an empty module cache.
 package versions

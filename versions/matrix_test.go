@@ -32,12 +32,25 @@ var apiGroups = []string{
 	"k8s.io/api/resource/v1",
 }
 
+// oldClientGen is the client-gen whose fake clientsets predate
+// IsWatchListSemanticsUnSupported (added in v0.35): the scratch modules
+// test informers on a fake it generates.
+const oldClientGen = "k8s.io/code-generator/cmd/client-gen@v0.34.13"
+
+// widgetAPI is the example project's API package, copied into each scratch
+// module (as example.com/matrix/apis/stable/v1) for oldClientGen and
+// informer-gen to generate from.
+var widgetAPI = filepath.Join("examples", "crd", "apis", "stable", "v1")
+
 // TestGeneratedOutputWorksOnEachKubernetesMinor generates informers and
 // listers for apiGroups in a scratch module on each supported minor, then
 // checks that the module resolves that minor's k8s.io/apimachinery (the
 // runtime must not force a newer one, or k8s.io/api of the older minor no
-// longer compiles), and that the output builds and its test passes against
-// client-go's fake clientset.
+// longer compiles), and that the output builds and its tests pass against
+// client-go's fake clientset and a fake clientset of client-gen v0.34
+// (oldClientGen), for the example's widgets; the tests check that
+// informers sync on those fakes through a LIST, without waiting for a
+// stream.
 func TestGeneratedOutputWorksOnEachKubernetesMinor(t *testing.T) {
 	if testing.Short() {
 		t.Skip("downloads and compiles two client-go releases")
@@ -47,6 +60,10 @@ func TestGeneratedOutputWorksOnEachKubernetesMinor(t *testing.T) {
 		t.Fatal(err)
 	}
 	smoke, err := os.ReadFile(filepath.Join("testdata", "smoke_test.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	watchList, err := os.ReadFile(filepath.Join("testdata", "watchlist_test.go.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +80,9 @@ func TestGeneratedOutputWorksOnEachKubernetesMinor(t *testing.T) {
 			args := []string{"--output-dir", "./generated", "--single-directory",
 				"--versioned-clientset-package", "k8s.io/client-go/kubernetes"}
 			run(t, dir, generator, append(args, apiGroups...)...)
+			generateWidgets(t, root, dir, generator)
 			writeFile(t, filepath.Join(dir, "smoke_test.go"), string(smoke))
+			writeFile(t, filepath.Join(dir, "watchlist_test.go"), string(watchList))
 			run(t, dir, "go", "mod", "tidy")
 
 			for _, mod := range []string{"k8s.io/api", "k8s.io/apimachinery", "k8s.io/client-go"} {
@@ -73,9 +92,45 @@ func TestGeneratedOutputWorksOnEachKubernetesMinor(t *testing.T) {
 				}
 			}
 			run(t, dir, "go", "build", "./...")
-			run(t, dir, "go", "test", "-count=1", "./...")
+			out := run(t, dir, "go", "test", "-count=1", "-v", "./...")
+			for _, line := range strings.Split(out, "\n") {
+				if strings.Contains(line, "--- ") || strings.Contains(line, "synced in") {
+					t.Log(strings.TrimSpace(line))
+				}
+			}
 		})
 	}
+}
+
+// generateWidgets copies the example's API package (widgetAPI, from the
+// repository at root) into the scratch module at dir, generates its
+// clientset with oldClientGen into oldclient/ and its informers and listers
+// with generator into widgets/.
+func generateWidgets(t *testing.T, root, dir, generator string) {
+	t.Helper()
+	api := filepath.Join(dir, "apis", "stable", "v1")
+	if err := os.MkdirAll(api, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(root, widgetAPI, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in %s: %v", widgetAPI, err)
+	}
+	for _, f := range files {
+		content, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(api, filepath.Base(f)), string(content))
+	}
+	header := filepath.Join(t.TempDir(), "boilerplate.go.txt")
+	writeFile(t, header, "")
+	run(t, dir, "go", "run", oldClientGen, "--go-header-file", header,
+		"--output-dir", "./oldclient", "--output-pkg", "example.com/matrix/oldclient",
+		"--clientset-name", "versioned", "--input-base", "example.com/matrix/apis", "--input", "stable/v1")
+	run(t, dir, "go", "mod", "tidy")
+	run(t, dir, generator, "--output-dir", "./widgets", "--single-directory",
+		"--versioned-clientset-package", "example.com/matrix/oldclient/versioned", "example.com/matrix/apis/stable/v1")
 }
 
 // scratchGoMod is the go.mod of a scratch module on k8s.io version v,

@@ -614,6 +614,8 @@ func (r *Reflector) logError(ctx context.Context, err error) {
 		logger.V(4).Info("Watch closed: resourceVersion expired", "reflector", r.name, "err", err)
 	case errors.Is(err, io.EOF), errors.Is(err, errWatchIdle):
 		logger.V(4).Info("Watch closed", "reflector", r.name, "err", err)
+	case errors.Is(err, errWatchListIgnored):
+		logger.V(2).Info("The client does not stream lists; listing instead", "reflector", r.name, "err", err)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		logger.V(1).Info("Watch closed unexpectedly", "reflector", r.name, "err", err)
 	default:

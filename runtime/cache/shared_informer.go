@@ -40,7 +40,16 @@ type SharedIndexInformerOptions struct {
 	// reflector choose.
 	PageSize int64
 	// UseWatchList makes the reflector stream the initial list over a
-	// watch when the server supports it.
+	// watch (sendInitialEvents) when the server supports it; it lists
+	// otherwise. A client that cannot stream is never waited on: one that
+	// ClientCannotStreamLists recognises (through
+	// ToListWatcherWithWatchListSemantics, as generated informers make
+	// their ListWatch) is never asked to, and an in-process watch (any but
+	// a *watch.StreamWatcher from a REST client: fakes, hand-built
+	// ListWatches) that delivers nothing for 0.5s before the
+	// initial-events-end bookmark is taken to ignore sendInitialEvents, and
+	// the informer lists from then on. Generated informers and factories
+	// set it by default.
 	UseWatchList bool
 	// DetectCacheMutations turns the cache mutation detector on; it is
 	// also on when KUBE_CACHE_MUTATION_DETECTOR=true.
@@ -124,6 +133,8 @@ type sharedIndexInformer struct {
 	transform         TransformFunc
 	watchErrorHandler WatchErrorHandlerWithContext
 
+	// lastErr is the reflector's last list or watch failure (SyncError).
+	lastErr   atomic.Pointer[InformerSyncError]
 	fifo      atomic.Pointer[DeltaFIFO]
 	reflector atomic.Pointer[Reflector]
 	isStopped atomic.Bool
@@ -167,7 +178,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		ShouldResync:      s.processor.shouldResync,
 		PageSize:          s.opts.PageSize,
 		UseWatchList:      s.opts.UseWatchList,
-		WatchErrorHandler: s.watchErrorHandler,
+		WatchErrorHandler: s.recordingErrors(s.watchErrorHandler),
 		Metrics:           s.opts.Metrics,
 		Clock:             s.clock,
 	})

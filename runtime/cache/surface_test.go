@@ -66,9 +66,11 @@ var clientGoNames = []string{
 }
 
 // ownNames are this runtime's additions, each used by users or generated
-// code: per-informer metrics, the resync handler and the context form of
-// WaitForCacheSync.
-var ownNames = []string{"Metrics", "ResyncHandler", "StopHandler", "TypedResyncHandler", "WaitForCacheSyncWithContext"}
+// code: per-informer metrics, the resync handler, the context form of
+// WaitForCacheSync, why an informer has not synced (SyncResult's reasons,
+// for errors.As and for informers that wrap ours), and whether a client
+// can stream lists (generated client adapters).
+var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext"}
 
 // The public surface of runtime/cache is what users and generated code use:
 // client-go's drop-in names and a few of our own. A new exported name must

@@ -6,12 +6,19 @@ import (
 	"reflect"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
+var (
+	notServedErr = &InformerSyncError{Resource: widgetsGVR, Err: apierrors.NewNotFound(widgetsGVR.GroupResource(), "")}
+	forbiddenErr = &InformerSyncError{Resource: podsGVR, Err: forbidden(podsGVR.GroupResource(), "list", "")}
+)
+
 // AsError is nil when every informer synced, and otherwise names each typed
-// and metadata-only informer that did not, in a stable order, wrapping Err.
+// and metadata-only informer that did not, in a stable order, wrapping Err
+// and then each informer's reason.
 func TestSyncResultAsErrorNamesTheUnsyncedInformers(t *testing.T) {
 	widgets := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 	pods := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
@@ -24,12 +31,19 @@ func TestSyncResultAsErrorNamesTheUnsyncedInformers(t *testing.T) {
 		{"a typed informer did not sync", SyncResult{
 			Err:    context.DeadlineExceeded,
 			Synced: map[reflect.Type]bool{reflect.TypeOf(&metav1.PartialObjectMetadata{}): false, reflect.TypeOf(&metav1.Status{}): true},
-		}, "caches not synced: *v1.PartialObjectMetadata: context deadline exceeded"},
+		}, "failed to sync all caches: *v1.PartialObjectMetadata: context deadline exceeded"},
 		{"metadata-only informers did not sync", SyncResult{
 			Err:            context.Canceled,
 			Synced:         map[reflect.Type]bool{reflect.TypeOf(&metav1.Status{}): false},
 			SyncedMetadata: map[schema.GroupVersionResource]bool{widgets: false, pods: false, {Resource: "synced"}: true},
-		}, "caches not synced: *v1.Status, /v1, Resource=pods (metadata), example.com/v1, Resource=widgets (metadata): context canceled"},
+		}, "failed to sync all caches: *v1.Status, /v1, Resource=pods (metadata), example.com/v1, Resource=widgets (metadata): context canceled"},
+		{"the reasons follow, once each, in a stable order", SyncResult{
+			Err:            notServedErr,
+			Synced:         map[reflect.Type]bool{reflect.TypeOf(&metav1.Status{}): false, reflect.TypeOf(&metav1.PartialObjectMetadata{}): false},
+			Errors:         map[reflect.Type]error{reflect.TypeOf(&metav1.Status{}): notServedErr, reflect.TypeOf(&metav1.PartialObjectMetadata{}): forbiddenErr},
+			SyncedMetadata: map[schema.GroupVersionResource]bool{pods: false},
+			MetadataErrors: map[schema.GroupVersionResource]error{pods: forbiddenErr},
+		}, "failed to sync all caches: *v1.PartialObjectMetadata, *v1.Status, /v1, Resource=pods (metadata): " + notServedErr.Error() + "; " + forbiddenErr.Error() + "; " + forbiddenErr.Error()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,8 +57,10 @@ func TestSyncResultAsErrorNamesTheUnsyncedInformers(t *testing.T) {
 			if err == nil || err.Error() != tt.want {
 				t.Fatalf("AsError() = %v, want %q", err, tt.want)
 			}
-			if !errors.Is(err, tt.res.Err) {
-				t.Errorf("AsError() does not wrap %v", tt.res.Err)
+			for _, want := range append(tt.res.reasons(), tt.res.Err) {
+				if !errors.Is(err, want) {
+					t.Errorf("AsError() does not wrap %v", want)
+				}
 			}
 		})
 	}

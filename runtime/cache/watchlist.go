@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -22,7 +23,33 @@ var (
 	// the end-of-initial-events bookmark: that attempt falls back to LIST,
 	// later ones try the watch list again.
 	errInitialEventsCut = errors.New("watch list: the stream closed before the initial-events-end bookmark")
+	// errWatchListIgnored reports an in-process watch list that stayed
+	// silent for inProcessWatchListGrace before the initial-events-end
+	// bookmark: the client ignores sendInitialEvents, and the reflector
+	// lists from then on.
+	errWatchListIgnored = fmt.Errorf("%w: the in-process watch was silent for %v, so it ignores sendInitialEvents (a fake clientset or a hand-built ListWatch)", errNoInitialEventsEnd, inProcessWatchListGrace)
 )
+
+// inProcessWatchListGrace is how long a watch list over an in-process
+// watch, one that is not a stream from a server (fake clientsets,
+// hand-built ListWatches), may go without an event before its
+// initial-events-end bookmark. Such watches deliver their initial events
+// at once when they honour sendInitialEvents; those that ignore it (the
+// fakes client-go and client-gen made before v0.35, hand-built watches)
+// would otherwise keep a unit test waiting for WatchListTimeout.
+const inProcessWatchListGrace = 500 * time.Millisecond
+
+// watchListIdle returns how long the watch list over w may go without an
+// event before its initial-events-end bookmark, and the error to fail
+// with after that: the idle timeout for a stream from a server (a
+// *watch.StreamWatcher, what client-go's REST clients return), and
+// inProcessWatchListGrace for any other watch.
+func (r *Reflector) watchListIdle(w watch.Interface) (time.Duration, error) {
+	if _, stream := w.(*watch.StreamWatcher); stream {
+		return r.opts.IdleTimeout, fmt.Errorf("%s: watch list: %w", r.name, errWatchIdle)
+	}
+	return min(r.opts.IdleTimeout, inProcessWatchListGrace), fmt.Errorf("%s: %w", r.name, errWatchListIgnored)
+}
 
 // watchListStep is the watch-list phase.
 func (r *Reflector) watchListStep(ctx context.Context, s state) outcome {
@@ -83,7 +110,9 @@ func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watc
 // collectInitialEvents buffers the initial events of w until the
 // initial-events-end bookmark and returns the buffered objects and the
 // bookmark's resourceVersion. It gives up after WatchListTimeout, or when
-// the watch closes or stays idle for IdleTimeout first. It leaves w open.
+// the watch closes or stays idle first (for IdleTimeout, or
+// inProcessWatchListGrace when w is not a stream from a server; see
+// watchListIdle). It leaves w open.
 func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface) (items []any, rv string, events int, err error) {
 	store := NewStore(DeletionHandlingMetaNamespaceKeyFunc)
 	var buffer ReflectorStore = store
@@ -94,7 +123,8 @@ func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface)
 	}
 	deadline := r.clock.NewTimer(r.opts.WatchListTimeout)
 	defer deadline.Stop()
-	idle := r.clock.NewTimer(r.opts.IdleTimeout)
+	idleLimit, idleErr := r.watchListIdle(w)
+	idle := r.clock.NewTimer(idleLimit)
 	defer idle.Stop()
 	lastEvent := r.clock.Now()
 	for {
@@ -104,11 +134,11 @@ func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface)
 		case <-deadline.C():
 			return nil, "", events, fmt.Errorf("%s: %w within %v", r.name, errNoInitialEventsEnd, r.opts.WatchListTimeout)
 		case <-idle.C():
-			if left := r.opts.IdleTimeout - r.clock.Since(lastEvent); left > 0 {
+			if left := idleLimit - r.clock.Since(lastEvent); left > 0 {
 				idle.Reset(left)
 				continue
 			}
-			return nil, "", events, fmt.Errorf("%s: watch list: %w", r.name, errWatchIdle)
+			return nil, "", events, idleErr
 		case ev, ok := <-w.ResultChan():
 			if !ok {
 				return nil, "", events, fmt.Errorf("%s: %w, after %d events", r.name, errInitialEventsCut, events)

@@ -25,6 +25,18 @@
 // factory logs, at its first Start, that it strips them and how to keep
 // them.
 //
+// By default every informer also streams its initial list over one watch
+// (sendInitialEvents), as client-go v0.37's do; WithoutWatchList, or
+// ByObject.DisableWatchList for one type, makes them list in pages. A
+// client that cannot stream (client-go's fake clientsets of any version,
+// hand-built ListWatches whose watch ignores sendInitialEvents) gets a LIST
+// at once or after half a second, never the five-minute stream deadline.
+//
+// WaitForCacheSync reports, for each informer that did not sync, its last
+// list or watch failure, naming the resource (SyncResult.Errors): a CRD
+// not installed (404), a permission missing (403). WithFailFastSync makes
+// it return at the first of those instead of waiting for its context.
+//
 // Besides typed informers, keyed by Go type, a factory shares metadata-only
 // informers (MetadataInformerFor), keyed by resource, which cache
 // PartialObjectMetadata through a metadata.Client; they start, sync and

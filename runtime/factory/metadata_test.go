@@ -42,6 +42,10 @@ func (c *metadataClient) Watch(ctx context.Context, _ schema.GroupVersionResourc
 	return w, nil
 }
 
+// IsWatchListSemanticsUnSupported says that the client cannot stream
+// lists, as client-go's fake metadata client does: informers list at once.
+func (c *metadataClient) IsWatchListSemanticsUnSupported() bool { return true }
+
 func (c *metadataClient) listed() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()

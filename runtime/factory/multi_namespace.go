@@ -107,6 +107,24 @@ func (m *multiNamespaceInformer) HasSynced() bool {
 	return true
 }
 
+// SyncError returns the sync errors of the namespaces' informers that
+// have not synced, joined in namespace order; nil when there is none (see
+// cache.SyncErrorReporter).
+func (m *multiNamespaceInformer) SyncError() error {
+	var errs []error
+	for _, p := range m.parts {
+		if r, ok := p.(cache.SyncErrorReporter); ok {
+			if err := r.SyncError(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
+}
+
 // LastSyncResourceVersion returns the resourceVersions of the namespaces'
 // informers, in namespace order, joined by commas: there is no single
 // version that describes several independent watches.

@@ -25,21 +25,61 @@ type config struct {
 	keepManagedFieldsOf map[reflect.Type]bool
 	// byObject holds per-type scopes (WithByObject).
 	byObject map[reflect.Type]ByObject
-	// watchList streams initial lists (WithWatchList).
-	watchList bool
+	// noWatchList lists initial lists in pages instead of streaming them
+	// (WithoutWatchList); the zero value streams.
+	noWatchList bool
+	// failFastSync stops WaitForCacheSync at the first 403 or 404
+	// (WithFailFastSync).
+	failFastSync bool
 }
 
 // WithWatchList makes the factory's informers stream their initial lists
 // and relists over one watch (sendInitialEvents, the protocol client-go
-// v0.37 uses by default) instead of paged LIST requests; a server that
-// does not support it gets a LIST. Against a real kube-apiserver with
-// 50,000 Pods this synced in 0.92x client-go's time where paged lists took
-// 1.25x (docs/benchmarks.md). It is off by default because a fake
-// clientset that does not declare watch lists unsupported (client-go's
-// generated fakes do) makes each informer wait for the stream's end
-// (WatchListTimeout) before falling back.
+// v0.37 uses by default) instead of paged LIST requests. It is the
+// default: the option exists for code written when it was not, and to undo
+// an earlier WithoutWatchList (the last of the two wins).
+//
+// A server that does not support watch lists gets a LIST. Clients that
+// cannot stream, such as client-go's fake clientsets (those that say so
+// with IsWatchListSemanticsUnSupported and the older ones that do not) and
+// hand-built ListWatches whose watch ignores sendInitialEvents, get a LIST
+// at once or after a short grace (see
+// cache.SharedIndexInformerOptions.UseWatchList).
+// Against a real kube-apiserver with 50,000 Pods a streamed list synced in
+// 0.92x client-go's time where paged lists took 1.25x
+// (docs/benchmarks.md).
 func WithWatchList() Option {
-	return func(c *config) { c.watchList = true }
+	return func(c *config) { c.noWatchList = false }
+}
+
+// WithoutWatchList makes the factory's informers list in pages (LIST with
+// limit and continue) instead of streaming their initial lists over a
+// watch, for servers or proxies that accept sendInitialEvents but do not
+// stream correctly. ByObject.DisableWatchList does it for one type.
+func WithoutWatchList() Option {
+	return func(c *config) { c.noWatchList = true }
+}
+
+// watchListFor reports whether the informers of type t stream their
+// initial lists.
+func (c *config) watchListFor(t reflect.Type) bool {
+	return !c.noWatchList && !c.byObject[t].DisableWatchList
+}
+
+// WithFailFastSync makes WaitForCacheSync return at once, without
+// waiting for its context to end, when an informer's list or watch is
+// refused in a way retrying does not heal: the server does not serve the
+// resource (404: a CRD not installed, an API version not enabled) or the
+// client may not list or watch it (403: RBAC). The result's Err is then
+// that failure (a *cache.InformerSyncError naming the resource and
+// wrapping the API error). The informer itself goes on retrying, as it
+// does without the option, so that it syncs once the CRD or the
+// permission is there.
+//
+// Without it, WaitForCacheSync waits for its context, as client-go's
+// does, and reports the same failures in SyncResult.Errors.
+func WithFailFastSync() Option {
+	return func(c *config) { c.failFastSync = true }
 }
 
 // WithNamespace limits every informer of the factory to one namespace.

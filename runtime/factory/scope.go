@@ -32,6 +32,9 @@ type ByObject struct {
 	// KeepManagedFields keeps metadata.managedFields in this type's cache,
 	// as WithManagedFields(obj) does.
 	KeepManagedFields bool
+	// DisableWatchList makes this type's informer list in pages instead of
+	// streaming its initial list, as WithoutWatchList does for every type.
+	DisableWatchList bool
 }
 
 // WithByObject scopes the informer of obj's Go type. A later WithByObject

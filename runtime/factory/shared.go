@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -24,7 +25,8 @@ type InformerConfig struct {
 	// TweakListOptions edits every list and watch request; may be nil.
 	TweakListOptions func(*metav1.ListOptions)
 	// UseWatchList asks for the initial list to be streamed over a watch
-	// (cache.SharedIndexInformerOptions.UseWatchList); see WithWatchList.
+	// (cache.SharedIndexInformerOptions.UseWatchList). The factory sets it
+	// unless WithoutWatchList or ByObject.DisableWatchList turn it off.
 	UseWatchList bool
 	// Primary is true for exactly one informer of each type: the only one,
 	// or the first namespace's when the factory watches several. An
@@ -104,22 +106,36 @@ func (s *Shared) ClusterInformerFor(obj runtime.Object, newInformer NewInformerF
 
 func (s *Shared) informerFor(obj runtime.Object, newInformer NewInformerFunc, namespaces []string) cache.SharedIndexInformer {
 	t := reflect.TypeOf(obj)
-	return s.makeOnce(informerKey{typ: t}, newInformer, namespaces, s.config.resyncFor(t), s.config.tweakFor(t), s.config.transformFor(t))
+	return s.makeOnce(informerKey{typ: t}, newInformer, namespaces, informerSettings{
+		resync:    s.config.resyncFor(t),
+		tweak:     s.config.tweakFor(t),
+		transform: s.config.transformFor(t),
+		watchList: s.config.watchListFor(t),
+	})
+}
+
+// informerSettings are the per-type settings makeOnce gives the informers
+// it makes.
+type informerSettings struct {
+	resync    time.Duration
+	tweak     func(*metav1.ListOptions)
+	transform cache.TransformFunc
+	watchList bool
 }
 
 // makeOnce returns the informer of key, making it on first request with
 // newInformer, once per namespace when there are several.
-func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespaces []string, resync time.Duration, tweak func(*metav1.ListOptions), transform cache.TransformFunc) cache.SharedIndexInformer {
+func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespaces []string, set informerSettings) cache.SharedIndexInformer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if inf, ok := s.informers[key]; ok {
 		return inf
 	}
 	newOne := func(namespace string, primary bool) cache.SharedIndexInformer {
-		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: resync, TweakListOptions: tweak, UseWatchList: s.config.watchList, Primary: primary})
-		if transform != nil {
+		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: set.resync, TweakListOptions: set.tweak, UseWatchList: set.watchList, Primary: primary})
+		if set.transform != nil {
 			// A fresh informer has not started, so this cannot fail.
-			_ = inf.SetTransform(transform)
+			_ = inf.SetTransform(set.transform)
 		}
 		return inf
 	}
@@ -172,8 +188,11 @@ func (s *Shared) Start(ctx context.Context) {
 }
 
 // WaitForCacheSync waits until every started informer has synced or ctx is
-// done, and reports, per object type, whether its informer synced. When one
-// did not, the result's Err is context.Cause(ctx).
+// done, and reports, per object type, whether its informer synced and,
+// for those that did not, their last list or watch failure (naming the
+// resource: a missing CRD, missing RBAC). When one did not sync, the
+// result's Err is context.Cause(ctx); with WithFailFastSync, waiting stops
+// at the first 403 or 404 and Err is that failure.
 func (s *Shared) WaitForCacheSync(ctx context.Context) cache.SyncResult {
 	s.mu.Lock()
 	waiting := map[informerKey]cache.SharedIndexInformer{}
@@ -184,22 +203,78 @@ func (s *Shared) WaitForCacheSync(ctx context.Context) cache.SyncResult {
 	}
 	s.mu.Unlock()
 
+	waitCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	res := cache.SyncResult{Synced: make(map[reflect.Type]bool, len(waiting))}
 	for key, inf := range waiting {
-		synced := cache.WaitForCacheSyncWithContext(ctx, inf.HasSynced)
+		cache.WaitForCacheSyncWithContext(waitCtx, s.syncedOrFailed(inf, stop))
+		synced := inf.HasSynced()
 		if !synced {
-			res.Err = context.Cause(ctx)
+			res.Err = context.Cause(waitCtx)
 		}
-		if key.typ != nil {
-			res.Synced[key.typ] = synced
-			continue
-		}
-		if res.SyncedMetadata == nil {
-			res.SyncedMetadata = map[schema.GroupVersionResource]bool{}
-		}
-		res.SyncedMetadata[key.resource] = synced
+		recordSync(&res, key, synced, syncError(inf, synced))
 	}
 	return res
+}
+
+// syncedOrFailed is the condition WaitForCacheSync waits for on inf: that
+// it synced or, with WithFailFastSync, that its list or watch failed in a
+// way retrying does not heal; then it stops the wait with that failure.
+func (s *Shared) syncedOrFailed(inf cache.SharedIndexInformer, stop context.CancelCauseFunc) cache.InformerSynced {
+	return func() bool {
+		if inf.HasSynced() {
+			return true
+		}
+		if !s.config.failFastSync {
+			return false
+		}
+		if err := syncError(inf, false); err != nil && unrecoverable(err) {
+			stop(err)
+			return true
+		}
+		return false
+	}
+}
+
+// unrecoverable reports whether err, a sync error, is a failure that
+// retrying does not heal without someone acting: the server does not
+// serve the resource (404), or the client may not list or watch it (403).
+func unrecoverable(err error) bool {
+	return apierrors.IsNotFound(err) || apierrors.IsForbidden(err)
+}
+
+// syncError is inf's last list or watch failure when it has not synced
+// and can tell (cache.SyncErrorReporter).
+func syncError(inf cache.SharedIndexInformer, synced bool) error {
+	r, ok := inf.(cache.SyncErrorReporter)
+	if synced || !ok {
+		return nil
+	}
+	return r.SyncError()
+}
+
+// recordSync puts whether the informer of key synced, and why not, in res.
+func recordSync(res *cache.SyncResult, key informerKey, synced bool, err error) {
+	if key.typ != nil {
+		res.Synced[key.typ] = synced
+		if err != nil {
+			if res.Errors == nil {
+				res.Errors = map[reflect.Type]error{}
+			}
+			res.Errors[key.typ] = err
+		}
+		return
+	}
+	if res.SyncedMetadata == nil {
+		res.SyncedMetadata = map[schema.GroupVersionResource]bool{}
+	}
+	res.SyncedMetadata[key.resource] = synced
+	if err != nil {
+		if res.MetadataErrors == nil {
+			res.MetadataErrors = map[schema.GroupVersionResource]error{}
+		}
+		res.MetadataErrors[key.resource] = err
+	}
 }
 
 // Shutdown stops every informer of the factory and waits until all their

@@ -280,31 +280,46 @@ func TestExactlyOneInformerPerTypeIsPrimary(t *testing.T) {
 	}
 }
 
-// WithWatchList reaches every informer the factory makes, in every
-// namespace; without it informers list in pages.
-func TestWithWatchListReachesEveryInformerConfig(t *testing.T) {
+// Watch lists are on for every informer the factory makes, in every
+// namespace; WithoutWatchList turns them off for every type,
+// ByObject.DisableWatchList for one, and the last of WithWatchList and
+// WithoutWatchList wins.
+func TestWatchListIsTheDefaultUnlessTurnedOff(t *testing.T) {
+	other := &metav1.Status{}
 	tests := []struct {
-		name string
-		opts []Option
-		want bool
+		name            string
+		opts            []Option
+		want, wantOther bool
 	}{
-		{"default: paged lists", nil, false},
-		{"WithWatchList", []Option{WithWatchList()}, true},
-		{"WithWatchList, several namespaces", []Option{WithWatchList(), WithNamespaces("a", "b")}, true},
+		{"default streams", nil, true, true},
+		{"default streams, several namespaces", []Option{WithNamespaces("a", "b")}, true, true},
+		{"WithWatchList streams", []Option{WithWatchList()}, true, true},
+		{"WithoutWatchList lists", []Option{WithoutWatchList(), WithNamespaces("a", "b")}, false, false},
+		{"WithWatchList after WithoutWatchList streams", []Option{WithoutWatchList(), WithWatchList()}, true, true},
+		{"WithoutWatchList after WithWatchList lists", []Option{WithWatchList(), WithoutWatchList()}, false, false},
+		{"ByObject.DisableWatchList lists that type only", []Option{WithByObject(&metav1.PartialObjectMetadata{}, ByObject{DisableWatchList: true, Namespaces: []string{"a", "b"}})}, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := New(tt.opts...)
-			var configs []InformerConfig
-			s.InformerFor(&metav1.PartialObjectMetadata{}, func(c InformerConfig) cache.SharedIndexInformer {
-				configs = append(configs, c)
-				return newFakeInformer(c)
-			})
-			for _, c := range configs {
-				if c.UseWatchList != tt.want {
-					t.Errorf("namespace %q: UseWatchList %t, want %t", c.Namespace, c.UseWatchList, tt.want)
+			check := func(obj runtime.Object, want bool) {
+				t.Helper()
+				var configs []InformerConfig
+				s.InformerFor(obj, func(c InformerConfig) cache.SharedIndexInformer {
+					configs = append(configs, c)
+					return newFakeInformer(c)
+				})
+				if len(configs) == 0 {
+					t.Fatalf("%T: no informer made", obj)
+				}
+				for _, c := range configs {
+					if c.UseWatchList != want {
+						t.Errorf("%T, namespace %q: UseWatchList %t, want %t", obj, c.Namespace, c.UseWatchList, want)
+					}
 				}
 			}
+			check(&metav1.PartialObjectMetadata{}, tt.want)
+			check(other, tt.wantOther)
 		})
 	}
 }

@@ -46,12 +46,19 @@ func NewInformer(client Client, resource schema.GroupVersionResource, namespace 
 }
 
 // NewInformerWithOptions is NewInformer with every informer option; an
-// empty ObjectDescription names the informer after resource.
+// empty ObjectDescription names the informer after resource. A client that
+// cannot stream lists (cache.ClientCannotStreamLists) is never asked to,
+// whatever opts.UseWatchList says.
 func NewInformerWithOptions(client Client, resource schema.GroupVersionResource, namespace string, tweak func(*metav1.ListOptions), opts cache.SharedIndexInformerOptions) cache.SharedIndexInformer {
 	if opts.ObjectDescription == "" {
 		opts.ObjectDescription = resource.String() + " (metadata)"
 	}
-	return cache.NewSharedIndexInformerWithOptions(NewListWatch(client, resource, namespace, tweak), &metav1.PartialObjectMetadata{}, opts)
+	if opts.Identifier.GroupVersionResource().Empty() {
+		// The resource names the informer's sync errors.
+		opts.Identifier = (*cache.InformerName)(nil).WithResource(resource)
+	}
+	lw := cache.ToListWatcherWithWatchListSemantics(NewListWatch(client, resource, namespace, tweak), client)
+	return cache.NewSharedIndexInformerWithOptions(lw, &metav1.PartialObjectMetadata{}, opts)
 }
 
 // Informer is a metadata-only informer of one resource together with its

@@ -1,7 +1,9 @@
 package metadata
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -102,5 +104,53 @@ func TestInformerKeepsManagedFields(t *testing.T) {
 	}
 	if got := len(obj.(*metav1.PartialObjectMetadata).ManagedFields); got != 2 {
 		t.Errorf("cached %d managedFields entries, want 2", got)
+	}
+}
+
+// streamingUnsupported is a fakeClient that says it cannot stream lists,
+// as client-go's fake metadata client does.
+type streamingUnsupported struct{ *fakeClient }
+
+func (streamingUnsupported) IsWatchListSemanticsUnSupported() bool { return true }
+
+// An informer asked to stream its initial list never asks a client that
+// says it cannot stream, and gives up on one whose watch ignores
+// sendInitialEvents after one try; both sync through a LIST.
+func TestInformerListsWhenTheClientCannotStream(t *testing.T) {
+	tests := []struct {
+		name           string
+		client         func(*fakeClient) Client
+		wantWatchLists int
+	}{
+		{"client says it cannot stream", func(c *fakeClient) Client { return streamingUnsupported{c} }, 0},
+		{"client's watch ignores sendInitialEvents", func(c *fakeClient) Client { return c }, 1},
+	}
+	pods := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := &fakeClient{items: map[string][]metav1.PartialObjectMetadata{"a": {object("a", "p1")}}}
+			inf := NewInformerWithOptions(tt.client(fake), pods, "a", nil, cache.SharedIndexInformerOptions{UseWatchList: true})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); inf.RunWithContext(ctx) }()
+			defer func() { cancel(); <-done }()
+			guard, stop := context.WithTimeout(ctx, 10*time.Second) // a failure guard only
+			defer stop()
+			if !cache.WaitForCacheSyncWithContext(guard, inf.HasSynced) {
+				t.Fatal("the informer did not sync")
+			}
+			lists, watchLists := 0, 0
+			for _, r := range fake.seen() {
+				switch {
+				case r.verb == "list":
+					lists++
+				case r.opts.SendInitialEvents != nil && *r.opts.SendInitialEvents:
+					watchLists++
+				}
+			}
+			if lists != 1 || watchLists != tt.wantWatchLists {
+				t.Errorf("%d lists and %d watch lists, want 1 and %d", lists, watchLists, tt.wantWatchLists)
+			}
+		})
 	}
 }

@@ -98,10 +98,27 @@ func WithManagedFields(objs ...runtime.Object) SharedInformerOption {
 }
 
 // WithWatchList makes the factory's informers stream their initial lists
-// over one watch (sendInitialEvents, as client-go v0.37 does by default)
-// instead of paged LIST requests. Off by default: see factory.WithWatchList.
+// over one watch (sendInitialEvents, as client-go v0.37 does) instead of
+// paged LIST requests. It is the default; the option undoes an earlier
+// WithoutWatchList. See factory.WithWatchList.
 func WithWatchList() SharedInformerOption {
 	return withOption(factory.WithWatchList())
+}
+
+// WithoutWatchList makes the factory's informers list in pages instead of
+// streaming their initial lists; factory.ByObject.DisableWatchList does it
+// for one type. See factory.WithoutWatchList.
+func WithoutWatchList() SharedInformerOption {
+	return withOption(factory.WithoutWatchList())
+}
+
+// WithFailFastSync makes WaitForCacheSync and WaitForCacheSyncWithContext
+// return at once when an informer's list or watch is refused with 404 (the
+// server does not serve the resource: is the CRD installed?) or 403 (RBAC),
+// instead of waiting until the stop channel or context ends; the
+// result's Err is that failure. See factory.WithFailFastSync.
+func WithFailFastSync() SharedInformerOption {
+	return withOption(factory.WithFailFastSync())
 }
 
 // WithInformerName sets the InformerName for informer identity used in metrics.

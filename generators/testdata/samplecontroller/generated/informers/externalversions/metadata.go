@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	metadataclient "k8s.io/client-go/metadata"
 
+	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/metadata"
 )
 
@@ -81,4 +82,11 @@ func (a metadataClientAdapter) List(ctx context.Context, resource schema.GroupVe
 
 func (a metadataClientAdapter) Watch(ctx context.Context, resource schema.GroupVersionResource, namespace string, opts metav1.ListOptions) (watch.Interface, error) {
 	return a.client.Resource(resource).Namespace(namespace).Watch(ctx, opts)
+}
+
+// IsWatchListSemanticsUnSupported reports whether the adapted client
+// cannot stream lists (client-go's fake metadata clients), so that
+// informers list instead.
+func (a metadataClientAdapter) IsWatchListSemanticsUnSupported() bool {
+	return cache.ClientCannotStreamLists(a.client)
 }

@@ -69,7 +69,15 @@ type InformerOptions struct {
 	// TweakListOptions is an optional function to modify the list options.
 	TweakListOptions TweakListOptionsFunc
 
-	// UseWatchList streams the initial list over a watch instead of paged
-	// LIST requests (cache.SharedIndexInformerOptions.UseWatchList).
+	// DisableWatchList makes the informer list in pages instead of
+	// streaming its initial list over a watch (sendInitialEvents), which it
+	// does by default, as client-go v0.37's informers do; a client that
+	// cannot stream lists (cache.ClientCannotStreamLists) is never asked to.
+	DisableWatchList bool
+
+	// UseWatchList is ignored: watch lists are the default (see
+	// DisableWatchList).
+	//
+	// Deprecated: leave it unset; set DisableWatchList to list instead.
 	UseWatchList bool
 }

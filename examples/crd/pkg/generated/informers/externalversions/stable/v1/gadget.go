@@ -157,7 +157,7 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 			ResyncPeriod: options.ResyncPeriod,
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
-			UseWatchList: options.UseWatchList,
+			UseWatchList: !options.DisableWatchList,
 		},
 	)
 }
@@ -175,7 +175,7 @@ func (f *gadgetInformer) informerFor(client versioned.Interface, config factory.
 		ResyncPeriod:     config.ResyncPeriod,
 		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		TweakListOptions: tweakListOptions,
-		UseWatchList:     config.UseWatchList,
+		DisableWatchList: !config.UseWatchList,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several
@@ -190,7 +190,7 @@ func (f *gadgetInformer) Informer() cache.SharedIndexInformer {
 	if !ok {
 		// A factory written against the plain interface: one informer.
 		return f.factory.InformerFor(&stablev1.Gadget{}, func(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod, Primary: true})
+			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod, UseWatchList: true, Primary: true})
 		})
 	}
 	return configured.ClusterInformerFor(&stablev1.Gadget{}, f.informerFor)

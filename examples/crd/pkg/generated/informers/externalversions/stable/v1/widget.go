@@ -158,7 +158,7 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 			ResyncPeriod: options.ResyncPeriod,
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
-			UseWatchList: options.UseWatchList,
+			UseWatchList: !options.DisableWatchList,
 		},
 	)
 }
@@ -180,7 +180,7 @@ func (f *widgetInformer) informerFor(client versioned.Interface, config factory.
 		ResyncPeriod:     config.ResyncPeriod,
 		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		TweakListOptions: tweakListOptions,
-		UseWatchList:     config.UseWatchList,
+		DisableWatchList: !config.UseWatchList,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several
@@ -195,7 +195,7 @@ func (f *widgetInformer) Informer() cache.SharedIndexInformer {
 	if !ok {
 		// A factory written against the plain interface: one informer.
 		return f.factory.InformerFor(&stablev1.Widget{}, func(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod, Primary: true})
+			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod, UseWatchList: true, Primary: true})
 		})
 	}
 	if f.namespace != metav1.NamespaceAll {

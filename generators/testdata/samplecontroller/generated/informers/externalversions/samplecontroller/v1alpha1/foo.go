@@ -142,7 +142,7 @@ func newFooInformer(client versioned.Interface, namespace string, options intern
 			ResyncPeriod: options.ResyncPeriod,
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
-			UseWatchList: options.UseWatchList,
+			UseWatchList: !options.DisableWatchList,
 		},
 	)
 }
@@ -164,7 +164,7 @@ func (f *fooInformer) informerFor(client versioned.Interface, config factory.Inf
 		ResyncPeriod:     config.ResyncPeriod,
 		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		TweakListOptions: tweakListOptions,
-		UseWatchList:     config.UseWatchList,
+		DisableWatchList: !config.UseWatchList,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several
@@ -179,7 +179,7 @@ func (f *fooInformer) Informer() cache.SharedIndexInformer {
 	if !ok {
 		// A factory written against the plain interface: one informer.
 		return f.factory.InformerFor(&samplecontrollerv1alpha1.Foo{}, func(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
-			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod, Primary: true})
+			return f.informerFor(client, factory.InformerConfig{Namespace: metav1.NamespaceAll, ResyncPeriod: resyncPeriod, UseWatchList: true, Primary: true})
 		})
 	}
 	if f.namespace != metav1.NamespaceAll {
