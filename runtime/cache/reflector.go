@@ -46,6 +46,11 @@ type ResourceVersionUpdater interface {
 const (
 	defaultPageSize        = 500
 	defaultMinWatchTimeout = 5 * time.Minute
+	// defaultWatchListProgressTimeout is ReflectorOptions'
+	// WatchListProgressTimeout default: a server starts a watch list's
+	// initial events, or its bookmark for an empty collection, within
+	// a second or two.
+	defaultWatchListProgressTimeout = 10 * time.Second
 	// veryShortWatch is how quickly a watch must close to be re-opened
 	// only after a back-off (so a server that closes every watch at once is
 	// not re-watched in a hot loop); one that delivered nothing also counts
@@ -78,6 +83,13 @@ type ReflectorOptions struct {
 	// before the end-of-initial-events bookmark arrives; past it the
 	// reflector falls back to LIST. Default MinWatchTimeout.
 	WatchListTimeout time.Duration
+	// WatchListProgressTimeout bounds how long a streamed initial list
+	// from a server may go without any event before the
+	// end-of-initial-events bookmark; past it that attempt falls back to
+	// LIST, and after three such stalls in a row watch lists are off for
+	// 30 minutes (reflector_state.go). Default 10 seconds, at most
+	// IdleTimeout.
+	WatchListProgressTimeout time.Duration
 	// WatchErrorHandler is called on every list or watch failure; the
 	// default is DefaultWatchErrorHandler.
 	WatchErrorHandler WatchErrorHandlerWithContext
@@ -181,6 +193,10 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = 2*opts.MinWatchTimeout + time.Minute
 	}
+	if opts.WatchListProgressTimeout <= 0 {
+		opts.WatchListProgressTimeout = defaultWatchListProgressTimeout
+	}
+	opts.WatchListProgressTimeout = min(opts.WatchListProgressTimeout, opts.IdleTimeout)
 	if opts.WatchListTimeout <= 0 {
 		opts.WatchListTimeout = opts.MinWatchTimeout
 	}
@@ -355,7 +371,7 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 // initialState is the state before the first step: a relist.
 func (r *Reflector) initialState() state {
 	s := state{watchList: r.opts.UseWatchList}
-	s.phase = s.relist()
+	s.phase = s.relist(r.clock.Now())
 	return s
 }
 
@@ -377,6 +393,7 @@ func (r *Reflector) step(ctx context.Context, s state) outcome {
 		}
 		return outcome{end: endStopped}
 	}
+	o.at = r.clock.Now()
 	return o
 }
 
@@ -385,6 +402,10 @@ func (r *Reflector) step(ctx context.Context, s state) outcome {
 func (r *Reflector) between(ctx context.Context, s state, e effect, err error) bool {
 	if e.report && err != nil {
 		r.onError(ctx, err)
+	}
+	if e.watchListsOff {
+		klog.FromContext(ctx).Info("Watch lists stalled before their initial-events-end bookmark; listing instead until the retry time",
+			"reflector", r.name, "stalls", watchListMaxStalls, "retryAt", s.watchListOffUntil)
 	}
 	if e.backoff && !sleep(ctx, r.clock, r.backoff.delay(s.failures)) {
 		return false

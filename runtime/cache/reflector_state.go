@@ -22,6 +22,8 @@ import (
 //	watchList  transient    watchList    yes     yes       +1
 //	watchList  expired      list         -       -         =         position expired
 //	watchList  unsupported  list         yes     -         =         watch lists off
+//	watchList  stalled      list         yes     -         =         1st or 2nd in a row
+//	watchList  stalled      list         yes     -         =         3rd in a row: watch lists off for a while
 //	watchList  (other)      list         yes     -         =
 //	watch      closed       watch        -       -         =
 //	watch      closedEarly  watch        -       yes       +1
@@ -33,7 +35,13 @@ import (
 //	watch      (other)      relist       yes     yes       +1
 //
 // relist is watchList when watch lists are enabled and not turned off,
-// else list. A step that ended healthy (a watch that delivered a change,
+// else list. A watch list that stalls (no event for
+// WatchListProgressTimeout before its initial-events-end bookmark) or
+// whose stream closes before the bookmark falls back to LIST for that
+// attempt; the third in a row turns watch lists off for
+// watchListRetryAfter (a proxy or aggregated API that drops the bookmark
+// would otherwise cost every relist the progress timeout), after which
+// they are tried again. A step that ended healthy (a watch that delivered a change,
 // or lived healthyWatch) first sets failures to 0: the back-off
 // starts over after a healthy period, and a fault right after one is
 // retried within firstBackoff (backoff.go). A list or watch list that was
@@ -95,21 +103,25 @@ const (
 	endExpired
 	// endUnsupported: the server does not support watch lists.
 	endUnsupported
+	// endStalled: a watch list stalled or its stream closed before the
+	// initial-events-end bookmark.
+	endStalled
 	// endFailed: any other failure.
 	endFailed
 )
 
 var endingNames = [...]string{endStopped: "stopped", endStored: "stored", endClosed: "closed",
 	endClosedEarly: "closedEarly", endVeryShort: "veryShort", endIdle: "idle", endTransient: "transient",
-	endExpired: "expired", endUnsupported: "unsupported", endFailed: "failed"}
+	endExpired: "expired", endUnsupported: "unsupported", endStalled: "stalled", endFailed: "failed"}
 
 func (e ending) String() string { return endingNames[e] }
 
-// outcome is the result of one step: how it ended, whether it was a
-// healthy period, the error to report, and the watch a watch list leaves
-// open for the watch phase.
+// outcome is the result of one step: how it ended, when, whether it was
+// a healthy period, the error to report, and the watch a watch list
+// leaves open for the watch phase.
 type outcome struct {
 	end     ending
+	at      time.Time
 	healthy bool
 	err     error
 	w       watch.Interface
@@ -119,7 +131,17 @@ type outcome struct {
 type effect struct {
 	report  bool // pass the step's error to the watch error handler
 	backoff bool // wait the back-off of the new state's failures
+	// watchListsOff: watch lists were just turned off for
+	// watchListRetryAfter; the reflector logs it.
+	watchListsOff bool
 }
+
+// Watch lists that stall are given up for a while after watchListMaxStalls
+// in a row; see the table.
+const (
+	watchListMaxStalls  = 3
+	watchListRetryAfter = 30 * time.Minute
+)
 
 // state is the reflector's protocol state between two steps. The
 // resourceVersion of the position is not here: LastSyncResourceVersion
@@ -138,17 +160,27 @@ type state struct {
 	// the next list or watch list is a consistent read (from ""). Cleared
 	// once one is stored.
 	expired bool
-	// watchList is set while relists stream over a watch: the reflector
-	// was asked to and the server has not shown it cannot.
+	// watchList is set while relists may stream over a watch: the
+	// reflector was asked to and the server has not shown it cannot.
 	watchList bool
+	// stalls counts the watch lists in a row that stalled or were cut
+	// before their initial-events-end bookmark; watchListOffUntil is when
+	// watch lists are tried again after watchListMaxStalls of them.
+	stalls            int
+	watchListOffUntil time.Time
 	// listed is set while the position is the one of the last list or
 	// watch list stored: no watch has delivered a change since.
 	listed bool
 }
 
-// relist is the phase that refills the store.
-func (s state) relist() phase {
-	if s.watchList {
+// streaming reports whether a relist at now streams over a watch.
+func (s state) streaming(now time.Time) bool {
+	return s.watchList && !now.Before(s.watchListOffUntil)
+}
+
+// relist is the phase that refills the store at now.
+func (s state) relist(now time.Time) phase {
+	if s.streaming(now) {
 		return phaseWatchList
 	}
 	return phaseList
@@ -175,7 +207,7 @@ func (s state) afterList(o outcome) (state, effect) {
 		s.phase, s.expired, s.listed = phaseWatch, false, true
 		return s, effect{}
 	}
-	s.phase = s.relist()
+	s.phase = s.relist(o.at)
 	s.failures++
 	return s, effect{report: true, backoff: true}
 }
@@ -183,7 +215,7 @@ func (s state) afterList(o outcome) (state, effect) {
 func (s state) afterWatchList(o outcome) (state, effect) {
 	switch o.end {
 	case endStored:
-		s.phase, s.expired, s.listed, s.w = phaseWatch, false, true, o.w
+		s.phase, s.expired, s.listed, s.w, s.stalls = phaseWatch, false, true, o.w, 0
 		return s, effect{}
 	case endTransient:
 		s.failures++
@@ -196,6 +228,13 @@ func (s state) afterWatchList(o outcome) (state, effect) {
 	case endUnsupported:
 		s.phase, s.watchList = phaseList, false
 		return s, effect{report: true}
+	case endStalled:
+		s.phase = phaseList
+		if s.stalls++; s.stalls < watchListMaxStalls {
+			return s, effect{report: true}
+		}
+		s.stalls, s.watchListOffUntil = 0, o.at.Add(watchListRetryAfter)
+		return s, effect{report: true, watchListsOff: true}
 	}
 	s.phase = phaseList
 	return s, effect{report: true}
@@ -216,11 +255,11 @@ func (s state) afterWatch(o outcome) (state, effect) {
 	case endExpired:
 		s.expired = true
 		if !s.listed {
-			s.phase = s.relist()
+			s.phase = s.relist(o.at)
 			return s, effect{report: true}
 		}
 	}
-	s.phase = s.relist()
+	s.phase = s.relist(o.at)
 	s.failures++
 	return s, effect{report: true, backoff: true}
 }
@@ -285,6 +324,8 @@ func watchListEnding(err error) ending {
 	switch {
 	case err == nil:
 		return endStored
+	case errors.Is(err, errWatchListStalled), errors.Is(err, errInitialEventsCut):
+		return endStalled
 	case errors.Is(err, errNoInitialEventsEnd), apierrors.IsBadRequest(err),
 		apierrors.IsInvalid(err), apierrors.IsMethodNotSupported(err):
 		return endUnsupported

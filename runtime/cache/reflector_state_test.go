@@ -89,7 +89,9 @@ func TestReflectorStateTable(t *testing.T) {
 		for _, end := range ends {
 			for _, watchList := range []bool{false, true} {
 				for _, listed := range listedCases(r) {
-					checkRow(t, r, state{phase: from, failures: 3, watchList: watchList, listed: listed}, end)
+					for _, stalls := range stallCases(r) {
+						checkRow(t, r, state{phase: from, failures: 3, watchList: watchList, listed: listed, stalls: stalls}, end)
+					}
 				}
 			}
 		}
@@ -109,9 +111,23 @@ func listedCases(row []string) []bool {
 	return []bool{false, true}
 }
 
+// stallCases are the values of state.stalls a row applies to: the note
+// says which watch list in a row stalled, else any below the limit.
+func stallCases(row []string) []int {
+	note := strings.Join(row[6:], " ")
+	switch {
+	case strings.Contains(note, "1st or 2nd in a row"):
+		return []int{0, 1}
+	case strings.Contains(note, "3rd in a row"):
+		return []int{watchListMaxStalls - 1}
+	}
+	return []int{0, 1}
+}
+
 func checkRow(t *testing.T, row []string, s state, end ending) {
 	t.Helper()
-	got, e := s.next(outcome{end: end, err: errors.New("x")})
+	at := time.Unix(1_000_000, 0)
+	got, e := s.next(outcome{end: end, at: at, err: errors.New("x")})
 	wantPhase := row[2]
 	if wantPhase == "relist" {
 		wantPhase = map[bool]string{false: "list", true: "watchList"}[s.watchList]
@@ -119,11 +135,14 @@ func checkRow(t *testing.T, row []string, s state, end ending) {
 	wantFailures := map[string]int{"=": 3, "+1": 4}[row[5]]
 	note := strings.Join(row[6:], " ")
 	wantExpired := strings.Contains(note, "position expired")
-	wantWatchList := s.watchList && !strings.Contains(note, "watch lists off")
+	offForAWhile := strings.Contains(note, "watch lists off for a while")
+	wantStreaming := s.watchList && !strings.Contains(note, "watch lists off")
+	wantLater := s.watchList && (offForAWhile || wantStreaming)
 	if got.phase.String() != wantPhase || e.report != (row[3] == "yes") || e.backoff != (row[4] == "yes") ||
-		got.failures != wantFailures || got.expired != wantExpired || got.watchList != wantWatchList {
-		t.Errorf("%v after %v (watch lists %t): phase %v, report %t, back off %t, failures %d, expired %t, watch lists %t; the table says %q",
-			s.phase, end, s.watchList, got.phase, e.report, e.backoff, got.failures, got.expired, got.watchList, row)
+		got.failures != wantFailures || got.expired != wantExpired || got.streaming(at) != wantStreaming ||
+		got.streaming(at.Add(watchListRetryAfter)) != wantLater || e.watchListsOff != offForAWhile {
+		t.Errorf("%v after %v (watch lists %t, %d stalls): phase %v, report %t, back off %t, failures %d, expired %t, streaming now %t, later %t; the table says %q",
+			s.phase, end, s.watchList, s.stalls, got.phase, e.report, e.backoff, got.failures, got.expired, got.streaming(at), got.streaming(at.Add(watchListRetryAfter)), row)
 	}
 }
 

@@ -23,6 +23,11 @@ var (
 	// the end-of-initial-events bookmark: that attempt falls back to LIST,
 	// later ones try the watch list again.
 	errInitialEventsCut = errors.New("watch list: the stream closed before the initial-events-end bookmark")
+	// errWatchListStalled reports a watch list from a server that
+	// delivered nothing for WatchListProgressTimeout before the
+	// initial-events-end bookmark (a proxy or aggregated API that drops
+	// it): that attempt falls back to LIST.
+	errWatchListStalled = errors.New("watch list: no event before the initial-events-end bookmark")
 	// errWatchListIgnored reports an in-process watch list that stayed
 	// silent for inProcessWatchListGrace before the initial-events-end
 	// bookmark: the client ignores sendInitialEvents, and the reflector
@@ -41,12 +46,12 @@ const inProcessWatchListGrace = 500 * time.Millisecond
 
 // watchListIdle returns how long the watch list over w may go without an
 // event before its initial-events-end bookmark, and the error to fail
-// with after that: the idle timeout for a stream from a server (a
+// with after that: WatchListProgressTimeout for a stream from a server (a
 // *watch.StreamWatcher, what client-go's REST clients return), and
 // inProcessWatchListGrace for any other watch.
 func (r *Reflector) watchListIdle(w watch.Interface) (time.Duration, error) {
 	if _, stream := w.(*watch.StreamWatcher); stream {
-		return r.opts.IdleTimeout, fmt.Errorf("%s: watch list: %w", r.name, errWatchIdle)
+		return r.opts.WatchListProgressTimeout, fmt.Errorf("%s: %w for %v", r.name, errWatchListStalled, r.opts.WatchListProgressTimeout)
 	}
 	return min(r.opts.IdleTimeout, inProcessWatchListGrace), fmt.Errorf("%s: %w", r.name, errWatchListIgnored)
 }
