@@ -71,7 +71,7 @@ func TestScalebenchSmoke(t *testing.T) {
 		if m.APIServerCPUSeconds < 0 || m.APIServerPeakRSS == 0 {
 			t.Errorf("%s: kube-apiserver CPU %v s, peak RSS %d", v, m.APIServerCPUSeconds, m.APIServerPeakRSS)
 		}
-		if streams := v != variantOurs && v != variantOursMetadata; (m.Synced.InitialWatchLists > 0) != streams || (m.Synced.InitialLists > 0) == streams {
+		if streams := v != variantOursPaged; (m.Synced.InitialWatchLists > 0) != streams || (m.Synced.InitialLists > 0) == streams {
 			t.Errorf("%s: %d list and %d streamed-list requests for the first sync, want streamed=%t", v, m.Synced.InitialLists, m.Synced.InitialWatchLists, streams)
 		}
 		switch v {

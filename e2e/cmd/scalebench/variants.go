@@ -26,13 +26,13 @@ const (
 	variantClientGo         = "client-go"
 	variantClientGoStrip    = "client-go-strip"
 	variantOurs             = "ours"
-	variantOursWatchList    = "ours-watchlist"
+	variantOursPaged        = "ours-paged"
 	variantOursMetadata     = "ours-metadata"
 	variantClientGoMetadata = "client-go-metadata"
 )
 
 // allVariants lists every variant in report order.
-var allVariants = []string{variantClientGo, variantClientGoStrip, variantOurs, variantOursWatchList, variantOursMetadata, variantClientGoMetadata}
+var allVariants = []string{variantClientGo, variantClientGoStrip, variantOurs, variantOursPaged, variantOursMetadata, variantClientGoMetadata}
 
 // podsGVR is the resource the metadata informers watch.
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
@@ -85,10 +85,14 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		t0 := time.Now()
 		f.Start(ctx.Done())
 		return started{clientGoInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
-	case variantOurs, variantOursWatchList:
-		f := factory.New()
+	case variantOurs, variantOursPaged:
+		var opts []factory.Option
+		if variant == variantOursPaged {
+			opts = append(opts, factory.WithoutWatchList())
+		}
+		f := factory.New(opts...)
 		inf := f.InformerFor(&corev1.Pod{}, func(c factory.InformerConfig) cache.SharedIndexInformer {
-			return newPodInformer(cs, c, variant == variantOursWatchList)
+			return newPodInformer(cs, c)
 		})
 		t0 := time.Now()
 		f.Start(ctx)
@@ -111,9 +115,9 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 
 // newPodInformer is what the generated informer of a namespaced type does
 // (templates/informer.go.tmpl): a ListWatch over the typed client in the
-// factory's namespace, the namespace index. watchList streams the initial
-// list (SharedIndexInformerOptions.UseWatchList, off by default).
-func newPodInformer(cs kubernetes.Interface, c factory.InformerConfig, watchList bool) cache.SharedIndexInformer {
+// factory's namespace, the namespace index, the initial list streamed
+// unless the factory says not to (InformerConfig.UseWatchList).
+func newPodInformer(cs kubernetes.Interface, c factory.InformerConfig) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -137,7 +141,7 @@ func newPodInformer(cs kubernetes.Interface, c factory.InformerConfig, watchList
 			// The factory has no name (no factory.WithName), so neither
 			// has its primary informer: Identifier is the zero value.
 			Identifier:   (*cache.InformerName)(nil).WithResource(gvr),
-			UseWatchList: watchList,
+			UseWatchList: c.UseWatchList,
 		},
 	)
 }
