@@ -213,8 +213,10 @@ func informerAccessorsOf(t *testing.T, pkgs map[string]*types.Package) map[strin
 				if !ok || named.Obj().Pkg().Path() != v.pkg {
 					continue
 				}
+				// v0.37's accessors return TypedPodInformer, a superset
+				// of PodInformer.
 				if kind, ok := strings.CutSuffix(named.Obj().Name(), "Informer"); ok {
-					out[rel+"/"+kind] = &informerAccessors{Group: g.method, Version: v.method, Kind: m.Name()}
+					out[rel+"/"+strings.TrimPrefix(kind, "Typed")] = &informerAccessors{Group: g.method, Version: v.method, Kind: m.Name()}
 				}
 			}
 		}
