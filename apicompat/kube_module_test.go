@@ -67,17 +67,7 @@ func portedKubernetes(t *testing.T) *portedKube {
 	if testing.Short() {
 		t.Skip("generates and builds informers and listers for all of k8s.io/api")
 	}
-	portedOnce.Do(func() {
-		if d := os.Getenv("DROPIN_DEV_DIR"); d != "" { // DEVHACK
-			ported = &portedKube{dir: d} // DEVHACK
-			return                        // DEVHACK
-		} // DEVHACK
-		ported, portedErr = portKubernetes()
-		if os.Getenv("DROPIN_DEV_KEEP") != "" { // DEVHACK
-			fmt.Println("KEPT", ported.dir) // DEVHACK
-			portedRoot = ""                 // DEVHACK
-		} // DEVHACK
-	})
+	portedOnce.Do(func() { ported, portedErr = portKubernetes() })
 	if portedErr != nil {
 		t.Fatal(portedErr)
 	}
