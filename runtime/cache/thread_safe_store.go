@@ -132,7 +132,8 @@ func (s *threadSafeStore) index(name string) *storeIndex {
 // unknownIndex is the error of a read through an index that does not
 // exist, client-go's word for word (callers compare messages).
 func unknownIndex(name string) error {
-	return fmt.Errorf("Index with name %s does not exist", name) //nolint:staticcheck // client-go's message
+	// client-go's message word for word: callers compare it.
+	return fmt.Errorf("Index with name %s does not exist", name)
 }
 
 func (ix *storeIndex) valuesOf(obj any) ([]string, error) {
