@@ -132,7 +132,6 @@ func (s *threadSafeStore) index(name string) *storeIndex {
 // unknownIndex is the error of a read through an index that does not
 // exist, client-go's word for word (callers compare messages).
 func unknownIndex(name string) error {
-	// client-go's message word for word: callers compare it.
 	return fmt.Errorf("Index with name %s does not exist", name)
 }
 
