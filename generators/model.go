@@ -108,10 +108,14 @@ type kind struct {
 	Name        string // Go type name, "NetworkPolicy"
 	PrivateName string // "networkPolicy"
 	Plural      string // "NetworkPolicies": accessors and clientset methods
-	Resource    string // "networkpolicies": GVR, ForResource, NotFound errors
-	Namespaced  bool
-	Informer    bool // the type has list and watch
-	Lister      bool
+	Resource    string // "networkpolicies": GVR, ForResource, generic listers' NotFound errors
+	// Singular is the lowercase type name ("networkpolicy"), the resource
+	// typed listers' NotFound errors name, as lister-gen's do (and
+	// whatever +resourceName says).
+	Singular   string
+	Namespaced bool
+	Informer   bool // the type has list and watch
+	Lister     bool
 	// UserExpansion is true when the user wrote the lister's expansion
 	// interfaces in <type>_expansion.go.
 	UserExpansion bool
@@ -324,6 +328,7 @@ func newKind(t *declaredType, ptags packageTags, names resourceNamer) (*kind, er
 		PrivateName: lowerFirst(t.name),
 		Plural:      names.plural(t.name),
 		Resource:    names.resource(t.name, tags.resourceName),
+		Singular:    strings.ToLower(t.name),
 		Namespaced:  !tags.nonNamespaced,
 		Informer:    informer,
 		Lister:      lister,

@@ -479,3 +479,44 @@ func TestWriteFailureExitsOneNamingThePathAndChangesNothing(t *testing.T) {
 		t.Errorf("folders changed:\nbefore %v\nafter  %v", dirsBefore, dirsAfter)
 	}
 }
+
+// TestExpansionCopiedAfterGeneratingIsLeftOutByTheNextRun pins what the
+// README's migration recipe says of expansions copied in after a run
+// (client-go's *_expansion.go): --verify-only reports the stale
+// expansion_generated.go, and the next run leaves the interfaces to the
+// copied file.
+func TestExpansionCopiedAfterGeneratingIsLeftOutByTheNextRun(t *testing.T) {
+	dir := module(t, map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes, "apis/bad/v1/doc.go": "package v1\n"})
+	listers := filepath.Join(dir, "out", "listers", "bad", "v1")
+	if err := os.Remove(filepath.Join(listers, "widget_expansion.go")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	args := []string{"--output-dir", "out", "--versioned-clientset-package", "example.com/bad/clientset", "./apis/..."}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("generate: exit %d; stderr:\n%s", code, stderr.String())
+	}
+	generated := filepath.Join(listers, "expansion_generated.go")
+	if b, err := os.ReadFile(generated); err != nil || !strings.Contains(string(b), "type WidgetListerExpansion interface{}") {
+		t.Fatalf("without a user expansion, expansion_generated.go lacks WidgetListerExpansion (err %v):\n%s", err, b)
+	}
+
+	expansion := "package v1\n\ntype WidgetListerExpansion interface{ Large() int }\n\ntype WidgetNamespaceListerExpansion interface{}\n"
+	if err := os.WriteFile(filepath.Join(listers, "widget_expansion.go"), []byte(expansion), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	if code := run(append([]string{"--verify-only"}, args...), &stdout, &stderr); code != 1 || !strings.Contains(stdout.String(), "differs: listers/bad/v1/expansion_generated.go") {
+		t.Fatalf("--verify-only after copying an expansion: exit %d, want 1 naming expansion_generated.go; stdout:\n%s", code, stdout.String())
+	}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("second run: exit %d; stderr:\n%s", code, stderr.String())
+	}
+	if b, err := os.ReadFile(generated); err != nil || strings.Contains(string(b), "WidgetListerExpansion") || strings.Contains(string(b), "WidgetNamespaceListerExpansion") {
+		t.Fatalf("after the second run, expansion_generated.go still declares the copied interfaces (err %v):\n%s", err, b)
+	}
+	if b, err := os.ReadFile(filepath.Join(listers, "widget_expansion.go")); err != nil || string(b) != expansion {
+		t.Fatalf("the copied expansion changed (err %v):\n%s", err, b)
+	}
+}

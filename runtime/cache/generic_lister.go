@@ -27,7 +27,9 @@ func ListAllByNamespace(indexer Indexer, namespace string, selector labels.Selec
 	if namespace == metav1.NamespaceAll {
 		return ListAll(indexer, selector, appendFn)
 	}
-	objs, err := indexer.ByIndex(NamespaceIndex, namespace)
+	// As client-go: the namespace index function applied to an ObjectMeta
+	// of the namespace gives the values to read.
+	objs, err := indexer.Index(NamespaceIndex, &metav1.ObjectMeta{Namespace: namespace})
 	if err == nil {
 		return appendMatching(objs, selector, appendFn)
 	}
@@ -82,7 +84,9 @@ type GenericLister interface {
 type GenericNamespaceLister interface {
 	// List returns the namespace's objects whose labels match selector.
 	List(selector labels.Selector) (ret []runtime.Object, err error)
-	// Get returns the namespace's object called name.
+	// Get returns the namespace's object called name. As client-go's, it
+	// reads the key namespace/name even for the namespace "": a
+	// cluster-scoped object is not found through ByNamespace("").
 	Get(name string) (runtime.Object, error)
 }
 
@@ -96,6 +100,10 @@ type genericLister struct {
 	indexer   Indexer
 	resource  schema.GroupResource
 	namespace string
+	// byNamespace is set by ByNamespace: Get then reads the key
+	// namespace + "/" + name, as client-go's, even for the namespace ""
+	// (where cluster-scoped objects are never found).
+	byNamespace bool
 }
 
 func (l genericLister) List(selector labels.Selector) ([]runtime.Object, error) {
@@ -115,12 +123,15 @@ func (l genericLister) List(selector labels.Selector) ([]runtime.Object, error) 
 }
 
 func (l genericLister) ByNamespace(namespace string) GenericNamespaceLister {
-	l.namespace = namespace
+	l.namespace, l.byNamespace = namespace, true
 	return l
 }
 
 func (l genericLister) Get(name string) (runtime.Object, error) {
-	key := metaNamespaceKey(l.namespace, name)
+	key := name
+	if l.byNamespace {
+		key = l.namespace + "/" + name
+	}
 	obj, exists, err := l.indexer.GetByKey(key)
 	if err != nil {
 		return nil, err

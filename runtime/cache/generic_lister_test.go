@@ -66,3 +66,38 @@ func TestGenericListerListsAndGetsByNamespaceAndLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestGenericListerByNamespaceGetReadsNamespaceSlashName pins client-go's
+// key for ByNamespace(ns).Get: ns + "/" + name, even for ns "", where a
+// cluster-scoped object is not found (Get on the lister itself finds it).
+func TestGenericListerByNamespaceGetReadsNamespaceSlashName(t *testing.T) {
+	idx := NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+	for _, o := range []any{testObject("", "cluster", "1"), testObject("a", "x", "1")} {
+		if err := idx.Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := NewGenericLister(idx, schema.GroupResource{Group: "example.com", Resource: "things"})
+	tests := []struct {
+		name     string
+		get      func(string) (runtime.Object, error)
+		arg      string
+		notFound string // the NotFound error's message; "" when found
+	}{
+		{"lister, cluster-scoped name", l.Get, "cluster", ""},
+		{"lister, namespace/name key", l.Get, "a/x", ""},
+		{"lister, bare name of a namespaced object", l.Get, "x", `things.example.com "x" not found`},
+		{"ByNamespace(a)", l.ByNamespace("a").Get, "x", ""},
+		{"ByNamespace(b)", l.ByNamespace("b").Get, "x", `things.example.com "x" not found`},
+		{`ByNamespace("") of a cluster-scoped object`, l.ByNamespace("").Get, "cluster", `things.example.com "cluster" not found`},
+	}
+	for _, tt := range tests {
+		obj, err := tt.get(tt.arg)
+		switch {
+		case tt.notFound == "" && err != nil:
+			t.Errorf("%s: Get(%q) error %v, want the object", tt.name, tt.arg, err)
+		case tt.notFound != "" && (!apierrors.IsNotFound(err) || err.Error() != tt.notFound || obj != nil):
+			t.Errorf("%s: Get(%q) = %v, %v; want nil, %s", tt.name, tt.arg, obj, err, tt.notFound)
+		}
+	}
+}

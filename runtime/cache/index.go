@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"fmt"
+
 	"k8s.io/apimachinery/pkg/api/meta"
 )
 
@@ -19,7 +21,7 @@ type Indexers map[string]IndexFunc
 func MetaNamespaceIndexFunc(obj any) ([]string, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
-		return []string{""}, err
+		return []string{""}, fmt.Errorf("object has no meta: %v", err)
 	}
 	return []string{m.GetNamespace()}, nil
 }

@@ -132,8 +132,10 @@ func (s *threadSafeStore) index(name string) *storeIndex {
 	return nil
 }
 
+// unknownIndex is the error of a read through an index that does not
+// exist, client-go's word for word (callers compare messages).
 func unknownIndex(name string) error {
-	return fmt.Errorf("cache: index %q does not exist", name)
+	return fmt.Errorf("Index with name %s does not exist", name)
 }
 
 func (ix *storeIndex) valuesOf(obj any) ([]string, error) {
@@ -355,7 +357,8 @@ func build(keys []string, list []any, indexes []*storeIndex) (objectTable, []*st
 func (s *threadSafeStore) Resync() error { return nil }
 
 // Index returns the stored objects sharing at least one value of index
-// indexName with obj, each once.
+// indexName with obj, each once (an empty, non-nil slice when none does).
+// An error of the index function is returned as it is, as client-go does.
 func (s *threadSafeStore) Index(indexName string, obj any) ([]any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -363,14 +366,14 @@ func (s *threadSafeStore) Index(indexName string, obj any) ([]any, error) {
 	if ix == nil {
 		return nil, unknownIndex(indexName)
 	}
-	vals, err := ix.valuesOf(obj)
+	vals, err := ix.fn(obj)
 	if err != nil {
 		return nil, err
 	}
 	if len(vals) == 1 {
 		return s.objectsOf(ix.values[vals[0]]), nil
 	}
-	var list []any
+	list := []any{}
 	seen := map[uint32]struct{}{}
 	for _, v := range vals {
 		ix.values[v].all(func(id uint32) bool {
@@ -406,7 +409,7 @@ func (s *threadSafeStore) ByIndex(indexName, indexedValue string) ([]any, error)
 }
 
 // IndexKeys returns the keys of the stored objects whose indexName index
-// holds indexedValue.
+// holds indexedValue, sorted (as client-go's).
 func (s *threadSafeStore) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -420,17 +423,19 @@ func (s *threadSafeStore) IndexKeys(indexName, indexedValue string) ([]string, e
 		keys = append(keys, s.objects.at(id).key)
 		return true
 	})
+	sort.Strings(keys)
 	return keys, nil
 }
 
-// ListIndexFuncValues returns the values present in index indexName; nil
-// when the index does not exist.
+// ListIndexFuncValues returns the values present in index indexName, in
+// no particular order; empty (not nil) when the index does not exist, as
+// client-go's.
 func (s *threadSafeStore) ListIndexFuncValues(indexName string) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ix := s.index(indexName)
 	if ix == nil {
-		return nil
+		return []string{}
 	}
 	vals := make([]string, 0, len(ix.values))
 	for v := range ix.values {

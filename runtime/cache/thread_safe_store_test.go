@@ -355,7 +355,10 @@ func TestIndexerAddIndexersFailsAtomicallyOnIndexError(t *testing.T) {
 	}
 }
 
-func TestIndexerUnknownIndexErrorsNameTheIndex(t *testing.T) {
+// TestIndexerUnknownIndexErrorsAreClientGos pins client-go's message for a
+// read through a missing index (callers compare it) and its empty, not
+// nil, ListIndexFuncValues.
+func TestIndexerUnknownIndexErrorsAreClientGos(t *testing.T) {
 	idx := NewIndexer(MetaNamespaceKeyFunc, nil)
 	calls := map[string]func() error{
 		"Index":     func() error { _, err := idx.Index("missing", testObject("a", "b", "")); return err },
@@ -363,12 +366,12 @@ func TestIndexerUnknownIndexErrorsNameTheIndex(t *testing.T) {
 		"ByIndex":   func() error { _, err := idx.ByIndex("missing", "a"); return err },
 	}
 	for name, call := range calls {
-		if err := call(); err == nil || !strings.Contains(err.Error(), `"missing"`) {
-			t.Errorf("%s error = %v, want one naming the index", name, err)
+		if err := call(); err == nil || err.Error() != "Index with name missing does not exist" {
+			t.Errorf("%s error = %v, want client-go's %q", name, err, "Index with name missing does not exist")
 		}
 	}
-	if vals := idx.ListIndexFuncValues("missing"); vals != nil {
-		t.Errorf("ListIndexFuncValues(missing) = %v, want nil", vals)
+	if vals := idx.ListIndexFuncValues("missing"); vals == nil || len(vals) != 0 {
+		t.Errorf("ListIndexFuncValues(missing) = %#v, want an empty slice", vals)
 	}
 }
 
@@ -537,4 +540,39 @@ func TestIndexerConcurrentReadersAndWriters(t *testing.T) {
 	}
 	wg.Wait()
 	checkIndexes(t, idx)
+}
+
+// TestIndexerIndexReadsAsClientGo pins what client-go's indexer returns
+// and callers see: IndexKeys sorted, Index never nil, an index function's
+// error from Index as it is, and MetaNamespaceIndexFunc's message.
+func TestIndexerIndexReadsAsClientGo(t *testing.T) {
+	boom := errors.New("boom")
+	idx := NewIndexer(MetaNamespaceKeyFunc, Indexers{
+		NamespaceIndex: MetaNamespaceIndexFunc,
+		"none":         func(any) ([]string, error) { return nil, nil },
+		"failing": func(obj any) ([]string, error) {
+			if _, ok := obj.(string); ok {
+				return nil, boom
+			}
+			return []string{"v"}, nil
+		},
+	})
+	for _, name := range []string{"m", "c", "x", "a"} {
+		if err := idx.Add(testObject("ns", name, "1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if keys, err := idx.IndexKeys(NamespaceIndex, "ns"); err != nil || !slices.Equal(keys, []string{"ns/a", "ns/c", "ns/m", "ns/x"}) {
+		t.Errorf("IndexKeys = %q, %v; want the keys sorted", keys, err)
+	}
+	if objs, err := idx.Index("none", testObject("ns", "a", "1")); err != nil || objs == nil || len(objs) != 0 {
+		t.Errorf("Index through no value = %#v, %v; want an empty slice", objs, err)
+	}
+	if _, err := idx.Index("failing", "a string"); err != boom {
+		t.Errorf("Index with a failing index function: error %v, want the function's own", err)
+	}
+	_, err := idx.Index(NamespaceIndex, "a string")
+	if want := "object has no meta: object does not implement the Object interfaces"; err == nil || err.Error() != want {
+		t.Errorf("Index(namespace, a string): error %v, want %q", err, want)
+	}
 }

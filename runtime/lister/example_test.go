@@ -27,7 +27,9 @@ func Example() {
 			panic(err)
 		}
 	}
-	configMaps := lister.New[*metav1.PartialObjectMetadata](indexer, schema.GroupResource{Resource: "configmaps"})
+	// As generated listers (and lister-gen's): the lowercase singular type
+	// names the objects in NotFound errors.
+	configMaps := lister.New[*metav1.PartialObjectMetadata](indexer, schema.GroupResource{Resource: "configmap"})
 
 	all, _ := configMaps.List(labels.Everything())
 	fmt.Println("all namespaces:", len(all))
@@ -46,9 +48,11 @@ func Example() {
 
 	_, err := inDefault.Get("missing")
 	fmt.Println("missing is NotFound:", apierrors.IsNotFound(err))
+	fmt.Println(err)
 	// Output:
 	// all namespaces: 3
 	// app=shop in default: [db web]
 	// got: default/web
 	// missing is NotFound: true
+	// configmap "missing" not found
 }

@@ -105,3 +105,33 @@ func TestGetClusterScoped(t *testing.T) {
 		t.Fatalf("Get(g) = %v, %v", got, err)
 	}
 }
+
+// TestListReturnsNilWhenNothingMatches pins client-go's nil (not empty)
+// result: callers compare it with reflect.DeepEqual or against nil.
+func TestListReturnsNilWhenNothingMatches(t *testing.T) {
+	for _, withIndex := range []bool{true, false} {
+		indexers := cache.Indexers{}
+		if withIndex {
+			indexers[cache.NamespaceIndex] = cache.MetaNamespaceIndexFunc
+		}
+		all := New[object](fill(t, indexers), widgets)
+		empty := New[object](cache.NewIndexer(cache.MetaNamespaceKeyFunc, indexers), widgets)
+		tests := []struct {
+			name     string
+			r        ResourceIndexer[object]
+			selector labels.Selector
+		}{
+			{"empty cache", empty, labels.Everything()},
+			{"empty cache, one namespace", NewNamespaced(empty, "a"), labels.Everything()},
+			{"no label matches", all, labels.SelectorFromSet(labels.Set{"app": "none"})},
+			{"labels.Nothing", all, labels.Nothing()},
+			{"namespace without objects", NewNamespaced(all, "c"), labels.Everything()},
+		}
+		for _, tt := range tests {
+			got, err := tt.r.List(tt.selector)
+			if err != nil || got != nil {
+				t.Errorf("namespace index %v, %s: List = %#v, %v; want nil, nil", withIndex, tt.name, got, err)
+			}
+		}
+	}
+}

@@ -47,5 +47,5 @@ type gadgetLister struct {
 
 // NewGadgetLister returns a new GadgetLister.
 func NewGadgetLister(indexer cache.Indexer) GadgetLister {
-	return &gadgetLister{lister.New[*stablev1.Gadget](indexer, stablev1.Resource("gadgets"))}
+	return &gadgetLister{lister.New[*stablev1.Gadget](indexer, stablev1.Resource("gadget"))}
 }

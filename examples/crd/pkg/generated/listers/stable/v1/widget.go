@@ -46,7 +46,7 @@ type widgetLister struct {
 
 // NewWidgetLister returns a new WidgetLister.
 func NewWidgetLister(indexer cache.Indexer) WidgetLister {
-	return &widgetLister{lister.New[*stablev1.Widget](indexer, stablev1.Resource("widgets"))}
+	return &widgetLister{lister.New[*stablev1.Widget](indexer, stablev1.Resource("widget"))}
 }
 
 // Widgets returns an object that can list and get Widgets.

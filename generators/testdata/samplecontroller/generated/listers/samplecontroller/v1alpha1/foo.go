@@ -30,7 +30,7 @@ type fooLister struct {
 
 // NewFooLister returns a new FooLister.
 func NewFooLister(indexer cache.Indexer) FooLister {
-	return &fooLister{lister.New[*samplecontrollerv1alpha1.Foo](indexer, samplecontrollerv1alpha1.Resource("foos"))}
+	return &fooLister{lister.New[*samplecontrollerv1alpha1.Foo](indexer, samplecontrollerv1alpha1.Resource("foo"))}
 }
 
 // Foos returns an object that can list and get Foos.

@@ -41,7 +41,8 @@ import (
 // Prefer using the type-safe variant (see [TypedGadgetInformer]).
 // Implementations are safe for concurrent use.
 type GadgetInformer interface {
-	// Informer returns the shared informer of Gadgets.
+	// Informer returns the factory's shared informer of Gadgets, the
+	// same value at every call (client-go's wraps it anew at each call).
 	Informer() cache.SharedIndexInformer
 	// Lister returns a lister reading the informer's cache.
 	Lister() stablev1listers.GadgetLister

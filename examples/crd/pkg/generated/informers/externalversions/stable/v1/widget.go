@@ -41,7 +41,8 @@ import (
 // Prefer using the type-safe variant (see [TypedWidgetInformer]).
 // Implementations are safe for concurrent use.
 type WidgetInformer interface {
-	// Informer returns the shared informer of Widgets.
+	// Informer returns the factory's shared informer of Widgets, the
+	// same value at every call (client-go's wraps it anew at each call).
 	Informer() cache.SharedIndexInformer
 	// Lister returns a lister reading the informer's cache.
 	Lister() stablev1listers.WidgetLister

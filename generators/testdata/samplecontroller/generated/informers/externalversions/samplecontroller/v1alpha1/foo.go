@@ -25,7 +25,8 @@ import (
 // Prefer using the type-safe variant (see [TypedFooInformer]).
 // Implementations are safe for concurrent use.
 type FooInformer interface {
-	// Informer returns the shared informer of Foos.
+	// Informer returns the factory's shared informer of Foos, the
+	// same value at every call (client-go's wraps it anew at each call).
 	Informer() cache.SharedIndexInformer
 	// Lister returns a lister reading the informer's cache.
 	Lister() samplecontrollerv1alpha1listers.FooLister
