@@ -65,8 +65,9 @@ type KeyListerGetter interface {
 	GetByKey(key string) (item any, exists bool, err error)
 }
 
-// ErrFIFOClosed is returned by popBatch once the queue is closed.
-var ErrFIFOClosed = errors.New("cache: DeltaFIFO closed")
+// ErrFIFOClosed is returned by popBatch (and Pop) once the queue is
+// closed; its message is client-go's.
+var ErrFIFOClosed = errors.New("DeltaFIFO: manipulating with closed queue")
 
 // DeltaFIFOOptions configures a DeltaFIFO.
 type DeltaFIFOOptions struct {
