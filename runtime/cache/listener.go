@@ -167,52 +167,69 @@ func (l *listener) coalesceLocked(n notification) {
 			c.kind, c.new = notifyResync, n.newObj
 		}
 	case notifyAdd:
-		switch c.kind {
-		case notifyUpdate:
-			// The handler knows the object: the add is a change of it.
-			c.new = n.newObj
-			if n.initial {
-				l.initialPending.Add(-1)
-			}
-			return
-		case notifyAdd:
-			if c.initial {
-				l.initialPending.Add(-1)
-			}
-		}
-		c.kind, c.initial, c.new = notifyAdd, n.initial, n.newObj
+		l.coalesceAddLocked(c, n)
 	case notifyUpdate:
-		switch {
-		case c.kind == notifyAdd || c.kind == notifyUpdate:
-			c.new = n.newObj
-		case c.deleted:
-			// Not produced by the informer (a deleted key is added again
-			// first); the handler is told of a delete, so this is an add.
-			c.kind, c.initial, c.new = notifyAdd, false, n.newObj
-		default:
-			c.kind, c.new = notifyUpdate, n.newObj
-			if !l.latestOnly {
-				c.old = n.oldObj
-			}
-		}
+		l.coalesceUpdateLocked(c, n)
 	case notifyDelete:
-		if c.kind == notifyAdd {
-			// The handler never saw this object: add and delete cancel,
-			// leaving the delete (if any) of the object it knows.
-			if c.initial {
-				l.initialPending.Add(-1)
-			}
-			c.kind, c.initial, c.new = notifyNone, false, nil
-			if !c.deleted {
-				l.backlog.kill(c, seq)
-			}
-			return
+		l.coalesceDeleteLocked(c, seq, n)
+	}
+}
+
+// coalesceAddLocked merges the add n into the key's pending change c.
+func (l *listener) coalesceAddLocked(c *pendingChange, n notification) {
+	switch c.kind {
+	case notifyUpdate:
+		// The handler knows the object: the add is a change of it.
+		c.new = n.newObj
+		if n.initial {
+			l.initialPending.Add(-1)
 		}
-		c.kind, c.new = notifyNone, nil
+		return
+	case notifyAdd:
+		if c.initial {
+			l.initialPending.Add(-1)
+		}
+	}
+	c.kind, c.initial, c.new = notifyAdd, n.initial, n.newObj
+}
+
+// coalesceUpdateLocked merges the update n into the key's pending change
+// c.
+func (l *listener) coalesceUpdateLocked(c *pendingChange, n notification) {
+	switch {
+	case c.kind == notifyAdd || c.kind == notifyUpdate:
+		c.new = n.newObj
+	case c.deleted:
+		// Not produced by the informer (a deleted key is added again
+		// first); the handler is told of a delete, so this is an add.
+		c.kind, c.initial, c.new = notifyAdd, false, n.newObj
+	default:
+		c.kind, c.new = notifyUpdate, n.newObj
+		if !l.latestOnly {
+			c.old = n.oldObj
+		}
+	}
+}
+
+// coalesceDeleteLocked merges the delete n into the key's pending change
+// c, the backlog's entry seq.
+func (l *listener) coalesceDeleteLocked(c *pendingChange, seq uint32, n notification) {
+	if c.kind == notifyAdd {
+		// The handler never saw this object: add and delete cancel,
+		// leaving the delete (if any) of the object it knows.
+		if c.initial {
+			l.initialPending.Add(-1)
+		}
+		c.kind, c.initial, c.new = notifyNone, false, nil
 		if !c.deleted {
-			// Keep the first delete: it is of the object the handler knows.
-			c.deleted, c.old = true, n.oldObj
+			l.backlog.kill(c, seq)
 		}
+		return
+	}
+	c.kind, c.new = notifyNone, nil
+	if !c.deleted {
+		// Keep the first delete: it is of the object the handler knows.
+		c.deleted, c.old = true, n.oldObj
 	}
 }
 
@@ -247,21 +264,7 @@ func (l *listener) run() {
 	defer utilruntime.HandleCrash()
 	for {
 		l.mu.Lock()
-		for spin := 0; !l.stopped && len(l.fast) == 0 && l.backlog.empty(); spin++ {
-			if spin < idleSpins {
-				// Yield to the producer before sleeping; see DeltaFIFO.
-				l.mu.Unlock()
-				runtime.Gosched()
-				l.mu.Lock()
-				continue
-			}
-			if l.metrics != nil {
-				l.metrics.HandlerLag(l.name, 0)
-			}
-			l.releaseLocked()
-			l.idle = true
-			l.cond.Wait()
-		}
+		l.waitLocked()
 		if l.stopped {
 			l.dropLocked()
 			l.mu.Unlock()
@@ -272,38 +275,70 @@ func (l *listener) run() {
 			l.metrics.HandlerLag(l.name, len(l.fast)+l.backlog.live())
 		}
 		if len(l.fast) > 0 {
-			batch := l.fast
-			l.fast, l.spare = l.spare, nil
-			l.mu.Unlock()
-			l.deliverAll(batch)
-			clear(batch)
-			if cap(batch) > initialFastCapacity && len(batch) < cap(batch)/4 {
-				batch = nil // the burst that grew it is over
-			}
-			l.mu.Lock()
-			l.spare = batch[:0]
-			l.mu.Unlock()
+			l.deliverFastLocked()
 			continue
 		}
 		l.taken = l.backlog.take(l.taken[:0], coalescedBatch)
 		l.mu.Unlock()
-		for i := range l.taken {
-			if l.stopFlag.Load() {
-				break
-			}
-			c := &l.taken[i]
-			if c.deleted {
-				l.call(&notification{kind: notifyDelete, oldObj: c.old})
-			}
-			switch c.kind {
-			case notifyUpdate:
-				l.call(&notification{kind: notifyUpdate, oldObj: c.old, newObj: c.new})
-			case notifyAdd, notifyResync:
-				l.call(&notification{kind: c.kind, initial: c.initial, newObj: c.new})
-			}
-		}
-		clear(l.taken)
+		l.deliverTaken()
 	}
+}
+
+// waitLocked waits, with mu held, until there is something to deliver or
+// the listener is stopped.
+func (l *listener) waitLocked() {
+	for spin := 0; !l.stopped && len(l.fast) == 0 && l.backlog.empty(); spin++ {
+		if spin < idleSpins {
+			// Yield to the producer before sleeping; see DeltaFIFO.
+			l.mu.Unlock()
+			runtime.Gosched()
+			l.mu.Lock()
+			continue
+		}
+		if l.metrics != nil {
+			l.metrics.HandlerLag(l.name, 0)
+		}
+		l.releaseLocked()
+		l.idle = true
+		l.cond.Wait()
+	}
+}
+
+// deliverFastLocked delivers the in-order buffer, swapping in the spare
+// one for push meanwhile; it is called with mu held and returns with it
+// released.
+func (l *listener) deliverFastLocked() {
+	batch := l.fast
+	l.fast, l.spare = l.spare, nil
+	l.mu.Unlock()
+	l.deliverAll(batch)
+	clear(batch)
+	if cap(batch) > initialFastCapacity && len(batch) < cap(batch)/4 {
+		batch = nil // the burst that grew it is over
+	}
+	l.mu.Lock()
+	l.spare = batch[:0]
+	l.mu.Unlock()
+}
+
+// deliverTaken delivers the coalesced changes taken from the backlog.
+func (l *listener) deliverTaken() {
+	for i := range l.taken {
+		if l.stopFlag.Load() {
+			break
+		}
+		c := &l.taken[i]
+		if c.deleted {
+			l.call(&notification{kind: notifyDelete, oldObj: c.old})
+		}
+		switch c.kind {
+		case notifyUpdate:
+			l.call(&notification{kind: notifyUpdate, oldObj: c.old, newObj: c.new})
+		case notifyAdd, notifyResync:
+			l.call(&notification{kind: c.kind, initial: c.initial, newObj: c.new})
+		}
+	}
+	clear(l.taken)
 }
 
 // releaseLocked, called when the listener goes idle with nothing pending,

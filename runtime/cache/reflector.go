@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -180,28 +181,12 @@ func NewNamedReflector(name string, lw ListerWatcher, expectedType any, store Re
 // takes precedence over opts.ExpectedType); objects of another Go type are
 // logged and dropped.
 func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store ReflectorStore, opts ReflectorOptions) *Reflector {
-	if opts.Clock == nil {
-		opts.Clock = clock.RealClock{}
-	}
+	opts = opts.withDefaults()
 	ticking, ok := opts.Clock.(clock.WithTicker)
 	if !ok {
 		ticking = tickingClock{opts.Clock}
 	}
-	if opts.MinWatchTimeout <= 0 {
-		opts.MinWatchTimeout = defaultMinWatchTimeout
-	}
-	if opts.IdleTimeout <= 0 {
-		opts.IdleTimeout = 2*opts.MinWatchTimeout + time.Minute
-	}
-	if opts.WatchListProgressTimeout <= 0 {
-		opts.WatchListProgressTimeout = defaultWatchListProgressTimeout
-	}
-	opts.WatchListProgressTimeout = min(opts.WatchListProgressTimeout, opts.IdleTimeout)
-	if opts.WatchListTimeout <= 0 {
-		opts.WatchListTimeout = opts.MinWatchTimeout
-	}
 	r := &Reflector{
-		name:    opts.Name,
 		lw:      ToListerWatcherWithContext(lw),
 		store:   store,
 		opts:    opts,
@@ -219,16 +204,8 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 	if expectedType != nil {
 		r.expectedType = reflect.TypeOf(expectedType)
 	}
-	r.typeDescription = opts.TypeDescription
-	if r.typeDescription == "" && r.expectedType != nil {
-		r.typeDescription = r.expectedType.String()
-	}
-	if r.name == "" {
-		r.name = "reflector"
-		if r.typeDescription != "" {
-			r.name = r.typeDescription
-		}
-	}
+	r.typeDescription = cmp.Or(opts.TypeDescription, typeString(r.expectedType))
+	r.name = cmp.Or(opts.Name, r.typeDescription, "reflector")
 	r.onError = r.logError
 	if h := opts.WatchErrorHandler; h != nil {
 		r.onError = func(ctx context.Context, err error) { h(ctx, r, err) }
@@ -238,6 +215,35 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 		r.opts.UseWatchList = false
 	}
 	return r
+}
+
+// withDefaults returns o with every unset field given its default.
+func (o ReflectorOptions) withDefaults() ReflectorOptions {
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	if o.MinWatchTimeout <= 0 {
+		o.MinWatchTimeout = defaultMinWatchTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = 2*o.MinWatchTimeout + time.Minute
+	}
+	if o.WatchListProgressTimeout <= 0 {
+		o.WatchListProgressTimeout = defaultWatchListProgressTimeout
+	}
+	o.WatchListProgressTimeout = min(o.WatchListProgressTimeout, o.IdleTimeout)
+	if o.WatchListTimeout <= 0 {
+		o.WatchListTimeout = o.MinWatchTimeout
+	}
+	return o
+}
+
+// typeString is t's name, "" for nil.
+func typeString(t reflect.Type) string {
+	if t == nil {
+		return ""
+	}
+	return t.String()
 }
 
 // chunkingDisabled reports whether lw is a ListWatch (possibly wrapped by
@@ -517,31 +523,9 @@ func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any,
 			return nil, "", false, err
 		}
 		pages++
-		listMeta, err := meta.ListAccessor(obj)
-		if err != nil {
-			return nil, "", false, fmt.Errorf("unable to understand list result %T: %w", obj, err)
-		}
-		if items == nil {
-			if n := meta.LenList(obj); n > 0 {
-				items = make([]any, 0, n)
-			}
-		}
-		pageStart := len(items)
-		err = meta.EachListItemWithAlloc(obj, func(item runtime.Object) error {
-			if r.expectedType != nil && reflect.TypeOf(item) != r.expectedType {
-				klog.FromContext(ctx).Error(nil, "Dropping listed object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(item))
-				return nil
-			}
-			items = append(items, item)
-			return nil
-		})
-		if err != nil {
-			return nil, "", false, fmt.Errorf("unable to extract list items of %T: %w", obj, err)
-		}
-		if p, ok := r.store.(listPreparer); ok {
-			if err := p.prepareListed(items[pageStart:]); err != nil {
-				return nil, "", false, fmt.Errorf("preparing listed objects: %w", err)
-			}
+		var listMeta metav1.ListInterface
+		if items, listMeta, err = r.appendPage(ctx, items, obj); err != nil {
+			return nil, "", false, err
 		}
 		next := listMeta.GetContinue()
 		if next == "" || opts.Limit == 0 {
@@ -550,6 +534,39 @@ func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any,
 		// Continue requests carry no resourceVersion: the token pins it.
 		opts = metav1.ListOptions{Limit: opts.Limit, Continue: next}
 	}
+}
+
+// appendPage appends the objects of the listed page obj to items,
+// prepared for the store when it is a listPreparer, and returns the
+// page's list metadata.
+func (r *Reflector) appendPage(ctx context.Context, items []any, obj runtime.Object) ([]any, metav1.ListInterface, error) {
+	listMeta, err := meta.ListAccessor(obj)
+	if err != nil {
+		return nil, nil, fmt.Errorf("unable to understand list result %T: %w", obj, err)
+	}
+	if items == nil {
+		if n := meta.LenList(obj); n > 0 {
+			items = make([]any, 0, n)
+		}
+	}
+	pageStart := len(items)
+	err = meta.EachListItemWithAlloc(obj, func(item runtime.Object) error {
+		if r.expectedType != nil && reflect.TypeOf(item) != r.expectedType {
+			klog.FromContext(ctx).Error(nil, "Dropping listed object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(item))
+			return nil
+		}
+		items = append(items, item)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("unable to extract list items of %T: %w", obj, err)
+	}
+	if p, ok := r.store.(listPreparer); ok {
+		if err := p.prepareListed(items[pageStart:]); err != nil {
+			return nil, nil, fmt.Errorf("preparing listed objects: %w", err)
+		}
+	}
+	return items, listMeta, nil
 }
 
 // watchStep is the watch phase: it consumes the watch a watch list left

@@ -119,13 +119,7 @@ func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watc
 // inProcessWatchListGrace when w is not a stream from a server; see
 // watchListIdle). It leaves w open.
 func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface) (items []any, rv string, events int, err error) {
-	store := NewStore(DeletionHandlingMetaNamespaceKeyFunc)
-	var buffer ReflectorStore = store
-	var preparing *preparingBuffer
-	if p, ok := r.store.(listPreparer); ok {
-		preparing = &preparingBuffer{Store: store, p: p}
-		buffer = preparing
-	}
+	buf := r.newInitialEvents()
 	deadline := r.clock.NewTimer(r.opts.WatchListTimeout)
 	defer deadline.Stop()
 	idleLimit, idleErr := r.watchListIdle(w)
@@ -135,39 +129,69 @@ func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface)
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, "", events, ctx.Err()
+			return nil, "", buf.events, ctx.Err()
 		case <-deadline.C():
-			return nil, "", events, fmt.Errorf("%s: %w within %v", r.name, errNoInitialEventsEnd, r.opts.WatchListTimeout)
+			return nil, "", buf.events, fmt.Errorf("%s: %w within %v", r.name, errNoInitialEventsEnd, r.opts.WatchListTimeout)
 		case <-idle.C():
 			if left := idleLimit - r.clock.Since(lastEvent); left > 0 {
 				idle.Reset(left)
 				continue
 			}
-			return nil, "", events, idleErr
+			return nil, "", buf.events, idleErr
 		case ev, ok := <-w.ResultChan():
 			if !ok {
-				return nil, "", events, fmt.Errorf("%s: %w, after %d events", r.name, errInitialEventsCut, events)
+				return nil, "", buf.events, fmt.Errorf("%s: %w, after %d events", r.name, errInitialEventsCut, buf.events)
 			}
 			lastEvent = r.clock.Now()
-			if ev.Type == watch.Error {
-				return nil, "", events, fmt.Errorf("%s: watch list event: %w", r.name, apierrors.FromObject(ev.Object))
+			done, rv, err := buf.add(ctx, ev)
+			if err != nil {
+				return nil, "", buf.events, err
 			}
-			events++
-			evRV, ok := r.apply(ctx, ev, buffer)
-			if preparing != nil && preparing.err != nil {
-				// A transform failed: the list is not whole, and storing it
-				// would delete the object that failed.
-				return nil, "", events, fmt.Errorf("%s: watch list: preparing listed objects: %w", r.name, preparing.err)
-			}
-			if !ok || ev.Type != watch.Bookmark {
-				continue
-			}
-			m, err := meta.Accessor(ev.Object)
-			if err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
-				return store.List(), evRV, events, nil
+			if done {
+				return buf.store.List(), rv, buf.events, nil
 			}
 		}
 	}
+}
+
+// initialEvents is the buffer of a watch list's initial events.
+type initialEvents struct {
+	r         *Reflector
+	store     Store
+	buffer    ReflectorStore   // store, or preparing when the reflector's store prepares lists
+	preparing *preparingBuffer // nil unless the reflector's store is a listPreparer
+	events    int              // events received
+}
+
+func (r *Reflector) newInitialEvents() *initialEvents {
+	store := NewStore(DeletionHandlingMetaNamespaceKeyFunc)
+	b := &initialEvents{r: r, store: store, buffer: store}
+	if p, ok := r.store.(listPreparer); ok {
+		b.preparing = &preparingBuffer{Store: store, p: p}
+		b.buffer = b.preparing
+	}
+	return b
+}
+
+// add buffers ev; it returns true with the bookmark's resourceVersion at
+// the initial-events-end bookmark, and the error that ends the watch list.
+func (b *initialEvents) add(ctx context.Context, ev watch.Event) (bool, string, error) {
+	r := b.r
+	if ev.Type == watch.Error {
+		return false, "", fmt.Errorf("%s: watch list event: %w", r.name, apierrors.FromObject(ev.Object))
+	}
+	b.events++
+	evRV, ok := r.apply(ctx, ev, b.buffer)
+	if b.preparing != nil && b.preparing.err != nil {
+		// A transform failed: the list is not whole, and storing it would
+		// delete the object that failed.
+		return false, "", fmt.Errorf("%s: watch list: preparing listed objects: %w", r.name, b.preparing.err)
+	}
+	if !ok || ev.Type != watch.Bookmark {
+		return false, "", nil
+	}
+	m, err := meta.Accessor(ev.Object)
+	return err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true", evRV, nil
 }
 
 // preparingBuffer is the Store that collects a watch list's initial events
