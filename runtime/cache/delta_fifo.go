@@ -344,7 +344,25 @@ func (f *DeltaFIFO) replaceListLocked(list []any, _ string, transform bool) erro
 		f.head = 0
 	}
 	f.listGen++
-	gen := f.listGen
+	if err := f.queueListedLocked(list, transform, fresh); err != nil {
+		return err
+	}
+	if !fresh {
+		if err := f.queueVanishedLocked(knownKeys); err != nil {
+			return err
+		}
+		// Every key of this relist (and whatever was queued before it)
+		// leaves the queue in one batch: see processOneBatchLocked.
+		f.relistEnd = f.poppedTotal + uint64(len(f.queue)-f.head)
+	}
+	f.populated = true
+	return nil
+}
+
+// queueListedLocked queues every object of the list of Replace call
+// f.listGen as Replaced. Into a fresh queue it lets go of the lock now and
+// then, so popBatch can apply the first objects meanwhile.
+func (f *DeltaFIFO) queueListedLocked(list []any, transform, fresh bool) error {
 	for i, obj := range list {
 		key, err := f.KeyOf(obj)
 		if err != nil {
@@ -354,56 +372,62 @@ func (f *DeltaFIFO) replaceListLocked(list []any, _ string, transform bool) erro
 		if err != nil {
 			return err
 		}
-		e.listGen = gen
+		e.listGen = f.listGen
 		f.markInitialLocked(e)
 		if fresh && i%replaceYieldEvery == replaceYieldEvery-1 {
 			f.mu.Unlock()
 			f.mu.Lock()
 		}
 	}
-	if !fresh {
-		// Queued keys first: their newest queued state is the last known
-		// one. Tombstones only append to entries already queued, so the
-		// queue does not change length during the loop.
-		for _, e := range f.queue[f.head:] {
-			if e.listGen == gen {
-				continue
-			}
-			last := e.deltas.Newest().Object
-			if d, ok := last.(DeletedFinalStateUnknown); ok {
-				last = d.Obj
-			}
-			e, err := f.queueKeyedLocked(e.key, Deleted, DeletedFinalStateUnknown{Key: e.key, Obj: last}, false)
-			if err != nil {
-				return err
-			}
-			f.markInitialLocked(e)
+	return nil
+}
+
+// queueVanishedLocked queues a Deleted tombstone for every key the queue
+// or the cache (knownKeys) holds that the list of Replace call f.listGen
+// did not: with the last state this client knew.
+func (f *DeltaFIFO) queueVanishedLocked(knownKeys []string) error {
+	// Queued keys first: their newest queued state is the last known one.
+	// Tombstones only append to entries already queued, so the queue does
+	// not change length during the loop.
+	for _, e := range f.queue[f.head:] {
+		if e.listGen == f.listGen {
+			continue
 		}
-		// The cache has not changed since knownKeys: no batch was
-		// processed meanwhile.
-		for _, key := range knownKeys {
-			// Every queued key is now listed or holds a tombstone.
-			if _, queued := f.queuedLocked(key); queued {
-				continue
-			}
-			last, exists, err := f.known.GetByKey(key)
-			if err != nil || !exists {
-				utilruntime.HandleError(fmt.Errorf("cache: key %q vanished from the cache during Replace (err %v); queueing a tombstone without object", key, err))
-				last = nil
-			}
-			e, err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false)
-			if err != nil {
-				return err
-			}
-			f.markInitialLocked(e)
+		last := e.deltas.Newest().Object
+		if d, ok := last.(DeletedFinalStateUnknown); ok {
+			last = d.Obj
+		}
+		if err := f.queueTombstoneLocked(e.key, last); err != nil {
+			return err
 		}
 	}
-	if !fresh {
-		// Every key of this relist (and whatever was queued before it)
-		// leaves the queue in one batch: see processOneBatchLocked.
-		f.relistEnd = f.poppedTotal + uint64(len(f.queue)-f.head)
+	// The cache has not changed since knownKeys: no batch was processed
+	// meanwhile.
+	for _, key := range knownKeys {
+		// Every queued key is now listed or holds a tombstone.
+		if _, queued := f.queuedLocked(key); queued {
+			continue
+		}
+		last, exists, err := f.known.GetByKey(key)
+		if err != nil || !exists {
+			utilruntime.HandleError(fmt.Errorf("cache: key %q vanished from the cache during Replace (err %v); queueing a tombstone without object", key, err))
+			last = nil
+		}
+		if err := f.queueTombstoneLocked(key, last); err != nil {
+			return err
+		}
 	}
-	f.populated = true
+	return nil
+}
+
+// queueTombstoneLocked queues a Deleted DeletedFinalStateUnknown of key
+// holding last.
+func (f *DeltaFIFO) queueTombstoneLocked(key string, last any) error {
+	e, err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false)
+	if err != nil {
+		return err
+	}
+	f.markInitialLocked(e)
 	return nil
 }
 

@@ -376,13 +376,11 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 	return s.AddEventHandlerWithOptions(handler, HandlerOptions{ResyncPeriod: &resyncPeriod})
 }
 
-// AddEventHandlerWithOptions registers handler; see SharedInformer.
-func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopped {
-		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, errProcessorStopped)
-	}
+// handlerResyncLocked is the resync period of a handler added with
+// options, as client-go decides it: the informer's default unless the
+// options set one, raised to minimumResyncPeriod, and to the check period
+// of a running informer; a shorter one before Run lowers the check period.
+func (s *sharedIndexInformer) handlerResyncLocked(options HandlerOptions) time.Duration {
 	logger := klog.Background()
 	if options.Logger != nil {
 		logger = *options.Logger
@@ -391,27 +389,38 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if options.ResyncPeriod != nil {
 		resyncPeriod = *options.ResyncPeriod
 	}
-	if resyncPeriod > 0 && s.started && s.resyncCheckPeriod == 0 {
+	if resyncPeriod <= 0 {
+		return resyncPeriod
+	}
+	if s.started && s.resyncCheckPeriod == 0 {
 		// As client-go: a running informer that was started without
 		// resync never checks for due resyncs.
-		klog.InfoS("Warning: handler asks for a resync period but the informer was started without resync; the handler gets no resync",
+		logger.Info("Warning: handler asks for a resync period but the informer was started without resync; the handler gets no resync",
 			"informer", s.name, "handler", options.Name, "resyncPeriod", resyncPeriod)
 	}
-	if resyncPeriod > 0 {
-		if resyncPeriod < minimumResyncPeriod {
-			logger.V(2).Info("Resync period too small, using the minimum", "informer", s.name, "resyncPeriod", resyncPeriod, "minimumResyncPeriod", minimumResyncPeriod)
-			resyncPeriod = minimumResyncPeriod
-		}
-		if resyncPeriod < s.resyncCheckPeriod || s.resyncCheckPeriod == 0 && !s.started {
-			if s.started {
-				logger.V(2).Info("Resync period shorter than the running informer's check period, using the check period", "informer", s.name, "resyncPeriod", resyncPeriod, "resyncCheckPeriod", s.resyncCheckPeriod)
-				resyncPeriod = s.resyncCheckPeriod
-			} else {
-				s.resyncCheckPeriod = resyncPeriod
-				s.processor.resyncCheckPeriodChanged(resyncPeriod)
-			}
-		}
+	if resyncPeriod < minimumResyncPeriod {
+		logger.V(2).Info("Resync period too small, using the minimum", "informer", s.name, "resyncPeriod", resyncPeriod, "minimumResyncPeriod", minimumResyncPeriod)
+		resyncPeriod = minimumResyncPeriod
 	}
+	switch {
+	case s.started && resyncPeriod < s.resyncCheckPeriod:
+		logger.V(2).Info("Resync period shorter than the running informer's check period, using the check period", "informer", s.name, "resyncPeriod", resyncPeriod, "resyncCheckPeriod", s.resyncCheckPeriod)
+		resyncPeriod = s.resyncCheckPeriod
+	case !s.started && (resyncPeriod < s.resyncCheckPeriod || s.resyncCheckPeriod == 0):
+		s.resyncCheckPeriod = resyncPeriod
+		s.processor.resyncCheckPeriodChanged(resyncPeriod)
+	}
+	return resyncPeriod
+}
+
+// AddEventHandlerWithOptions registers handler; see SharedInformer.
+func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, errProcessorStopped)
+	}
+	resyncPeriod := s.handlerResyncLocked(options)
 	l := newListener(handler, options.Name, s.fastCapacity, s.opts.Metrics)
 	l.latestOnly = options.LatestOnly
 	l.requestedResync = resyncPeriod

@@ -108,16 +108,10 @@ func (s *threadSafeStore) swapKeyed(key string, obj any, keep func(old, obj any)
 	if exists {
 		s.objects.at(id).obj = obj
 		for i, ix := range s.indexes {
-			if !fast(ix) {
+			if fast(ix) {
+				ix.moveNamespace(id, old, ns)
+			} else {
 				ix.move(id, old, vals[i])
-				continue
-			}
-			if oldNS, ok := objectNamespace(old); !ok {
-				ix.removeEverywhere(id)
-				ix.addValue(id, ns)
-			} else if oldNS != ns {
-				ix.removeValue(id, oldNS)
-				ix.addValue(id, ns)
 			}
 		}
 	} else {
@@ -131,4 +125,16 @@ func (s *threadSafeStore) swapKeyed(key string, obj any, keep func(old, obj any)
 		}
 	}
 	return old, exists, true, nil
+}
+
+// moveNamespace files id, whose object was old, under ns in a namespace
+// index that reads namespaces from the objects' metadata.
+func (ix *storeIndex) moveNamespace(id uint32, old any, ns string) {
+	if oldNS, ok := objectNamespace(old); !ok {
+		ix.removeEverywhere(id)
+		ix.addValue(id, ns)
+	} else if oldNS != ns {
+		ix.removeValue(id, oldNS)
+		ix.addValue(id, ns)
+	}
 }
