@@ -652,6 +652,16 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDe
 	f.processing = false
 	f.idle.Broadcast()
 	f.initialPopulationCount -= initial
+	f.releaseBatchLocked()
+	if f.metrics != nil {
+		f.metrics.QueueDepth(len(f.queue) - f.head)
+	}
+	return n
+}
+
+// releaseBatchLocked empties the processed batch, recycling its entries,
+// and shrinks the queue once it drained.
+func (f *DeltaFIFO) releaseBatchLocked() {
 	clear(f.batch)
 	f.batch = f.batch[:0]
 	for i, e := range f.popped {
@@ -660,10 +670,6 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDe
 	}
 	f.popped = f.popped[:0]
 	f.shrinkLocked()
-	if f.metrics != nil {
-		f.metrics.QueueDepth(len(f.queue) - f.head)
-	}
-	return n
 }
 
 // recycleLocked keeps the processed entry e for reuse, dropping its

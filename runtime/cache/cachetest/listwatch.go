@@ -59,30 +59,9 @@ func (s *Server) ListWithContext(ctx context.Context, opts metav1.ListOptions) (
 	if err := s.failLists.take(); err != nil {
 		return nil, err
 	}
-	at, after, paged := s.rv, "", false
-	switch {
-	case opts.Continue != "":
-		at, after, err = parseContinue(opts.Continue)
-		if err != nil {
-			return nil, err
-		}
-		paged = true
-	case opts.ResourceVersion == "":
-		paged = true
-	default:
-		rv, err := parseRV(opts.ResourceVersion)
-		if err != nil {
-			return nil, err
-		}
-		if rv > s.rv {
-			return nil, errTooLarge(rv)
-		}
-		if opts.ResourceVersionMatch == metav1.ResourceVersionMatchExact {
-			at, paged = rv, true
-		}
-	}
-	if at < s.horizon && at != s.rv {
-		return nil, apierrors.NewResourceExpired(fmt.Sprintf("resourceVersion %d is older than the history kept (%d)", at, s.horizon))
+	at, after, paged, err := s.listPointLocked(opts)
+	if err != nil {
+		return nil, err
 	}
 	var items []runtime.Object
 	for _, o := range sortedObjects(s.stateAtLocked(at)) {
@@ -104,6 +83,55 @@ func (s *Server) ListWithContext(ctx context.Context, opts metav1.ListOptions) (
 		return nil, err
 	}
 	return list, nil
+}
+
+// initialEventsLocked are the ADDED events of the current objects sel
+// matches, followed by the initial-events-end bookmark when endBookmark
+// is set.
+func (s *Server) initialEventsLocked(sel selectors, endBookmark bool) []watch.Event {
+	var events []watch.Event
+	for _, o := range sortedObjects(s.objects) {
+		if sel.matches(o) {
+			events = append(events, watch.Event{Type: watch.Added, Object: o})
+		}
+	}
+	if endBookmark {
+		events = append(events, watch.Event{Type: watch.Bookmark,
+			Object: s.bookmarkLocked(map[string]string{metav1.InitialEventsAnnotationKey: "true"})})
+	}
+	return events
+}
+
+// listPointLocked is where a list with opts reads: the resourceVersion
+// at, the key after which it starts (a continued list) and whether it is
+// paged.
+func (s *Server) listPointLocked(opts metav1.ListOptions) (at int64, after string, paged bool, err error) {
+	at = s.rv
+	switch {
+	case opts.Continue != "":
+		at, after, err = parseContinue(opts.Continue)
+		if err != nil {
+			return 0, "", false, err
+		}
+		paged = true
+	case opts.ResourceVersion == "":
+		paged = true
+	default:
+		rv, err := parseRV(opts.ResourceVersion)
+		if err != nil {
+			return 0, "", false, err
+		}
+		if rv > s.rv {
+			return 0, "", false, errTooLarge(rv)
+		}
+		if opts.ResourceVersionMatch == metav1.ResourceVersionMatchExact {
+			at, paged = rv, true
+		}
+	}
+	if at < s.horizon && at != s.rv {
+		return 0, "", false, apierrors.NewResourceExpired(fmt.Sprintf("resourceVersion %d is older than the history kept (%d)", at, s.horizon))
+	}
+	return at, after, paged, nil
 }
 
 // WatchWithContext starts a watch. ResourceVersion "" or "0" starts with
@@ -154,18 +182,10 @@ func (s *Server) WatchWithContext(ctx context.Context, opts metav1.ListOptions) 
 		stop:      make(chan struct{}),
 		end:       -1,
 	}
-	initial := rv < 0 || (opts.SendInitialEvents != nil && *opts.SendInitialEvents)
+	sendInitial := opts.SendInitialEvents != nil && *opts.SendInitialEvents
 	switch {
-	case initial:
-		for _, o := range sortedObjects(s.objects) {
-			if sel.matches(o) {
-				w.pending = append(w.pending, watch.Event{Type: watch.Added, Object: o})
-			}
-		}
-		if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
-			w.pending = append(w.pending, watch.Event{Type: watch.Bookmark,
-				Object: s.bookmarkLocked(map[string]string{metav1.InitialEventsAnnotationKey: "true"})})
-		}
+	case rv < 0 || sendInitial:
+		w.pending = s.initialEventsLocked(sel, sendInitial)
 		w.cursor = s.base + len(s.log)
 	case rv < s.horizon:
 		w.cursor = s.base + len(s.log)

@@ -60,57 +60,74 @@ func (w *serverWatch) run() {
 	}()
 	for {
 		s.mu.Lock()
-		var (
-			ev       watch.Event
-			have     bool
-			final    bool
-			advanced bool // past an entry this watch leaves out
-		)
-		switch {
-		case len(w.pending) > 0:
-			ev, have = watch.Event{Type: w.pending[0].Type, Object: w.pending[0].Object.DeepCopyObject()}, true
-			w.pending[0] = watch.Event{}
-			w.pending = w.pending[1:]
-		case w.end >= 0 && w.cursor >= w.end:
-			final = true
-			if w.endStatus != nil {
-				ev, have = watch.Event{Type: watch.Error, Object: w.endStatus.DeepCopy()}, true
-			}
-		case w.cursor < s.base+len(s.log):
-			ev, have = w.event(s.log[w.cursor-s.base])
-			advanced = !have
-			w.cursor++
-		}
+		n := w.nextLocked()
 		changed := s.changed
 		s.mu.Unlock()
 
-		if have {
-			select {
-			case w.ch <- ev:
-			case <-w.stop:
-				return
-			case <-w.ctx.Done():
+		switch {
+		case n.have:
+			if !w.send(n.ev) || n.final {
 				return
 			}
-			if final {
-				return
-			}
-			continue
-		}
-		if final {
+		case n.final:
 			return
-		}
-		if advanced {
-			continue
-		}
-		select {
-		case <-changed:
-		case <-w.stop:
-			return
-		case <-w.ctx.Done():
+		case !n.advanced && !w.wait(changed):
 			return
 		}
 	}
+}
+
+// next is what a watch does next: send ev (have), end (final, after ev
+// when have), or look again at once (advanced: past a log entry it leaves
+// out); none of them: wait for a change.
+type next struct {
+	ev                    watch.Event
+	have, final, advanced bool
+}
+
+// nextLocked takes the watch's next event, with the server's mu held.
+func (w *serverWatch) nextLocked() next {
+	s := w.server
+	switch {
+	case len(w.pending) > 0:
+		ev := watch.Event{Type: w.pending[0].Type, Object: w.pending[0].Object.DeepCopyObject()}
+		w.pending[0] = watch.Event{}
+		w.pending = w.pending[1:]
+		return next{ev: ev, have: true}
+	case w.end >= 0 && w.cursor >= w.end:
+		if w.endStatus != nil {
+			return next{ev: watch.Event{Type: watch.Error, Object: w.endStatus.DeepCopy()}, have: true, final: true}
+		}
+		return next{final: true}
+	case w.cursor < s.base+len(s.log):
+		ev, have := w.event(s.log[w.cursor-s.base])
+		w.cursor++
+		return next{ev: ev, have: have, advanced: !have}
+	}
+	return next{}
+}
+
+// send delivers ev; false when the watch was stopped or its context ended.
+func (w *serverWatch) send(ev watch.Event) bool {
+	select {
+	case w.ch <- ev:
+		return true
+	case <-w.stop:
+	case <-w.ctx.Done():
+	}
+	return false
+}
+
+// wait waits for a change; false when the watch was stopped or its
+// context ended.
+func (w *serverWatch) wait(changed <-chan struct{}) bool {
+	select {
+	case <-changed:
+		return true
+	case <-w.stop:
+	case <-w.ctx.Done():
+	}
+	return false
 }
 
 // event returns the event e is for this watch, if any: bookmarks only for
