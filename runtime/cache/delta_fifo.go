@@ -184,6 +184,9 @@ type DeltaFIFO struct {
 	// population (queued by the first Replace) not yet popped and
 	// processed: HasSynced once it is 0 after populated.
 	initialPopulationCount int
+	// synced is closed once populated and initialPopulationCount is 0
+	// (noteSyncedLocked): HasSynced's channel.
+	synced chan struct{}
 	closed                 bool // Close was called: popBatch returns ErrFIFOClosed
 
 	// Immutable after construction.
@@ -237,6 +240,7 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	f := &DeltaFIFO{
 		name:      opts.Name,
 		doneCh:    make(chan struct{}),
+		synced:    make(chan struct{}),
 		items:     make(map[string]*fifoEntry),
 		keyFunc:   opts.KeyFunction,
 		known:     opts.KnownObjects,
@@ -356,7 +360,16 @@ func (f *DeltaFIFO) replaceListLocked(list []any, _ string, transform bool) erro
 		f.relistEnd = f.poppedTotal + uint64(len(f.queue)-f.head)
 	}
 	f.populated = true
+	f.noteSyncedLocked()
 	return nil
+}
+
+// noteSyncedLocked closes synced once the initial population is
+// processed.
+func (f *DeltaFIFO) noteSyncedLocked() {
+	if f.populated && f.initialPopulationCount == 0 && !IsDone(closedChecker{ch: f.synced}) {
+		close(f.synced)
+	}
 }
 
 // queueListedLocked queues every object of the list of Replace call
@@ -652,6 +665,7 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDe
 	f.processing = false
 	f.idle.Broadcast()
 	f.initialPopulationCount -= initial
+	f.noteSyncedLocked()
 	f.releaseBatchLocked()
 	if f.metrics != nil {
 		f.metrics.QueueDepth(len(f.queue) - f.head)

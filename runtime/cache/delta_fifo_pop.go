@@ -47,5 +47,5 @@ func (f *DeltaFIFO) IsClosed() bool {
 
 // HasSyncedChecker returns a DoneChecker for HasSynced.
 func (f *DeltaFIFO) HasSyncedChecker() DoneChecker {
-	return newPollingDoneChecker(f.Name(), f.HasSynced, f.doneCh)
+	return closedChecker{name: f.Name(), ch: f.synced}
 }

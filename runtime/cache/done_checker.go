@@ -3,8 +3,6 @@ package cache
 import (
 	"context"
 	"slices"
-	"sync"
-	"time"
 
 	"k8s.io/klog/v2"
 )
@@ -63,57 +61,16 @@ func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
 	return true
 }
 
-// pollingDoneChecker turns a condition that only becomes true once (an
-// informer's or a handler's HasSynced) into a DoneChecker. The first Done
-// call starts one goroutine that checks the condition every
-// syncPollPeriod and closes the channel when it holds; the goroutine also
-// ends when abandon is closed (the informer stopped). A checker whose
-// condition never holds and whose informer never runs keeps its goroutine:
-// ask for checkers of informers that run.
-type pollingDoneChecker struct {
-	name    string
-	cond    func() bool
-	abandon <-chan struct{}
-
-	once sync.Once
-	done chan struct{}
+// closedChecker is a DoneChecker whose channel its owner closes when the
+// activity completes (a DeltaFIFO's or an informer's sync): nothing polls.
+type closedChecker struct {
+	name string
+	ch   chan struct{}
 }
 
-func newPollingDoneChecker(name string, cond func() bool, abandon <-chan struct{}) *pollingDoneChecker {
-	return &pollingDoneChecker{name: name, cond: cond, abandon: abandon, done: make(chan struct{})}
-}
+func (c closedChecker) Name() string { return c.name }
 
-func (c *pollingDoneChecker) Name() string { return c.name }
-
-func (c *pollingDoneChecker) Done() <-chan struct{} {
-	c.once.Do(func() {
-		if c.cond() {
-			close(c.done)
-			return
-		}
-		go c.poll()
-	})
-	return c.done
-}
-
-func (c *pollingDoneChecker) poll() {
-	t := time.NewTicker(syncPollPeriod)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.abandon:
-			if c.cond() {
-				close(c.done)
-			}
-			return
-		case <-t.C:
-			if c.cond() {
-				close(c.done)
-				return
-			}
-		}
-	}
-}
+func (c closedChecker) Done() <-chan struct{} { return c.ch }
 
 // Controller is the interface of client-go's low-level informer
 // controller. Here it only appears as the view SharedInformer.GetController

@@ -90,6 +90,9 @@ type listener struct {
 
 	stopFlag       atomic.Bool  // stop was called: run returns at its next check
 	initialPending atomic.Int64 // initial adds pushed, not yet delivered
+	// initialZero receives a signal (buffered, never blocking) each time
+	// initialPending drops to 0, for the registration's DoneChecker.
+	initialZero chan struct{}
 
 	// The resync schedule. requestedResync is written before the listener
 	// is added to the processor; resyncPeriod and nextResync are guarded
@@ -109,10 +112,23 @@ func newListener(handler ResourceEventHandler, name string, fastCapacity int, me
 		metrics: metrics,
 		fastCap: fastCapacity,
 		backlog: newBacklog(),
+
+		initialZero: make(chan struct{}, 1),
 	}
 	l.resync, _ = handler.(ResyncHandler)
 	l.cond.L = &l.mu
 	return l
+}
+
+// initialDone counts one initial add delivered (or dropped) and signals
+// initialZero when none is left.
+func (l *listener) initialDone() {
+	if l.initialPending.Add(-1) == 0 {
+		select {
+		case l.initialZero <- struct{}{}:
+		default: // a signal is already pending
+		}
+	}
 }
 
 // push queues n without ever waiting for the handler.
@@ -124,7 +140,7 @@ func (l *listener) push(n notification) {
 	if l.stopped {
 		l.mu.Unlock()
 		if n.initial {
-			l.initialPending.Add(-1)
+			l.initialDone()
 		}
 		return
 	}
@@ -182,12 +198,12 @@ func (l *listener) coalesceAddLocked(c *pendingChange, n notification) {
 		// The handler knows the object: the add is a change of it.
 		c.new = n.newObj
 		if n.initial {
-			l.initialPending.Add(-1)
+			l.initialDone()
 		}
 		return
 	case notifyAdd:
 		if c.initial {
-			l.initialPending.Add(-1)
+			l.initialDone()
 		}
 	}
 	c.kind, c.initial, c.new = notifyAdd, n.initial, n.newObj
@@ -218,7 +234,7 @@ func (l *listener) coalesceDeleteLocked(c *pendingChange, seq uint32, n notifica
 		// The handler never saw this object: add and delete cancel,
 		// leaving the delete (if any) of the object it knows.
 		if c.initial {
-			l.initialPending.Add(-1)
+			l.initialDone()
 		}
 		c.kind, c.initial, c.new = notifyNone, false, nil
 		if !c.deleted {
@@ -378,7 +394,7 @@ func (l *listener) deliverAll(batch []notification) {
 // registration still syncs.
 func (l *listener) call(n *notification) {
 	if n.kind == notifyAdd && n.initial {
-		defer l.initialPending.Add(-1)
+		defer l.initialDone()
 	}
 	defer l.recoverHandlerPanic(n)
 	switch n.kind {

@@ -100,6 +100,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		resyncCheckPeriod: opts.ResyncPeriod,
 		fastCapacity:      defaultFastCapacity,
 		stoppedCh:         make(chan struct{}),
+		syncedCh:          make(chan struct{}),
 	}
 	if opts.DetectCacheMutations || mutationDetectorFromEnv() {
 		s.detector = newMutationDetector(name)
@@ -139,6 +140,7 @@ type sharedIndexInformer struct {
 	reflector atomic.Pointer[Reflector]
 	isStopped atomic.Bool
 	stoppedCh chan struct{} // closed when RunWithContext returns
+	syncedCh  chan struct{} // closed once the DeltaFIFO's initial population is applied
 
 	// applyMu makes applying a batch to the indexer and the listeners
 	// atomic with respect to a handler joining a running informer.
@@ -199,6 +201,13 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	}
 	run(func() { s.processor.run(ctx) })
 	run(func() { r.RunWithContext(ctx) })
+	run(func() {
+		select {
+		case <-fifo.synced:
+			close(s.syncedCh)
+		case <-ctx.Done():
+		}
+	})
 	run(func() {
 		stop := context.AfterFunc(ctx, fifo.Close)
 		defer stop()
@@ -504,7 +513,7 @@ func (s *sharedIndexInformer) GetController() Controller { return informerContro
 
 // HasSyncedChecker returns a DoneChecker for HasSynced.
 func (s *sharedIndexInformer) HasSyncedChecker() DoneChecker {
-	return newPollingDoneChecker(s.name, s.HasSynced, s.stoppedCh)
+	return closedChecker{name: s.name, ch: s.syncedCh}
 }
 
 // SetTransform installs transform; it fails once Run started.
@@ -526,15 +535,65 @@ type registration struct {
 	informer *sharedIndexInformer
 	listener *listener
 	synced   atomic.Bool
+
+	checkerOnce sync.Once
+	checker     *registrationChecker
 }
 
 // HasSyncedChecker returns a DoneChecker for HasSynced.
 func (r *registration) HasSyncedChecker() DoneChecker {
-	name := r.informer.name
-	if r.listener.name != "" {
-		name += "/" + r.listener.name
+	r.checkerOnce.Do(func() {
+		name := r.informer.name
+		if r.listener.name != "" {
+			name += "/" + r.listener.name
+		}
+		r.checker = &registrationChecker{r: r, name: name, done: make(chan struct{})}
+	})
+	return r.checker
+}
+
+// registrationChecker is a handler's DoneChecker. Its first Done call
+// starts one goroutine that waits for the informer to sync, then for the
+// listener to have delivered its initial adds (listener.initialZero), and
+// closes done; it ends when the informer stops. One per registration, so
+// that one goroutine receives the listener's signals.
+type registrationChecker struct {
+	r    *registration
+	name string
+	once sync.Once
+	done chan struct{}
+}
+
+func (c *registrationChecker) Name() string { return c.name }
+
+func (c *registrationChecker) Done() <-chan struct{} {
+	c.once.Do(func() {
+		if c.r.HasSynced() {
+			close(c.done)
+			return
+		}
+		go c.wait()
+	})
+	return c.done
+}
+
+func (c *registrationChecker) wait() {
+	inf := c.r.informer
+	select {
+	case <-inf.syncedCh:
+	case <-inf.stoppedCh:
+		return
 	}
-	return newPollingDoneChecker(name, r.HasSynced, r.informer.stoppedCh)
+	for !c.r.HasSynced() {
+		select {
+		case <-c.r.listener.initialZero:
+		case <-inf.stoppedCh:
+			if !c.r.HasSynced() {
+				return
+			}
+		}
+	}
+	close(c.done)
 }
 
 // HasSynced is true once the handler has been handed its initial list.

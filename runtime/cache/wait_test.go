@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 )
 
 func TestWaitForCacheSyncForms(t *testing.T) {
@@ -72,34 +75,69 @@ func TestWaitForReportsWhetherEveryCheckerIsDone(t *testing.T) {
 	}
 }
 
-func TestPollingDoneCheckerClosesWhenTheConditionHoldsOrGivesUp(t *testing.T) {
+// The informer's and a handler's DoneCheckers close their channels when
+// the informer synced and when the handler was handed its initial list:
+// in a bubble, nothing polls, so each is done as soon as every goroutine
+// is blocked after the event. A checker of an informer stopped before it
+// synced stays open and its goroutine ends.
+func TestHasSyncedCheckersCloseWithoutPolling(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	// In a bubble the poll period passes on the fake clock, at once.
 	synctest.Test(t, func(t *testing.T) {
-		var flag atomic.Bool
-		abandon := make(chan struct{})
-		c := newPollingDoneChecker("x", flag.Load, abandon)
-		done := c.Done()
-		if IsDone(c) {
-			t.Fatal("done before the condition held")
+		lw := &ListWatch{
+			ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
+				return objectList("10", "", testObject("ns", "a", "5"), testObject("ns", "b", "6")), nil
+			},
+			WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
 		}
-		flag.Store(true)
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			t.Fatal("not done after the condition held")
+		inf := NewSharedIndexInformer(lw, &metav1.PartialObjectMetadata{}, 0, Indexers{})
+		gate := make(chan struct{})
+		reg, err := inf.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: func(any) { <-gate }})
+		if err != nil {
+			t.Fatal(err)
 		}
-		gaveUp := newPollingDoneChecker("y", func() bool { return false }, abandon)
-		gaveUp.Done()
-		time.Sleep(3 * syncPollPeriod) // polls that find the condition false
-		if IsDone(gaveUp) {
-			t.Fatal("done before the condition held")
+		informerDone, handlerDone := inf.HasSyncedChecker(), reg.HasSyncedChecker()
+		if reg.HasSyncedChecker() != handlerDone {
+			t.Fatal("a registration hands out more than one checker")
 		}
-		close(abandon) // its goroutine ends; the channel stays open
+		handlerDone.Done()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			inf.RunWithContext(ctx)
+		}()
+		synctest.Wait() // the handler is blocked on its first add
+		if !IsDone(informerDone) || IsDone(handlerDone) {
+			t.Fatalf("informer done %t, handler done %t; want true, false while the handler holds its initial adds", IsDone(informerDone), IsDone(handlerDone))
+		}
+		close(gate)
 		synctest.Wait()
-		time.Sleep(3 * syncPollPeriod)
-		if IsDone(gaveUp) {
-			t.Fatal("done although the condition never held")
+		if !IsDone(handlerDone) {
+			t.Fatal("the handler's checker is not done once its initial adds were delivered")
+		}
+		cancel()
+		<-done
+
+		never := NewSharedIndexInformer(&ListWatch{
+			ListWithContextFunc: func(ctx context.Context, _ metav1.ListOptions) (runtime.Object, error) {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			},
+			WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
+		}, &metav1.PartialObjectMetadata{}, 0, Indexers{})
+		reg, err = never.AddEventHandler(ResourceEventHandlerFuncs{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopped, stop := context.WithCancel(t.Context())
+		go func() {
+			synctest.Wait()
+			stop()
+		}()
+		never.RunWithContext(stopped)
+		synctest.Wait()
+		if IsDone(reg.HasSyncedChecker()) || IsDone(never.HasSyncedChecker()) {
+			t.Fatal("checkers of an informer that never synced are done")
 		}
 	})
 }
