@@ -187,7 +187,7 @@ type DeltaFIFO struct {
 	// synced is closed once populated and initialPopulationCount is 0
 	// (noteSyncedLocked): HasSynced's channel.
 	synced chan struct{}
-	closed                 bool // Close was called: popBatch returns ErrFIFOClosed
+	closed bool // Close was called: popBatch returns ErrFIFOClosed
 
 	// Immutable after construction.
 	name      string

@@ -20,8 +20,8 @@ type ExpirationCache struct {
 	keyFunc          KeyFunc
 	clock            clock.Clock
 	expirationPolicy ExpirationPolicy
-	// expirationLock keeps writes out between deciding an entry expired and
-	// deleting it, so a fresh entry written under the same key is never
+	// expirationLock guards the step from deciding an entry expired to
+	// deleting it against writes, so a fresh entry written under the same key is never
 	// deleted for its predecessor's age.
 	expirationLock sync.Mutex
 }

@@ -11,8 +11,8 @@ import (
 
 // informerNames is the process-wide registry of reserved informer names.
 var informerNames = struct {
-	sync.Mutex
-	names map[string]*InformerName
+	sync.Mutex // guards names
+	names      map[string]*InformerName
 }{names: map[string]*InformerName{}}
 
 // InformerName is a process-wide unique name for a set of informers (one
@@ -22,7 +22,7 @@ var informerNames = struct {
 // concurrent use.
 type InformerName struct {
 	name     string
-	mu       sync.Mutex
+	mu       sync.Mutex // guards gvrs (reserved is atomic)
 	reserved *atomic.Bool
 	gvrs     map[schema.GroupVersionResource]*atomic.Bool
 }

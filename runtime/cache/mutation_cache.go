@@ -101,8 +101,8 @@ type mutationCache struct {
 	ttl          time.Duration
 	comparator   ResourceVersionComparator
 
-	// lock makes each method's reads and writes of mutationCache (itself
-	// safe for concurrent use) one atomic step.
+	// lock guards the reads and writes of mutationCache (itself safe for
+	// concurrent use) that each method makes, as one atomic step.
 	lock          sync.Mutex
 	mutationCache *utilcache.LRUExpireCache // key -> mutated object or *mutationTombstone
 }

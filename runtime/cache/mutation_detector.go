@@ -39,7 +39,7 @@ type mutationDetector struct {
 	// client-go's detector, so that tests fail loudly.
 	fail func(msg string)
 
-	mu      sync.Mutex
+	mu      sync.Mutex // guards current and retired
 	current map[string]cachedCopy
 	retired []cachedCopy // replaced or deleted since the last check
 }

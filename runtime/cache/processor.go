@@ -20,6 +20,7 @@ var errProcessorStopped = errors.New("the informer has stopped")
 type processor struct {
 	clock clock.Clock
 
+	// mu guards the fields below but wg; lock order in doc.go.
 	mu        sync.Mutex
 	listeners []*listener // copy-on-write
 	syncing   []*listener // copy-on-write: due for the pending resync

@@ -142,8 +142,9 @@ type sharedIndexInformer struct {
 	stoppedCh chan struct{} // closed when RunWithContext returns
 	syncedCh  chan struct{} // closed once the DeltaFIFO's initial population is applied
 
-	// applyMu makes applying a batch to the indexer and the listeners
-	// atomic with respect to a handler joining a running informer.
+	// applyMu guards holding and held, and makes applying a batch to the
+	// indexer and the listeners atomic with respect to a handler joining
+	// a running informer.
 	applyMu sync.Mutex
 	// holding is set while a relist is applied; its notifications wait
 	// in held until it is stored whole. Both guarded by applyMu.

@@ -81,8 +81,8 @@ func noKeyFunc(obj any) (string, error) {
 type keyedStore struct {
 	store *threadSafeStore
 
-	// mu serializes writes with the resourceVersion each records, so that
-	// rv is the version of the last write applied.
+	// mu guards rv and serializes writes with the resourceVersion each
+	// records, so that rv is the version of the last write applied.
 	mu sync.Mutex
 	rv string // guarded by mu
 }

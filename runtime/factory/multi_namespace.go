@@ -194,7 +194,7 @@ func (m *multiNamespaceInformer) each(f func(cache.SharedIndexInformer) error) e
 // serialHandler calls its handler under a lock. It passes OnStop on once,
 // when the handler's registration in every namespace has stopped.
 type serialHandler struct {
-	mu      sync.Mutex
+	mu      sync.Mutex // guards running and serialises calls of h
 	h       cache.ResourceEventHandler
 	running int // registrations in namespaces not yet stopped
 }

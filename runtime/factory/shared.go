@@ -47,6 +47,7 @@ type NewInformerFunc func(config InformerConfig) cache.SharedIndexInformer
 type Shared struct {
 	config config
 
+	// mu guards the fields below but wg.
 	mu        sync.Mutex
 	informers map[informerKey]cache.SharedIndexInformer
 	// ctx is cancelled by Shutdown; every informer runs under it.

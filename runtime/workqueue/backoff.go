@@ -13,7 +13,7 @@ import (
 type ExponentialBackoff[T comparable] struct {
 	base, limit time.Duration
 
-	mu       sync.Mutex
+	mu       sync.Mutex // guards failures
 	failures map[T]int
 }
 

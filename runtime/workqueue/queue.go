@@ -18,7 +18,7 @@ type Queue[T comparable] struct {
 	limiter RateLimiter[T]
 	metrics Metrics
 
-	mu   sync.Mutex
+	mu   sync.Mutex // guards every field below
 	cond *sync.Cond // signalled on mu when an item is queued, processing empties, or shutdown starts
 
 	// ready holds, in order, the items Get will hand out. Every item in

@@ -19,9 +19,9 @@ type TokenBucket[T comparable] struct {
 	qps   float64
 	burst float64
 
-	mu     sync.Mutex
-	tokens float64   // may be negative: tokens reserved ahead of time
-	last   time.Time // when tokens was last brought up to date
+	mu     sync.Mutex // guards tokens and last
+	tokens float64    // may be negative: tokens reserved ahead of time
+	last   time.Time  // when tokens was last brought up to date
 }
 
 // NewTokenBucket returns a full TokenBucket of burst tokens refilled at qps

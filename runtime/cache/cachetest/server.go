@@ -40,6 +40,8 @@ type Server struct {
 	listType reflect.Type // *XList
 	itemType reflect.Type // X (the struct behind *X)
 
+	// mu guards every field below it; changed is closed and replaced
+	// (under mu) at each change, to wake the watches.
 	mu           sync.Mutex
 	rv           int64
 	uids         int
