@@ -158,7 +158,14 @@ func (f *BookmarkFilter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 
 	proxy := &httputil.ReverseProxy{
-		Rewrite:       func(pr *httputil.ProxyRequest) { pr.SetURL(f.target) },
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(f.target)
+			if watchList {
+				// The filter reads the stream as sent: let the transport
+				// negotiate (and undo) any compression itself.
+				pr.Out.Header.Del("Accept-Encoding")
+			}
+		},
 		Transport:     f.transport,
 		FlushInterval: -1, // flush after every write: each is at most one watch frame
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
