@@ -2,7 +2,8 @@
 // clientset of the example CRD project (examples/crd) and our runtime
 // (runtime/cache) against a real kube-apiserver and etcd started by
 // internal/cluster, including fault injection (API server restart, cut
-// connections, etcd compaction, missing permissions) followed by a check
+// connections, etcd compaction, missing permissions, a watch list whose
+// initial-events-end bookmark is dropped) followed by a check
 // that the informer's store converges to the server's state.
 //
 // The first run builds kube-apiserver and etcd from source

@@ -8,8 +8,9 @@
 // what the fault-injection tests need on top of it: restarting the API
 // server while etcd keeps its data, compacting etcd so that the next watch
 // from an old resourceVersion fails with 410 Gone, a TCP proxy between
-// clients and the API server that a test can cut, and least-privilege
-// users.
+// clients and the API server that a test can cut, an HTTP proxy that drops
+// the bookmark ending a watch list's initial events (BookmarkFilter), and
+// least-privilege users.
 //
 // The binaries are built from source by hack/kube-binaries.sh on first use
 // (several minutes on a fresh machine, seconds afterwards).
