@@ -296,7 +296,7 @@ func (u unionIndexer) GetByKey(key string) (any, bool, error) {
 }
 
 func (u unionIndexer) Index(indexName string, obj any) ([]any, error) {
-	var out []any
+	out := []any{} // never nil, as a single informer's
 	for _, p := range u.m.parts {
 		objs, err := p.GetIndexer().Index(indexName, obj)
 		if err != nil {
@@ -307,8 +307,11 @@ func (u unionIndexer) Index(indexName string, obj any) ([]any, error) {
 	return out, nil
 }
 
+// IndexKeys returns the keys sorted, as a single informer's cache does.
 func (u unionIndexer) IndexKeys(indexName, indexedValue string) ([]string, error) {
-	return readIndex(u, indexName, indexedValue, cache.Indexer.IndexKeys)
+	keys, err := readIndex(u, indexName, indexedValue, cache.Indexer.IndexKeys)
+	sort.Strings(keys)
+	return keys, err
 }
 
 func (u unionIndexer) ByIndex(indexName, indexedValue string) ([]any, error) {
@@ -317,16 +320,19 @@ func (u unionIndexer) ByIndex(indexName, indexedValue string) ([]any, error) {
 
 // readIndex reads indexName at indexedValue from the namespaces' caches:
 // from the one namespace named for the namespace index, from all of them
-// otherwise.
+// otherwise. What a single informer's cache returns, it returns: an error
+// for an index that does not exist, never nil.
 func readIndex[T any](u unionIndexer, indexName, indexedValue string, read func(cache.Indexer, string, string) ([]T, error)) ([]T, error) {
 	if indexName == cache.NamespaceIndex {
 		p, ok := u.m.byNamespace[indexedValue]
 		if !ok {
-			return nil, nil
+			// Not one of the namespaces: any namespace's cache answers as
+			// a single informer's would (empty, or the index's error).
+			p = u.m.parts[0]
 		}
 		return read(p.GetIndexer(), indexName, indexedValue)
 	}
-	var out []T
+	out := []T{}
 	for _, p := range u.m.parts {
 		got, err := read(p.GetIndexer(), indexName, indexedValue)
 		if err != nil {

@@ -236,3 +236,43 @@ func TestMultiNamespaceAddIndexersIsAllOrNothing(t *testing.T) {
 		})
 	}
 }
+
+// The union cache reads indexes as a single informer's cache does: keys
+// sorted across namespaces, empty (never nil) results for a namespace not
+// watched, and the cache's error for an index that does not exist.
+func TestMultiNamespaceIndexReadsAsASingleCache(t *testing.T) {
+	m, _ := newMulti(t, obj("b", "x"), obj("a", "y"), obj("a", "x"))
+	idx := m.GetIndexer()
+	if err := idx.AddIndexers(cache.Indexers{"by-name": func(o any) ([]string, error) {
+		return []string{o.(*metav1.PartialObjectMetadata).Name}, nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		index     string
+		value     string
+		wantKeys  []string
+		wantError bool
+	}{
+		{"keys of one value across namespaces, sorted", "by-name", "x", []string{"a/x", "b/x"}, false},
+		{"a namespace not watched: empty", cache.NamespaceIndex, "c", []string{}, false},
+		{"a value nobody has: empty", "by-name", "nobody", []string{}, false},
+		{"an index that does not exist: the cache's error", "missing", "x", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			keys, err := idx.IndexKeys(tt.index, tt.value)
+			objs, byErr := idx.ByIndex(tt.index, tt.value)
+			if tt.wantError {
+				if err == nil || byErr == nil {
+					t.Fatalf("IndexKeys error %v, ByIndex error %v, want errors", err, byErr)
+				}
+				return
+			}
+			if err != nil || byErr != nil || !reflect.DeepEqual(keys, tt.wantKeys) || objs == nil || len(objs) != len(tt.wantKeys) {
+				t.Fatalf("IndexKeys = %#v, %v; ByIndex = %d objects (nil %t), %v; want %#v", keys, err, len(objs), objs == nil, byErr, tt.wantKeys)
+			}
+		})
+	}
+}
