@@ -117,11 +117,6 @@ type poppedDeltas struct {
 	// initial population (only its first InitialDeltas changes are part
 	// of the initial list).
 	IsInInitialList bool
-	// Relist is set on every key of a batch that holds a whole relist
-	// (a Replace after the first), and the keys queued before it: such
-	// a batch is to be applied to the cache as a whole before anyone is
-	// notified.
-	Relist bool
 }
 
 // DeltaFIFO is the queue between a Reflector and the cache: it records, per
@@ -171,13 +166,10 @@ type DeltaFIFO struct {
 	batch     []poppedDeltas
 	popped    []*fifoEntry // entries of batch, recycled after process
 	listGen   uint64       // number of Replace calls so far
-	// poppedTotal counts the keys popped since the queue was made, so
-	// that poppedTotal + (i - head) numbers queue[i] for good, across
-	// compactions. relistEnd is that number one past the last key of the
-	// latest relist, while some of it is still queued: the keys numbered
-	// below relistEnd form one relist, popped in one batch.
-	poppedTotal uint64
-	relistEnd   uint64
+	// relistLast is the queued entry that closes the latest relist (a
+	// Replace after the first), nil when none is queued: queue[head:]
+	// up to and including it is one relist unit, popped as one batch.
+	relistLast *fifoEntry
 
 	populated bool // a Replace completed
 	// initialPopulationCount is the number of keys of the initial
@@ -356,8 +348,8 @@ func (f *DeltaFIFO) replaceListLocked(list []any, _ string, transform bool) erro
 			return err
 		}
 		// Every key of this relist (and whatever was queued before it)
-		// leaves the queue in one batch: see processOneBatchLocked.
-		f.relistEnd = f.poppedTotal + uint64(len(f.queue)-f.head)
+		// leaves the queue as one unit: see processOneBatchLocked.
+		f.relistLast = f.queue[len(f.queue)-1]
 	}
 	f.populated = true
 	f.noteSyncedLocked()
@@ -593,7 +585,7 @@ func (f *DeltaFIFO) waitIdleLocked() {
 // its Deltas are valid only during the call. Replace and Resync wait for
 // process to return, so process must not call them. It returns the number
 // of keys processed, or ErrFIFOClosed once Close was called.
-func (f *DeltaFIFO) popBatch(max int, process func(batch []poppedDeltas)) (int, error) {
+func (f *DeltaFIFO) popBatch(max int, process func(batch []poppedDeltas, relist bool)) (int, error) {
 	f.popMu.Lock()
 	defer f.popMu.Unlock()
 	f.mu.Lock()
@@ -615,22 +607,21 @@ func (f *DeltaFIFO) popBatch(max int, process func(batch []poppedDeltas)) (int, 
 	return f.processOneBatchLocked(max, process), nil
 }
 
-// processOneBatchLocked pops up to max keys and processes them with the
-// lock released; it is called and returns with f.mu held.
-func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDeltas)) int {
+// processOneBatchLocked pops up to max keys, or the relist unit at the
+// head of the queue, and processes them with the lock released; it is
+// called and returns with f.mu held.
+func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDeltas, relist bool)) int {
 	n := len(f.queue) - f.head
 	if max > 0 && n > max {
 		n = max
 	}
-	// A relist is not split across batches (unless max is 1, Pop's
-	// client-go contract): the informer applies it to its cache whole
-	// before notifying handlers, so none sees half of it.
-	relist := 0
-	if f.relistEnd > f.poppedTotal {
-		relist = min(int(f.relistEnd-f.poppedTotal), len(f.queue)-f.head)
-		if max != 1 && n < relist {
-			n = relist
-		}
+	// A relist unit leaves the queue as one batch, nothing more, whatever
+	// max says (unless max is 1, Pop's client-go contract): the informer
+	// applies it to its cache whole before notifying handlers, so none
+	// sees half of it.
+	relist := f.relistLast != nil && max != 1
+	if relist {
+		n = slices.Index(f.queue[f.head:], f.relistLast) + 1
 	}
 	// A large map is left with stale mappings, which queuedLocked tells
 	// apart and shrinkLocked drops with the map once the queue drains:
@@ -648,19 +639,21 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDe
 			initial++
 		}
 		f.batch = append(f.batch, poppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas,
-			IsInInitialList: e.initialDeltas > 0, Relist: i < relist && n >= relist})
+			IsInInitialList: e.initialDeltas > 0})
+		if e == f.relistLast {
+			f.relistLast = nil
+		}
 		e.key = "" // popped: no longer queued
 		f.popped = append(f.popped, e)
 	}
 	f.head += n
-	f.poppedTotal += uint64(n)
 	f.compactLocked()
 	f.processing = true
 	f.mu.Unlock()
 	func() {
 		// Re-lock even if process panics, for the callers' unlock.
 		defer f.mu.Lock()
-		process(f.batch)
+		process(f.batch, relist)
 	}()
 	f.processing = false
 	f.idle.Broadcast()

@@ -17,7 +17,7 @@ func popAll(t *testing.T, f *DeltaFIFO) []poppedDeltas {
 	t.Helper()
 	var out []poppedDeltas
 	for f.Len() > 0 {
-		_, err := f.popBatch(0, func(batch []poppedDeltas) {
+		_, err := f.popBatch(0, func(batch []poppedDeltas, _ bool) {
 			for _, p := range batch {
 				out = append(out, poppedDeltas{Key: p.Key, Deltas: append(Deltas(nil), p.Deltas...), InitialDeltas: p.InitialDeltas})
 			}
@@ -150,7 +150,7 @@ func TestDeltaFIFOHasSyncedOnceTheFirstReplaceIsProcessed(t *testing.T) {
 	mustNoErr(t, f.Add(testObject("ns", "after", "2")))
 	var flags []bool
 	for i := 0; f.Len() > 0; i++ {
-		_, err := f.popBatch(1, func(batch []poppedDeltas) {
+		_, err := f.popBatch(1, func(batch []poppedDeltas, _ bool) {
 			flags = append(flags, batch[0].InitialDeltas > 0)
 			if batch[0].InitialDeltas > 0 && f.initialPopulationCount == 0 {
 				t.Error("initial population consumed before processing")
@@ -244,7 +244,7 @@ func TestDeltaFIFOCloseUnblocksPopBatch(t *testing.T) {
 		var err error
 		go func() {
 			defer wg.Done()
-			_, err = f.popBatch(0, func([]poppedDeltas) { t.Error("processed from an empty queue") })
+			_, err = f.popBatch(0, func([]poppedDeltas, bool) { t.Error("processed from an empty queue") })
 		}()
 		synctest.Wait() // popBatch is blocked waiting for deltas
 		f.Close()
@@ -260,7 +260,7 @@ func TestDeltaFIFOPopBatchHonoursMax(t *testing.T) {
 	for _, name := range []string{"a", "b", "c"} {
 		mustNoErr(t, f.Add(testObject("ns", name, "1")))
 	}
-	n, err := f.popBatch(2, func(batch []poppedDeltas) {
+	n, err := f.popBatch(2, func(batch []poppedDeltas, _ bool) {
 		if len(batch) != 2 {
 			t.Errorf("batch of %d, want 2", len(batch))
 		}
@@ -285,7 +285,7 @@ func TestDeltaFIFOConcurrentProducersAndConsumerLoseNoKey(t *testing.T) {
 	go func() {
 		defer close(consumed)
 		for {
-			_, err := f.popBatch(3, func(batch []poppedDeltas) {
+			_, err := f.popBatch(3, func(batch []poppedDeltas, _ bool) {
 				mu.Lock()
 				for _, p := range batch {
 					seen[p.Key] += len(p.Deltas)
@@ -325,7 +325,7 @@ func TestDeltaFIFOReplaceWaitsForTheBatchBeingProcessed(t *testing.T) {
 	popped := make(chan struct{})
 	go func() {
 		defer close(popped)
-		_, err := f.popBatch(0, func(batch []poppedDeltas) {
+		_, err := f.popBatch(0, func(batch []poppedDeltas, _ bool) {
 			close(inProcess)
 			<-release
 			// Apply the batch to the cache, as the informer does.
@@ -407,12 +407,12 @@ func TestDeltaFIFOReleasesItsMapAndQueueWhenALargeQueueDrains(t *testing.T) {
 			mustNoErr(t, f.Replace(list, "1"))
 			itemsBefore := reflect.ValueOf(f.items).UnsafePointer()
 			// Pop all but one key: the queue is not empty, nothing shrinks.
-			_, err := f.popBatch(tt.keys-1, func([]poppedDeltas) {})
+			_, err := f.popBatch(tt.keys-1, func([]poppedDeltas, bool) {})
 			mustNoErr(t, err)
 			if f.itemsHigh != tt.keys || reflect.ValueOf(f.items).UnsafePointer() != itemsBefore {
 				t.Fatalf("map remade while %d keys are still queued", f.Len())
 			}
-			_, err = f.popBatch(0, func([]poppedDeltas) {})
+			_, err = f.popBatch(0, func([]poppedDeltas, bool) {})
 			mustNoErr(t, err)
 			shrunk := reflect.ValueOf(f.items).UnsafePointer() != itemsBefore
 			if shrunk != tt.wantShrunk {
@@ -463,7 +463,7 @@ func TestDeltaFIFOTellsPoppedKeysOfALargeQueueFromQueuedOnes(t *testing.T) {
 		list[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
 	}
 	mustNoErr(t, f.Replace(list, "1"))
-	_, err := f.popBatch(100, func([]poppedDeltas) {})
+	_, err := f.popBatch(100, func([]poppedDeltas, bool) {})
 	mustNoErr(t, err)
 	// o0 was popped (and, here, never stored): deleting it is a no-op.
 	mustNoErr(t, f.Delete(testObject("ns", "o0", "2")))
@@ -507,7 +507,7 @@ func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
 	go func() {
 		defer close(consumerDone)
 		for {
-			_, err := f.popBatch(64, func(batch []poppedDeltas) {
+			_, err := f.popBatch(64, func(batch []poppedDeltas, _ bool) {
 				mu.Lock()
 				defer mu.Unlock()
 				for _, p := range batch {
@@ -588,7 +588,7 @@ func TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog(t *testing
 	maxEntries := 0
 	for range rounds {
 		add(round)
-		n, err := f.popBatch(round, func([]poppedDeltas) {})
+		n, err := f.popBatch(round, func([]poppedDeltas, bool) {})
 		mustNoErr(t, err)
 		if n != round {
 			t.Fatalf("popped %d keys, want %d", n, round)

@@ -106,10 +106,12 @@ func TestInformerRelistReachesTheStoreAtomicallyBeforeHandlers(t *testing.T) {
 	}
 }
 
-// After the first list, a Replace leaves the queue in one batch, marked
-// Relist, whatever the batch size asked, so the informer can store it
-// whole before notifying; Pop (a batch of one) keeps client-go's one key.
-func TestDeltaFIFORelistIsNotSplitAcrossBatches(t *testing.T) {
+// After the first list, a Replace leaves the queue as one relist unit: one
+// batch, marked relist, holding the relist (and the keys queued before
+// it) and nothing after it, whatever the batch size asked, so the
+// informer can store it whole before notifying; Pop (a batch of one)
+// keeps client-go's one key.
+func TestDeltaFIFORelistIsOneUnit(t *testing.T) {
 	tests := []struct {
 		name      string
 		max       int
@@ -117,7 +119,7 @@ func TestDeltaFIFORelistIsNotSplitAcrossBatches(t *testing.T) {
 		relist    bool
 	}{
 		{"batch smaller than the relist", 3, 13, true},
-		{"unbounded batch", 0, 13, true},
+		{"unbounded batch: the unit, not the key queued after it", 0, 13, true},
 		{"Pop's batch of one", 1, 1, false},
 	}
 	for _, tt := range tests {
@@ -132,28 +134,37 @@ func TestDeltaFIFORelistIsNotSplitAcrossBatches(t *testing.T) {
 			}
 			mustNoErr(t, f.Replace(first, "1"))
 			for f.Len() > 0 {
-				if _, err := f.popBatch(0, func([]poppedDeltas) {}); err != nil {
+				if _, err := f.popBatch(0, func([]poppedDeltas, bool) {}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			// Relist: o0 gone, o1..o9 changed, o10..o12 new: 12 listed
-			// keys and o0's tombstone.
+			// keys and o0's tombstone; then a watch event queued behind.
 			var relist []any
 			for i := 1; i < 13; i++ {
 				relist = append(relist, testObject("ns", "o"+strconv.Itoa(i), "2"))
 			}
 			mustNoErr(t, f.Replace(relist, "2"))
+			mustNoErr(t, f.Add(testObject("ns", "after", "3")))
 			var got []poppedDeltas
-			if _, err := f.popBatch(tt.max, func(batch []poppedDeltas) { got = append(got, batch...) }); err != nil {
+			var gotRelist bool
+			if _, err := f.popBatch(tt.max, func(batch []poppedDeltas, relist bool) {
+				got, gotRelist = append(got, batch...), relist
+			}); err != nil {
 				t.Fatal(err)
 			}
-			if len(got) != tt.wantFirst {
-				t.Fatalf("first batch has %d keys, want %d", len(got), tt.wantFirst)
+			if len(got) != tt.wantFirst || gotRelist != tt.relist {
+				t.Fatalf("first batch has %d keys, relist %t; want %d, %t", len(got), gotRelist, tt.wantFirst, tt.relist)
 			}
-			for _, p := range got {
-				if p.Relist != tt.relist {
-					t.Errorf("%s: Relist = %t, want %t", p.Key, p.Relist, tt.relist)
-				}
+			var rest []poppedDeltas
+			var restRelist bool
+			if _, err := f.popBatch(0, func(batch []poppedDeltas, relist bool) {
+				rest, restRelist = append(rest, batch...), relist
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if tt.relist && (len(rest) != 1 || rest[0].Key != "ns/after" || restRelist) {
+				t.Fatalf("the batch after the unit has %d keys (relist %t), want ns/after alone", len(rest), restRelist)
 			}
 		})
 	}

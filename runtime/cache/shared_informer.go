@@ -146,8 +146,9 @@ type sharedIndexInformer struct {
 	// indexer and the listeners atomic with respect to a handler joining
 	// a running informer.
 	applyMu sync.Mutex
-	// holding is set while a relist is applied; its notifications wait
-	// in held until it is stored whole. Both guarded by applyMu.
+	// holding is set while a relist unit is applied; its notifications
+	// wait in held until it is stored whole (releaseHeldLocked). Both
+	// guarded by applyMu.
 	holding bool
 	held    []heldNotification
 }
@@ -240,13 +241,13 @@ func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
 
 // apply applies a popped batch to the indexer and notifies the listeners.
 // It runs on the informer's processing goroutine, without the queue
-// locked, so the reflector keeps queueing meanwhile.
-func (s *sharedIndexInformer) apply(batch []poppedDeltas) {
+// locked, so the reflector keeps queueing meanwhile. A relist unit (relist
+// set: the DeltaFIFO hands out a relist after the first as one batch)
+// reaches the cache whole before any handler hears of it: its
+// notifications wait in s.held until the last key is stored.
+func (s *sharedIndexInformer) apply(batch []poppedDeltas, relist bool) {
 	s.applyMu.Lock()
 	listeners, syncing := s.processor.snapshot()
-	// A relist reaches the cache whole before any handler hears of it:
-	// its notifications wait in s.held until the last key is stored.
-	relist := len(batch) > 0 && batch[0].Relist
 	s.holding = relist
 	n := 0
 	for i := range batch {
@@ -257,12 +258,7 @@ func (s *sharedIndexInformer) apply(batch []poppedDeltas) {
 		n += len(item.Deltas)
 	}
 	if relist {
-		s.holding = false
-		for i, h := range s.held {
-			notifyAll(h.to, h.n)
-			s.held[i] = heldNotification{}
-		}
-		s.held = s.held[:0]
+		s.releaseHeldLocked()
 	}
 	if last := len(batch) - 1; last >= 0 {
 		if newest := batch[last].Deltas.Newest(); newest != nil {
@@ -324,6 +320,17 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 		}
 		s.notify(listeners, notification{kind: notifyDelete, key: key, oldObj: d.Object})
 	}
+}
+
+// releaseHeldLocked ends a relist unit: the cache holds all of it, so its
+// notifications go out, in order.
+func (s *sharedIndexInformer) releaseHeldLocked() {
+	s.holding = false
+	for i, h := range s.held {
+		notifyAll(h.to, h.n)
+		s.held[i] = heldNotification{}
+	}
+	s.held = s.held[:0]
 }
 
 // heldNotification is a notification of a relist waiting for the relist
