@@ -55,9 +55,11 @@
 // (default since 1.36) makes it: the cache holds the whole new list, its
 // deletions applied, before any handler is notified of any change of it,
 // so a handler reading the cache during a relist never sees half of it.
-// The DeltaFIFO hands such a relist to the informer in one batch, however
-// large; the informer stores it whole, holding its notifications, then
-// delivers them. The first list still streams: handlers hear of its first
+// It travels as one unit: the Reflector stores the list with one Replace;
+// the DeltaFIFO marks the entry that closes it (relistLast) and hands the
+// unit to the informer as one batch flagged relist, however large, and
+// nothing after it; the informer stores it whole, holding its
+// notifications, then delivers them (releaseHeldLocked). The first list still streams: handlers hear of its first
 // objects while later ones are being listed.
 //
 // What a relist holds in memory is bounded by how each page is prepared as
