@@ -5,13 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"time"
-
-	corev1 "k8s.io/api/core/v1"
-	clientgocache "k8s.io/client-go/tools/cache"
-
-	ourcache "github.com/informer-gen/informer-gen/runtime/cache"
 )
 
 // FaultClass is the kind of fault a recovery script injects.
@@ -206,7 +200,7 @@ func RunRecovery(ctx context.Context, sc RecoveryScript) (Recovery, error) {
 			return Recovery{}, err
 		}
 	}
-	h := startPair(ctx, srv, sc.HandlerDelay)
+	h := startPair(ctx, srv, pairOptions{handlerDelay: sc.HandlerDelay})
 	defer h.stop()
 	rec := Recovery{Script: sc}
 	initial := srv.State()
@@ -225,7 +219,16 @@ func RunRecovery(ctx context.Context, sc RecoveryScript) (Recovery, error) {
 	if err := srv.Apply(Change{Kind: ChangeAdd, Key: SentinelKey}); err != nil {
 		return rec, err
 	}
-	final := srv.State()
+	err := h.measure(ctx, srv.State(), start, &rec)
+	h.stop()
+	rec.ClientGoLists, rec.ClientGoWatches = h.cg.client.Calls()
+	rec.OurLists, rec.OurWatches = h.ours.client.Calls()
+	return rec, err
+}
+
+// measure waits until both informers reached final and records, in rec,
+// the time each took since start.
+func (h *informerPair) measure(ctx context.Context, final map[string]State, start time.Time, rec *Recovery) error {
 	var cgDone, oursDone bool
 	err := pollEvery(ctx, recoveryPoll, func() bool {
 		if !cgDone && h.cg.reached(final) {
@@ -236,13 +239,10 @@ func RunRecovery(ctx context.Context, sc RecoveryScript) (Recovery, error) {
 		}
 		return cgDone && oursDone
 	})
-	h.stop()
-	rec.ClientGoLists, rec.ClientGoWatches = h.cg.client.Calls()
-	rec.OurLists, rec.OurWatches = h.ours.client.Calls()
 	if err != nil {
-		return rec, fmt.Errorf("recovered: client-go %t, runtime/cache %t: %w", cgDone, oursDone, err)
+		return fmt.Errorf("recovered: client-go %t, runtime/cache %t: %w", cgDone, oursDone, err)
 	}
-	return rec, nil
+	return nil
 }
 
 // initialKeys are the keys of sc's initial objects.
@@ -252,63 +252,6 @@ func initialKeys(sc RecoveryScript) []string {
 		keys[i] = fmt.Sprintf("ns%d/cm%03d", i%2, i)
 	}
 	return keys
-}
-
-// observedInformer is one running informer of a pair: its client, its
-// recorder and its cache.
-type observedInformer struct {
-	client   *Client
-	recorder *Recorder
-	list     func() []any
-}
-
-// reached reports whether the informer's cache and handler view are want.
-func (o observedInformer) reached(want map[string]State) bool {
-	return o.recorder.ViewEquals(want) && statesEqual(storeStates(o.list()), want)
-}
-
-// informerPair is client-go's informer and ours running against one
-// server until stop.
-type informerPair struct {
-	cg, ours observedInformer
-	stop     func()
-}
-
-// startPair starts both informers on srv, each with a recording handler
-// whose calls take delay.
-func startPair(ctx context.Context, srv *Server, delay time.Duration) *informerPair {
-	cgClient, ourClient := srv.NewClient("client-go"), srv.NewClient("runtime/cache")
-	cgInformer := clientgocache.NewSharedIndexInformerWithOptions(ClientGoListerWatcher{Client: cgClient},
-		&corev1.ConfigMap{}, clientgocache.SharedIndexInformerOptions{})
-	cgRecorder := &Recorder{Delay: delay, Unwrap: func(obj any) (string, any, bool) {
-		t, ok := obj.(clientgocache.DeletedFinalStateUnknown)
-		return t.Key, t.Obj, ok
-	}}
-	_, _ = cgInformer.AddEventHandler(cgRecorder)
-	ourInformer := ourcache.NewSharedIndexInformerWithOptions(ClientGoListerWatcher{Client: ourClient},
-		&corev1.ConfigMap{}, ourcache.SharedIndexInformerOptions{})
-	ourRecorder := &Recorder{Delay: delay, Unwrap: func(obj any) (string, any, bool) {
-		t, ok := obj.(ourcache.DeletedFinalStateUnknown)
-		return t.Key, t.Obj, ok
-	}}
-	_, _ = ourInformer.AddEventHandler(ourRecorder)
-
-	runCtx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { cgInformer.RunWithContext(runCtx) })
-	wg.Go(func() { ourInformer.RunWithContext(runCtx) })
-	var once sync.Once
-	return &informerPair{
-		cg:   observedInformer{client: cgClient, recorder: cgRecorder, list: cgInformer.GetStore().List},
-		ours: observedInformer{client: ourClient, recorder: ourRecorder, list: ourInformer.GetStore().List},
-		stop: func() {
-			once.Do(func() {
-				cancel()
-				wg.Wait()
-				srv.Wait()
-			})
-		},
-	}
 }
 
 // wait sleeps for d; it returns false, early, when ctx is done.

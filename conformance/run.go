@@ -6,9 +6,7 @@ import (
 	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/watch"
-	clientgocache "k8s.io/client-go/tools/cache"
 
 	ourcache "github.com/informer-gen/informer-gen/runtime/cache"
 )
@@ -60,27 +58,10 @@ const pollInterval = 2 * time.Millisecond
 // with an error saying what it was waiting for.
 func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	srv := NewServer()
-	for i := range sc.Backlog {
-		if err := srv.Apply(Change{Kind: ChangeAdd, Key: BacklogKey(i)}); err != nil {
-			return nil, err
-		}
-	}
-	for _, k := range sc.Initial {
+	for _, k := range scenarioKeys(sc) {
 		if err := srv.Apply(Change{Kind: ChangeAdd, Key: k}); err != nil {
 			return nil, err
 		}
-	}
-	cgClient := srv.NewClient("client-go")
-	ourClient := srv.NewClient("runtime/cache")
-
-	cgInformer := clientgocache.NewSharedIndexInformerWithOptions(ClientGoListerWatcher{Client: cgClient},
-		&corev1.ConfigMap{}, clientgocache.SharedIndexInformerOptions{})
-	cgRecorder := &Recorder{Unwrap: func(obj any) (string, any, bool) {
-		t, ok := obj.(clientgocache.DeletedFinalStateUnknown)
-		return t.Key, t.Obj, ok
-	}}
-	if _, err := cgInformer.AddEventHandler(cgRecorder); err != nil {
-		return nil, err
 	}
 	// With early changes, an index function holds runtime/cache's informer
 	// in its first applied batch until they are queued.
@@ -96,107 +77,107 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	} else {
 		openGate()
 	}
-	ourInformer := ourcache.NewSharedIndexInformerWithOptions(ClientGoListerWatcher{Client: ourClient},
-		&corev1.ConfigMap{}, ourcache.SharedIndexInformerOptions{Indexers: indexers})
-	ourRecorder := &Recorder{Unwrap: func(obj any) (string, any, bool) {
-		t, ok := obj.(ourcache.DeletedFinalStateUnknown)
-		return t.Key, t.Obj, ok
-	}}
-	if _, err := ourInformer.AddEventHandler(ourRecorder); err != nil {
-		return nil, err
-	}
+	p := startPair(ctx, srv, pairOptions{ourIndexers: indexers, beforeStop: openGate})
+	r := &scenarioRun{ctx: ctx, srv: srv, p: p, sc: sc}
+	err := r.play(openGate)
+	p.stop()
+	res := &Result{Scenario: sc, Final: srv.State(), ClientGo: p.cg.observed(), Ours: p.ours.observed()}
+	return res, err
+}
 
-	runCtx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() { cgInformer.RunWithContext(runCtx) })
-	wg.Go(func() { ourInformer.RunWithContext(runCtx) })
-	stopped := false
-	stop := func() {
-		openGate()
-		cgRecorder.Release()
-		ourRecorder.Release()
-		if !stopped {
-			stopped = true
-			cancel()
-			wg.Wait()
-			srv.Wait()
-		}
+// scenarioKeys are the keys present before the informers start: the
+// backlog, then the initial keys.
+func scenarioKeys(sc Scenario) []string {
+	keys := make([]string, 0, sc.Backlog+len(sc.Initial))
+	for i := range sc.Backlog {
+		keys = append(keys, BacklogKey(i))
 	}
-	defer stop()
+	return append(keys, sc.Initial...)
+}
 
-	observe := func() *Result {
-		stop()
-		r := &Result{Scenario: sc, Final: srv.State()}
-		r.ClientGo = observed(cgClient, cgRecorder, storeStates(cgInformer.GetStore().List()))
-		r.Ours = observed(ourClient, ourRecorder, storeStates(ourInformer.GetStore().List()))
-		return r
-	}
-	settle := func(after string) error {
-		err := poll(ctx, func() bool {
-			return srv.Watching() && cgInformer.HasSynced() && ourInformer.HasSynced()
-		})
-		if err != nil {
-			cgLists, cgWatches := cgClient.Calls()
-			ourLists, ourWatches := ourClient.Calls()
-			return fmt.Errorf("%s: informers not watching again (client-go %d lists %d watches, runtime/cache %d lists %d watches): %w",
-				after, cgLists, cgWatches, ourLists, ourWatches, err)
-		}
-		return nil
-	}
+// scenarioRun is one run of a scenario against a pair of informers.
+type scenarioRun struct {
+	ctx context.Context
+	srv *Server
+	p   *informerPair
+	sc  Scenario
+}
 
-	if len(sc.Early) > 0 {
-		if err := poll(ctx, srv.Watching); err != nil {
-			return observe(), fmt.Errorf("early changes: informers not watching: %w", err)
-		}
-		for _, c := range sc.Early {
-			if err := srv.Apply(c); err != nil {
-				return observe(), fmt.Errorf("early change %v: %w", c, err)
-			}
-		}
-		// The reflector takes the bookmark only after queueing the
-		// changes before it.
-		srv.Bookmark()
-		if err := poll(ctx, func() bool { return bookmarks(ourClient.Trace()) > 0 }); err != nil {
-			return observe(), fmt.Errorf("early changes: not delivered to runtime/cache: %w", err)
+// play plays the scenario: the early phase (opening the gate after it),
+// the steps, then the sentinel and the wait for the final state.
+func (r *scenarioRun) play(openGate func()) error {
+	if len(r.sc.Early) > 0 {
+		if err := r.early(); err != nil {
+			return err
 		}
 		openGate()
 	}
-	if err := settle("start"); err != nil {
-		return observe(), err
+	if err := r.settle("start"); err != nil {
+		return err
 	}
-	if sc.HoldHandlers {
-		cgRecorder.Hold()
-		ourRecorder.Hold()
+	if r.sc.HoldHandlers {
+		r.p.cg.recorder.Hold()
+		r.p.ours.recorder.Hold()
 	}
-	for i, op := range sc.Ops {
-		if err := op.Apply(srv); err != nil {
-			return observe(), fmt.Errorf("op %d %v: %w", i, op, err)
+	for i, op := range r.sc.Ops {
+		if err := op.Apply(r.srv); err != nil {
+			return fmt.Errorf("op %d %v: %w", i, op, err)
 		}
 		if op.Disrupts() {
-			if err := settle(fmt.Sprintf("op %d %v", i, op)); err != nil {
-				return observe(), err
+			if err := r.settle(fmt.Sprintf("op %d %v", i, op)); err != nil {
+				return err
 			}
 		}
 	}
-	cgRecorder.Release()
-	ourRecorder.Release()
+	r.p.cg.recorder.Release()
+	r.p.ours.recorder.Release()
 	// Handlers see notifications in delivery order, and a relist's no-op
 	// updates do not change a handler's view: wait for a last add to reach
 	// both handlers, so that everything before it has too.
-	if err := srv.Apply(Change{Kind: ChangeAdd, Key: SentinelKey}); err != nil {
-		return observe(), err
+	if err := r.srv.Apply(Change{Kind: ChangeAdd, Key: SentinelKey}); err != nil {
+		return err
 	}
-	final := srv.State()
-	err := poll(ctx, func() bool {
-		return statesEqual(storeStates(cgInformer.GetStore().List()), final) &&
-			statesEqual(storeStates(ourInformer.GetStore().List()), final) &&
-			cgRecorder.ViewEquals(final) && ourRecorder.ViewEquals(final)
+	final := r.srv.State()
+	if err := poll(r.ctx, func() bool { return r.p.cg.reached(final) && r.p.ours.reached(final) }); err != nil {
+		return fmt.Errorf("caches and handlers did not reach the server's final state: %w", err)
+	}
+	return nil
+}
+
+// early makes the early changes once both informers watch, while
+// runtime/cache's is held in its first batch, and waits for them to be
+// delivered to it.
+func (r *scenarioRun) early() error {
+	if err := poll(r.ctx, r.srv.Watching); err != nil {
+		return fmt.Errorf("early changes: informers not watching: %w", err)
+	}
+	for _, c := range r.sc.Early {
+		if err := r.srv.Apply(c); err != nil {
+			return fmt.Errorf("early change %v: %w", c, err)
+		}
+	}
+	// The reflector takes the bookmark only after queueing the changes
+	// before it.
+	r.srv.Bookmark()
+	if err := poll(r.ctx, func() bool { return bookmarks(r.p.ours.client.Trace()) > 0 }); err != nil {
+		return fmt.Errorf("early changes: not delivered to runtime/cache: %w", err)
+	}
+	return nil
+}
+
+// settle waits until both informers synced and watch again after a
+// disruption.
+func (r *scenarioRun) settle(after string) error {
+	err := poll(r.ctx, func() bool {
+		return r.srv.Watching() && r.p.cg.synced() && r.p.ours.synced()
 	})
-	r := observe()
 	if err != nil {
-		return r, fmt.Errorf("caches and handlers did not reach the server's final state: %w", err)
+		cgLists, cgWatches := r.p.cg.client.Calls()
+		ourLists, ourWatches := r.p.ours.client.Calls()
+		return fmt.Errorf("%s: informers not watching again (client-go %d lists %d watches, runtime/cache %d lists %d watches): %w",
+			after, cgLists, cgWatches, ourLists, ourWatches, err)
 	}
-	return r, nil
+	return nil
 }
 
 // bookmarks counts the bookmarks in t.
