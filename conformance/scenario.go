@@ -189,88 +189,110 @@ const (
 // genMaxDisruptions disruption units (a failing watch counting once per
 // failure).
 func Generate(seed uint64) Scenario {
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	keys := make([]string, 0, genNamespaces*genNames)
+	w := &scenarioWriter{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), present: map[string]bool{}}
 	for ns := range genNamespaces {
 		for n := range genNames {
-			keys = append(keys, fmt.Sprintf("ns%d/cm%d", ns, n))
+			w.keys = append(w.keys, fmt.Sprintf("ns%d/cm%d", ns, n))
 		}
 	}
-	present := map[string]bool{}
-	sc := Scenario{Seed: seed, HoldHandlers: rng.IntN(4) == 0}
-	for _, k := range keys {
-		if rng.IntN(2) == 0 {
-			present[k] = true
+	sc := Scenario{Seed: seed, HoldHandlers: w.rng.IntN(4) == 0}
+	for _, k := range w.keys {
+		if w.rng.IntN(2) == 0 {
+			w.present[k] = true
 			sc.Initial = append(sc.Initial, k)
 		}
 	}
-	if sc.Early = generateEarly(seed, sc.Initial, keys, present); sc.Early != nil {
+	if sc.Early = generateEarly(seed, sc.Initial, w.keys, w.present); sc.Early != nil {
 		sc.Backlog = earlyBacklog
 		// A held handler would coalesce the backlog's notifications,
 		// which the initial-list checks skip.
 		sc.HoldHandlers = false
 	}
-	change := func() Change {
-		k := keys[rng.IntN(len(keys))]
-		if !present[k] {
-			present[k] = true
-			return Change{Kind: ChangeAdd, Key: k}
-		}
-		switch r := rng.IntN(8); {
-		case r < 4:
-			return Change{Kind: ChangeUpdate, Key: k}
-		case r < 6:
-			delete(present, k)
-			return Change{Kind: ChangeDelete, Key: k}
-		default:
-			return Change{Kind: ChangeRecreate, Key: k}
-		}
-	}
-	expire := func() Op {
-		gap := make([]Change, 1+rng.IntN(genMaxGap))
-		for i := range gap {
-			gap[i] = change()
-		}
-		return Op{Kind: OpExpire, Gap: gap}
-	}
+	sc.Ops = w.ops()
+	return sc
+}
 
-	n := genMinOps + rng.IntN(genMaxOps-genMinOps+1)
-	budget := 1 + rng.IntN(genMaxDisruptions)
-	expireAt := rng.IntN(n) // where the guaranteed expiry goes
+// scenarioWriter draws a scenario's steps from its seeded generator, in
+// a fixed order (a seed's scenario never changes).
+type scenarioWriter struct {
+	rng     *rand.Rand
+	keys    []string
+	present map[string]bool
+}
+
+// ops draws the steps: at least one expiry with a non-empty gap, and at
+// most genMaxDisruptions disruption units.
+func (w *scenarioWriter) ops() []Op {
+	var ops []Op
+	n := genMinOps + w.rng.IntN(genMaxOps-genMinOps+1)
+	budget := 1 + w.rng.IntN(genMaxDisruptions)
+	expireAt := w.rng.IntN(n) // where the guaranteed expiry goes
 	budget--
 	for i := range n {
-		r := rng.IntN(100)
-		if i == expireAt || r >= 8 && r < 18 && budget > 0 {
+		r := w.rng.IntN(100)
+		disrupt := r >= 8 && r < 18 && budget > 0
+		if (i == expireAt || disrupt) && (len(ops) == 0 || ops[len(ops)-1].Disrupts()) {
 			// A watch closed before delivering anything is "very short"
 			// to client-go, which relists after it and so backs off once
 			// more: make sure the current watch delivers something.
-			if len(sc.Ops) == 0 || sc.Ops[len(sc.Ops)-1].Disrupts() {
-				sc.Ops = append(sc.Ops, Op{Kind: OpBookmark})
-			}
+			ops = append(ops, Op{Kind: OpBookmark})
 		}
 		switch {
 		case i == expireAt:
-			sc.Ops = append(sc.Ops, expire())
+			ops = append(ops, w.expire())
 		case r < 8:
-			sc.Ops = append(sc.Ops, Op{Kind: OpBookmark})
-		case r < 18 && budget > 0:
-			switch d := rng.IntN(10); {
-			case d < 5:
-				sc.Ops = append(sc.Ops, expire())
-				budget--
-			case d < 7:
-				sc.Ops = append(sc.Ops, Op{Kind: OpCloseWatches})
-				budget--
-			default:
-				f := 1 + rng.IntN(min(budget, 2))
-				sc.Ops = append(sc.Ops, Op{Kind: OpFailWatches, Failures: f, Failure: FailureKind(1 + rng.IntN(3))})
-				budget -= f
-			}
+			ops = append(ops, Op{Kind: OpBookmark})
+		case disrupt:
+			ops = append(ops, w.disruption(&budget))
 		default:
-			sc.Ops = append(sc.Ops, Op{Kind: OpChange, Change: change()})
+			ops = append(ops, Op{Kind: OpChange, Change: w.change()})
 		}
 	}
-	return sc
+	return ops
+}
+
+// disruption draws an expiry, a clean close or failing watches, taking
+// their cost from budget.
+func (w *scenarioWriter) disruption(budget *int) Op {
+	switch d := w.rng.IntN(10); {
+	case d < 5:
+		*budget--
+		return w.expire()
+	case d < 7:
+		*budget--
+		return Op{Kind: OpCloseWatches}
+	default:
+		f := 1 + w.rng.IntN(min(*budget, 2))
+		*budget -= f
+		return Op{Kind: OpFailWatches, Failures: f, Failure: FailureKind(1 + w.rng.IntN(3))}
+	}
+}
+
+// change draws a change to one of the keys.
+func (w *scenarioWriter) change() Change {
+	k := w.keys[w.rng.IntN(len(w.keys))]
+	if !w.present[k] {
+		w.present[k] = true
+		return Change{Kind: ChangeAdd, Key: k}
+	}
+	switch r := w.rng.IntN(8); {
+	case r < 4:
+		return Change{Kind: ChangeUpdate, Key: k}
+	case r < 6:
+		delete(w.present, k)
+		return Change{Kind: ChangeDelete, Key: k}
+	default:
+		return Change{Kind: ChangeRecreate, Key: k}
+	}
+}
+
+// expire draws an expiry with a gap of changes.
+func (w *scenarioWriter) expire() Op {
+	gap := make([]Change, 1+w.rng.IntN(genMaxGap))
+	for i := range gap {
+		gap[i] = w.change()
+	}
+	return Op{Kind: OpExpire, Gap: gap}
 }
 
 // generateEarly gives about a third of the seeds an early phase: a backlog
