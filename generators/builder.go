@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"k8s.io/gengo/v2/namer"
+
+	"github.com/informer-gen/informer-gen/templates"
 )
 
 // modelBuilder collects the groups and versions of the input packages,
@@ -16,6 +18,8 @@ type modelBuilder struct {
 	names      resourceNamer
 	out        layout
 	fileExists func(string) bool
+	// reserved are the import names the templates give fixed packages.
+	reserved map[string]bool
 
 	groups        map[string]*group // by PackageName
 	groupSource   map[string]string // PackageName -> first package
@@ -28,8 +32,12 @@ type modelBuilder struct {
 // buildModel reads the declarations of every input package into a model.
 // All problems found are returned together, sorted.
 func buildModel(decls []*declarations, names resourceNamer, out layout, fileExists func(string) bool) (*model, error) {
+	reserved, err := fixedImportNames(templates.Source())
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
 	b := &modelBuilder{
-		names: names, out: out, fileExists: fileExists,
+		names: names, out: out, fileExists: fileExists, reserved: reserved,
 		groups: map[string]*group{}, groupSource: map[string]string{}, versionSource: map[string]string{},
 	}
 	for _, d := range decls {
@@ -122,7 +130,7 @@ func (b *modelBuilder) group(pkgPath string, ptags packageTags) *group {
 			Name:         name,
 			PackageName:  pkgName,
 			GoName:       goName,
-			ImportAlias:  safeAlias(pkgName, "informers"),
+			ImportAlias:  b.alias(pkgName, "informers"),
 			InformersPkg: path.Join(b.out.informersPkg, pkgName),
 		}
 		b.groups[pkgName] = g
@@ -179,9 +187,9 @@ func (b *modelBuilder) addVersion(g *group, pkgPath string, kinds []*kind) {
 		GoName:       namer.IC(vPkg),
 		PackageName:  vPkg,
 		APIPackage:   pkgPath,
-		APIAlias:     safeAlias(g.PackageName+vPkg, "api"),
+		APIAlias:     b.alias(g.PackageName+vPkg, "api"),
 		InformersPkg: path.Join(g.InformersPkg, vPkg),
-		ImportAlias:  safeAlias(vPkg, "informers"),
+		ImportAlias:  b.alias(vPkg, "informers"),
 		ListersPkg:   path.Join(b.out.listersPkg, g.PackageName, vPkg),
 		ListersAlias: g.PackageName + vPkg + "listers",
 		Kinds:        kinds,

@@ -116,21 +116,6 @@ type kind struct {
 	UserExpansion bool
 }
 
-// reservedAliases are import names the templates use for fixed packages.
-var reservedAliases = map[string]bool{
-	"context": true, "time": true, "reflect": true, "fmt": true,
-	"metav1": true, "runtime": true, "schema": true, "watch": true, "labels": true, "wait": true,
-	"cache": true, "factory": true, "lister": true, "internalinterfaces": true, "versioned": true,
-	"metadata": true, "metadataclient": true,
-}
-
-func safeAlias(alias, suffix string) string {
-	if reservedAliases[alias] {
-		return alias + suffix
-	}
-	return alias
-}
-
 // newKind returns the kind of t, or nil when t gets neither an informer nor
 // a lister.
 func newKind(t *declaredType, ptags packageTags, names resourceNamer) (*kind, error) {

@@ -19,6 +19,7 @@ package templates
 
 import (
 	"embed"
+	"io/fs"
 	"text/template"
 )
 
@@ -29,4 +30,10 @@ var files embed.FS
 // "informer.go.tmpl". The result is safe for concurrent Execute calls.
 func Parse() (*template.Template, error) {
 	return template.New("").Option("missingkey=error").ParseFS(files, "*.tmpl")
+}
+
+// Source returns the template files, by file name, for reading their text
+// (the generator reads the import names they use).
+func Source() fs.FS {
+	return files
 }
