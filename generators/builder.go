@@ -195,6 +195,7 @@ func (b *modelBuilder) addVersion(g *group, pkgPath string, kinds []*kind) {
 		Kinds:        kinds,
 	}
 	for _, k := range kinds {
+		k.Type = v.APIAlias + "." + k.Name
 		if k.Lister {
 			k.UserExpansion = b.fileExists(path.Join(b.out.listersDir, g.PackageName, vPkg, strings.ToLower(k.Name)+"_expansion.go"))
 		}

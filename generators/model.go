@@ -5,9 +5,11 @@ import (
 	"strings"
 )
 
-// model is everything the templates render: the API groups, their versions
-// and the types of each version that get an informer or a lister. Every
-// slice is sorted, so rendering is deterministic.
+// model is what the input packages declare, as the output needs it: the
+// API groups, their versions and the types of each version that get an
+// informer or a lister. Each kind of output file takes the data its
+// template prints from it (see plan.go). Every slice is sorted, so
+// rendering is deterministic.
 type model struct {
 	Groups []*group
 	// notes are remarks on skipped input packages, sorted.
@@ -48,6 +50,17 @@ func (g *group) HasInformers() bool {
 	return false
 }
 
+// InformerVersions returns the versions of g that have informers.
+func (g *group) InformerVersions() []*version {
+	var out []*version
+	for _, v := range g.Versions {
+		if v.HasInformers() {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // version is one version of a group, read from one API package.
 type version struct {
 	Group  *group
@@ -77,15 +90,25 @@ func (v *version) HasInformers() bool {
 	return false
 }
 
-// HasClusterInformers reports whether a cluster-scoped kind of v has an
+// InformerKinds returns the kinds of v that have an informer.
+func (v *version) InformerKinds() []*kind {
+	return v.kinds(func(k *kind) bool { return k.Informer })
+}
+
+// ClusterInformerKinds returns the cluster-scoped kinds of v that have an
 // informer.
-func (v *version) HasClusterInformers() bool {
+func (v *version) ClusterInformerKinds() []*kind {
+	return v.kinds(func(k *kind) bool { return k.Informer && !k.Namespaced })
+}
+
+func (v *version) kinds(keep func(*kind) bool) []*kind {
+	var out []*kind
 	for _, k := range v.Kinds {
-		if k.Informer && !k.Namespaced {
-			return true
+		if keep(k) {
+			out = append(out, k)
 		}
 	}
-	return false
+	return out
 }
 
 // HasListers reports whether a kind of v has a lister.
@@ -101,6 +124,7 @@ func (v *version) HasListers() bool {
 // kind is one API type that gets an informer, a lister or both.
 type kind struct {
 	Name        string // Go type name, "NetworkPolicy"
+	Type        string // as generated files name it, "networkingv1.NetworkPolicy"
 	PrivateName string // "networkPolicy"
 	Plural      string // "NetworkPolicies": accessors and clientset methods
 	Resource    string // "networkpolicies": GVR, ForResource, generic listers' NotFound errors
@@ -171,6 +195,16 @@ func (m *model) InformerGroups() []*group {
 		if g.HasInformers() {
 			out = append(out, g)
 		}
+	}
+	return out
+}
+
+// InformerVersions returns the versions of every group that have
+// informers, in the order of Groups.
+func (m *model) InformerVersions() []*version {
+	var out []*version
+	for _, g := range m.Groups {
+		out = append(out, g.InformerVersions()...)
 	}
 	return out
 }

@@ -13,8 +13,12 @@
 //   - lister.go.tmpl, expansion_generated.go.tmpl: one lister per type and
 //     the expansion interfaces of a lister package.
 //
-// Every template receives the data the generators package documents for it
-// and starts with the boilerplate header and the "Code generated" line.
+// Every template receives the data the generators package declares for it
+// (informer.go.tmpl gets an informerFile, in informer_file.go, and so on),
+// with the decisions already made: the templates print fields and range
+// over lists; their only conditionals choose the code of a namespaced kind
+// (.Namespaced) over that of a cluster-scoped one. Each starts with the
+// boilerplate header and the "Code generated" line.
 package templates
 
 import (
