@@ -101,6 +101,7 @@ func (v *version) ClusterInformerKinds() []*kind {
 	return v.kinds(func(k *kind) bool { return k.Informer && !k.Namespaced })
 }
 
+// kinds returns the kinds of v that keep accepts, in order.
 func (v *version) kinds(keep func(*kind) bool) []*kind {
 	var out []*kind
 	for _, k := range v.Kinds {
