@@ -50,9 +50,24 @@ func readClientset(dir, importPath string, p *packages.Package) (*clientsetPacka
 	if len(p.GoFiles) == 0 {
 		return nil, errors.New("the package has no Go files")
 	}
+	interfaces, err := readInterfaces(p.GoFiles)
+	if err != nil {
+		return nil, err
+	}
 	cs := &clientsetPackage{dir: parentDir(p.GoFiles[0]), methods: map[string]bool{}}
+	it, ok := interfaces["Interface"]
+	cs.hasInterface = ok
+	if ok {
+		cs.collect(it, interfaces, map[string]bool{})
+	}
+	return cs, nil
+}
+
+// readInterfaces returns the interface types the files declare, by name.
+// Files that do not mention "interface" are not parsed.
+func readInterfaces(files []string) (map[string]*ast.InterfaceType, error) {
 	interfaces := map[string]*ast.InterfaceType{}
-	for _, name := range p.GoFiles {
+	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			return nil, err
@@ -65,45 +80,45 @@ func readClientset(dir, importPath string, p *packages.Package) (*clientsetPacka
 			return nil, err
 		}
 		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				if it, ok := ts.Type.(*ast.InterfaceType); ok {
-					interfaces[ts.Name.Name] = it
-				}
+			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				addInterfaces(interfaces, gd)
 			}
 		}
 	}
-	it, ok := interfaces["Interface"]
-	cs.hasInterface = ok
-	seen := map[string]bool{}
-	var collect func(it *ast.InterfaceType)
-	collect = func(it *ast.InterfaceType) {
-		for _, m := range it.Methods.List {
-			if len(m.Names) > 0 {
-				for _, n := range m.Names {
-					cs.methods[n.Name] = true
-				}
-				continue
-			}
-			local, isLocal := m.Type.(*ast.Ident)
-			if !isLocal || interfaces[local.Name] == nil {
-				cs.open = true // another package's interface, or a constraint
-				continue
-			}
-			if !seen[local.Name] {
-				seen[local.Name] = true
-				collect(interfaces[local.Name])
-			}
+	return interfaces, nil
+}
+
+// addInterfaces adds the interface types of the type declaration gd.
+func addInterfaces(interfaces map[string]*ast.InterfaceType, gd *ast.GenDecl) {
+	for _, spec := range gd.Specs {
+		ts := spec.(*ast.TypeSpec)
+		if it, ok := ts.Type.(*ast.InterfaceType); ok {
+			interfaces[ts.Name.Name] = it
 		}
 	}
-	if ok {
-		collect(it)
+}
+
+// collect adds the methods of it to cs.methods, with those of the
+// package's interfaces it embeds (each once: seen); an embedded interface
+// of another package, or a constraint, makes cs open.
+func (cs *clientsetPackage) collect(it *ast.InterfaceType, interfaces map[string]*ast.InterfaceType, seen map[string]bool) {
+	for _, m := range it.Methods.List {
+		if len(m.Names) > 0 {
+			for _, n := range m.Names {
+				cs.methods[n.Name] = true
+			}
+			continue
+		}
+		local, isLocal := m.Type.(*ast.Ident)
+		if !isLocal || interfaces[local.Name] == nil {
+			cs.open = true // another package's interface, or a constraint
+			continue
+		}
+		if !seen[local.Name] {
+			seen[local.Name] = true
+			cs.collect(interfaces[local.Name], interfaces, seen)
+		}
 	}
-	return cs, nil
 }
 
 // check reports what generated informers of m call that cs lacks.

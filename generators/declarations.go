@@ -81,6 +81,8 @@ func readDeclarations(p *sourcePackage) *declarations {
 	return d
 }
 
+// readFile adds the package comments, types, SchemeGroupVersion and
+// Resource that the parsed file f declares.
 func (d *declarations) readFile(f *sourceFile) {
 	file := f.AST
 	if file == nil { // skipped: holds nothing the generator reads
@@ -98,6 +100,23 @@ func (d *declarations) readFile(f *sourceFile) {
 		d.packageComments = append(d.packageComments, fileComment{file: filepath.Base(f.Name), lines: pkgLines})
 	}
 
+	imports := readImports(file)
+	for _, decl := range file.Decls {
+		switch decl := decl.(type) {
+		case *ast.FuncDecl:
+			if decl.Recv == nil && decl.Name.Name == "Resource" {
+				d.resource = true
+			}
+		case *ast.GenDecl:
+			for _, spec := range decl.Specs {
+				d.readSpec(f, spec, endLine, imports)
+			}
+		}
+	}
+}
+
+// readImports returns the imports of file.
+func readImports(file *ast.File) *fileImports {
 	imports := &fileImports{named: map[string]string{}}
 	for _, spec := range file.Imports {
 		p, err := strconv.Unquote(spec.Path.Value)
@@ -110,32 +129,26 @@ func (d *declarations) readFile(f *sourceFile) {
 			imports.unnamed = append(imports.unnamed, p)
 		}
 	}
+	return imports
+}
 
-	for _, decl := range file.Decls {
-		switch decl := decl.(type) {
-		case *ast.FuncDecl:
-			if decl.Recv == nil && decl.Name.Name == "Resource" {
+// readSpec records a type, or the SchemeGroupVersion and Resource
+// variables, that spec of file f declares.
+func (d *declarations) readSpec(f *sourceFile, spec ast.Spec, endLine map[int]*ast.CommentGroup, imports *fileImports) {
+	switch spec := spec.(type) {
+	case *ast.ValueSpec:
+		for _, n := range spec.Names {
+			switch n.Name {
+			case "SchemeGroupVersion":
+				d.schemeGroupVersion = true
+			case "Resource":
 				d.resource = true
 			}
-		case *ast.GenDecl:
-			for _, spec := range decl.Specs {
-				switch spec := spec.(type) {
-				case *ast.ValueSpec:
-					for _, n := range spec.Names {
-						switch n.Name {
-						case "SchemeGroupVersion":
-							d.schemeGroupVersion = true
-						case "Resource":
-							d.resource = true
-						}
-					}
-				case *ast.TypeSpec:
-					t := newDeclaredType(f, spec, endLine)
-					t.imports = imports
-					d.types = append(d.types, t)
-				}
-			}
 		}
+	case *ast.TypeSpec:
+		t := newDeclaredType(f, spec, endLine)
+		t.imports = imports
+		d.types = append(d.types, t)
 	}
 }
 

@@ -5,10 +5,15 @@
 // The pipeline is: load the input packages (syntax only: no dependency is
 // type-checked, see load.go), read their +genclient and package tags, build
 // a model of groups, versions and types with one source for every resource
-// name, render each output file from the templates package, gofmt it in
-// process, and finally either write the whole set (each file through a
-// temporary file and a rename, so a failing run writes nothing) or compare
-// it with what is on disk.
+// name (builder.go), plan the output files, render each from the templates
+// package and gofmt it in process, and finally either write the whole set
+// (each file through a temporary file and a rename, so a failing run
+// writes nothing; transaction.go) or compare it with what is on disk.
+//
+// Each kind of output file is one unit: NAME_file.go (informer_file.go,
+// lister_file.go, factory_file.go, ...) declares the data its template
+// prints, with every decision made, and which files of the kind a model
+// gets; templates/NAME.go.tmpl is its text.
 //
 // Generate is the entry point; cmd/informer-gen is its command line.
 package generators

@@ -17,108 +17,42 @@ func Generate(opts Options) (*Output, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
-	dir := opts.Dir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		dir = wd
-	}
-	outDir := opts.OutputDir
-	if !filepath.IsAbs(outDir) {
-		outDir = filepath.Join(dir, outDir)
-	}
-	outDir = absDir(outDir)
-	outPkg := opts.OutputPackage
-	if outPkg == "" {
-		p, err := importPathOf(outDir)
-		if err != nil {
-			return nil, fmt.Errorf("--output-pkg not given and cannot be derived from --output-dir: %w", err)
-		}
-		outPkg = p
-	}
-	clientset := opts.ClientsetPackage
-	clientsetFlag := "--versioned-clientset-package " + clientset
-	if strings.HasPrefix(clientset, "./") || strings.HasPrefix(clientset, "../") {
-		p, err := importPathOf(filepath.Join(dir, clientset))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", clientsetFlag, err)
-		}
-		clientset = p
-		clientsetFlag += " (" + p + ")"
-	}
-
-	informersSub := filepath.FromSlash(opts.InformersSubdir)
-	informersPkg := path.Join(outPkg, opts.InformersSubdir)
-	if !opts.SingleDirectory {
-		informersSub = filepath.Join(informersSub, "externalversions")
-		informersPkg = path.Join(informersPkg, "externalversions")
-	}
-	out := layout{
-		informersDir: filepath.Join(outDir, informersSub),
-		informersPkg: informersPkg,
-		listersDir:   filepath.Join(outDir, filepath.FromSlash(opts.ListersSubdir)),
-		listersPkg:   path.Join(outPkg, opts.ListersSubdir),
-	}
-
-	if err := checkLayout(out, nil); err != nil {
-		return nil, err
-	}
-	pkgs, csPkg, err := loadPackages(dir, opts.Patterns, clientset)
+	t, err := newTarget(opts)
 	if err != nil {
 		return nil, err
 	}
-	cs, csErr := readClientset(dir, clientset, csPkg)
-	var inputs []inputFolder
-	if csErr == nil {
-		inputs = append(inputs, inputFolder{"the clientset " + clientset, absDir(cs.dir)})
-	}
-	for _, p := range pkgs {
-		inputs = append(inputs, inputFolder{"input package " + p.Path, absDir(p.Dir)})
-	}
-	if err := checkLayout(out, inputs); err != nil {
+	in, err := loadInputs(t, opts.Patterns)
+	if err != nil {
 		return nil, err
-	}
-	decls := make([]*declarations, len(pkgs))
-	for i, p := range pkgs {
-		decls[i] = readDeclarations(p)
-	}
-	if err := newTypeResolver(dir, decls).resolveObjectMeta(decls); err != nil {
-		return nil, err
-	}
-	exists := func(p string) bool {
-		_, err := os.Stat(filepath.FromSlash(p))
-		return err == nil
 	}
 	plural := opts.PluralExceptions
 	if plural == nil {
 		plural, _ = ParsePluralExceptions(DefaultPluralExceptions)
 	}
-	m, err := buildModel(decls, newResourceNamer(plural), outWithSlashDirs(out), exists)
+	m, err := buildModel(in.decls, newResourceNamer(plural), outWithSlashDirs(t.out), fileExists)
 	if err != nil {
 		return nil, err
 	}
-	// Only informers use the clientset: listers alone need none.
-	if len(m.InformerGroups()) > 0 {
-		if csErr == nil {
-			csErr = cs.check(m)
-		}
-		if csErr != nil {
-			return nil, fmt.Errorf("%s: %w", clientsetFlag, csErr)
-		}
+	if err := in.checkClientset(m, t); err != nil {
+		return nil, err
 	}
-	files, err := render(plan(m, out, clientset, opts.Boilerplate))
+	files, err := render(plan(m, t.out, t.clientset, opts.Boilerplate))
 	if err != nil {
 		return nil, err
 	}
-	o := &Output{Files: files, Roots: []string{out.informersDir, out.listersDir}, Base: outDir, Notes: m.notes}
+	o := &Output{Files: files, Roots: []string{t.out.informersDir, t.out.listersDir}, Base: t.outDir, Notes: m.notes}
 	unlisted, err := o.unlistedNotes()
 	if err != nil {
 		return nil, err
 	}
 	o.Notes = append(o.Notes, unlisted...)
 	return o, nil
+}
+
+// fileExists reports whether there is a file at the '/'-separated path p.
+func fileExists(p string) bool {
+	_, err := os.Stat(filepath.FromSlash(p))
+	return err == nil
 }
 
 // outWithSlashDirs returns out with '/'-separated folders, as buildModel

@@ -60,6 +60,29 @@ func loadPackages(dir string, patterns []string, extra string) ([]*sourcePackage
 	if err != nil {
 		return nil, nil, fmt.Errorf("resolving input packages %q: %w", patterns, err)
 	}
+	extraPkg, out, err := sourcePackages(pkgs, dir, patterns, extra)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(out) == 0 {
+		msg := fmt.Sprintf("no Go package matches %s (from directory %q)", strings.Join(quoteAll(patterns), " "), dir)
+		if missing, _ := unrequiredPatterns(dir, patterns); len(missing) > 0 {
+			msg += fmt.Sprintf("; no module in go.mod provides %s: add it with go get %s", strings.Join(missing, ", "), strings.Join(missing, " "))
+		}
+		return nil, nil, errors.New(msg)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if err := parseAll(out); err != nil {
+		return nil, nil, err
+	}
+	return out, extraPkg, nil
+}
+
+// sourcePackages returns the package extra among pkgs (nil when absent),
+// and the input packages of pkgs, unparsed, each once. extra is an input
+// too when a pattern matches it. Packages go list reported errors for are
+// an error.
+func sourcePackages(pkgs []*packages.Package, dir string, patterns []string, extra string) (*packages.Package, []*sourcePackage, error) {
 	var extraPkg *packages.Package
 	var errs []error
 	seen := map[string]bool{}
@@ -78,30 +101,21 @@ func loadPackages(dir string, patterns []string, extra string) ([]*sourcePackage
 			continue
 		}
 		seen[p.PkgPath] = true
-		sp := &sourcePackage{Path: p.PkgPath, Name: p.Name}
-		for _, f := range p.GoFiles {
-			sp.Files = append(sp.Files, &sourceFile{Name: f})
-		}
-		if len(p.GoFiles) > 0 {
-			sp.Dir = parentDir(p.GoFiles[0])
-		}
-		out = append(out, sp)
+		out = append(out, newSourcePackage(p))
 	}
-	if len(errs) > 0 {
-		return nil, nil, errors.Join(errs...)
+	return extraPkg, out, errors.Join(errs...)
+}
+
+// newSourcePackage returns the unparsed source package of p.
+func newSourcePackage(p *packages.Package) *sourcePackage {
+	sp := &sourcePackage{Path: p.PkgPath, Name: p.Name}
+	for _, f := range p.GoFiles {
+		sp.Files = append(sp.Files, &sourceFile{Name: f})
 	}
-	if len(out) == 0 {
-		msg := fmt.Sprintf("no Go package matches %s (from directory %q)", strings.Join(quoteAll(patterns), " "), dir)
-		if missing, _ := unrequiredPatterns(dir, patterns); len(missing) > 0 {
-			msg += fmt.Sprintf("; no module in go.mod provides %s: add it with go get %s", strings.Join(missing, ", "), strings.Join(missing, " "))
-		}
-		return nil, nil, errors.New(msg)
+	if len(p.GoFiles) > 0 {
+		sp.Dir = parentDir(p.GoFiles[0])
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	if err := parseAll(out); err != nil {
-		return nil, nil, err
-	}
-	return out, extraPkg, nil
+	return sp
 }
 
 // parseAll parses the files of pkgs on GOMAXPROCS goroutines. Each file has

@@ -158,14 +158,6 @@ func (o *Output) rel(p string) string {
 	return filepath.ToSlash(r)
 }
 
-// change is one file Write replaces, creates or removes.
-type change struct {
-	dst    string
-	tmp    string // new content, "" for a removal
-	backup string // where the previous file was moved, "" if none yet
-	placed bool   // tmp was moved to dst
-}
-
 // Write brings the disk in line with o, all or nothing: changed and new
 // files are first written to temporary files next to their targets; then
 // every previous file (changed or stale) is moved aside and every new one
@@ -173,126 +165,43 @@ type change struct {
 // output folders are exactly as before, and the error names the file at
 // fault. Unchanged files are left alone (their modification times too).
 func (o *Output) Write() (written, removed int, err error) {
-	rename := o.rename
-	if rename == nil {
-		rename = os.Rename
-	}
 	files, paths := o.all()
-
-	var todo []*change
-	for _, p := range paths {
-		if onDisk, err := os.ReadFile(p); err == nil && bytes.Equal(onDisk, files[p]) {
-			continue
-		}
-		if info, err := os.Lstat(p); err == nil && info.IsDir() {
-			return 0, 0, fmt.Errorf("%s is a folder, where informer-gen must write a file; nothing was changed", p)
-		}
-		todo = append(todo, &change{dst: p})
+	changed, err := changedPaths(files, paths)
+	if err != nil {
+		return 0, 0, err
 	}
 	stale, err := o.stale(files)
 	if err != nil {
 		return 0, 0, fmt.Errorf("%w; nothing was changed", err)
 	}
+	tx := newTransaction(o.rename)
+	if err := tx.stage(changed, files); err != nil {
+		return 0, 0, tx.fail(err)
+	}
+	tx.remove(stale)
+	if err := tx.swap(); err != nil {
+		return 0, 0, tx.fail(err)
+	}
+	if err := tx.commit(o.Roots); err != nil {
+		return len(changed), len(stale), fmt.Errorf("the output was written, but a previous file could not be removed: %w", err)
+	}
+	return len(changed), len(stale), nil
+}
 
-	var createdDirs, reserved []string
-	undo := func() error {
-		var errs []error
-		for i := len(todo) - 1; i >= 0; i-- {
-			c := todo[i]
-			if c.placed {
-				if err := os.Remove(c.dst); err != nil {
-					errs = append(errs, err)
-				}
-			}
-			if c.backup != "" {
-				if err := os.Rename(c.backup, c.dst); err != nil {
-					errs = append(errs, fmt.Errorf("restoring %s from %s: %w", c.dst, c.backup, err))
-				}
-			}
-			if c.tmp != "" && !c.placed {
-				os.Remove(c.tmp)
-			}
+// changedPaths returns the paths whose content on disk differs from files
+// (or that are missing). A folder where a file must go is an error.
+func changedPaths(files map[string][]byte, paths []string) ([]string, error) {
+	var changed []string
+	for _, p := range paths {
+		if onDisk, err := os.ReadFile(p); err == nil && bytes.Equal(onDisk, files[p]) {
+			continue
 		}
-		for _, r := range reserved {
-			os.Remove(r) // reserved backup names never used
+		if info, err := os.Lstat(p); err == nil && info.IsDir() {
+			return nil, fmt.Errorf("%s is a folder, where informer-gen must write a file; nothing was changed", p)
 		}
-		for i := len(createdDirs) - 1; i >= 0; i-- {
-			os.Remove(createdDirs[i]) // only removes empty folders
-		}
-		return errors.Join(errs...)
+		changed = append(changed, p)
 	}
-	fail := func(err error) (int, int, error) {
-		if uerr := undo(); uerr != nil {
-			return 0, 0, fmt.Errorf("%w; restoring the previous output failed too: %v", err, uerr)
-		}
-		return 0, 0, fmt.Errorf("%w; nothing was changed", err)
-	}
-
-	for _, c := range todo {
-		dir := filepath.Dir(c.dst)
-		created, err := mkdirAll(dir)
-		createdDirs = append(createdDirs, created...)
-		if err != nil {
-			return fail(fmt.Errorf("writing %s: %w", c.dst, err))
-		}
-		tmp, err := os.CreateTemp(dir, "."+filepath.Base(c.dst)+".tmp-*")
-		if err != nil {
-			return fail(fmt.Errorf("writing %s: %w", c.dst, err))
-		}
-		c.tmp = tmp.Name()
-		_, werr := tmp.Write(files[c.dst])
-		cerr := tmp.Close()
-		if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644)); err != nil {
-			return fail(fmt.Errorf("writing %s: %w", c.dst, err))
-		}
-	}
-	todo = append(todo, func() []*change {
-		out := make([]*change, len(stale))
-		for i, p := range stale {
-			out[i] = &change{dst: p}
-		}
-		return out
-	}()...)
-
-	// Move previous files aside and new ones into place.
-	for _, c := range todo {
-		if _, err := os.Lstat(c.dst); err == nil {
-			f, err := os.CreateTemp(filepath.Dir(c.dst), "."+filepath.Base(c.dst)+".old-*")
-			if err != nil {
-				return fail(fmt.Errorf("moving %s aside: %w", c.dst, err))
-			}
-			f.Close()
-			reserved = append(reserved, f.Name())
-			if err := rename(c.dst, f.Name()); err != nil {
-				return fail(fmt.Errorf("moving %s aside: %w", c.dst, err))
-			}
-			reserved = reserved[:len(reserved)-1]
-			c.backup = f.Name()
-		}
-		if c.tmp != "" {
-			if err := rename(c.tmp, c.dst); err != nil {
-				return fail(fmt.Errorf("moving %s into place: %w", c.dst, err))
-			}
-			c.placed = true
-		}
-	}
-
-	// Committed: drop the previous files.
-	var errs []error
-	for _, c := range todo {
-		if c.backup != "" {
-			if err := os.Remove(c.backup); err != nil {
-				errs = append(errs, err)
-			}
-		}
-		if c.tmp == "" {
-			removeEmptyParents(filepath.Dir(c.dst), o.Roots)
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return len(todo) - len(stale), len(stale), fmt.Errorf("the output was written, but a previous file could not be removed: %w", err)
-	}
-	return len(todo) - len(stale), len(stale), nil
+	return changed, nil
 }
 
 // mkdirAll is os.MkdirAll returning the folders it created, outermost

@@ -182,11 +182,7 @@ func (r *typeResolver) load(paths []string) error {
 		if len(p.Errors) > 0 || len(p.GoFiles) == 0 {
 			continue // not resolvable here: the type is simply not followed
 		}
-		sp := &sourcePackage{Path: p.PkgPath, Name: p.Name, Dir: parentDir(p.GoFiles[0])}
-		for _, f := range p.GoFiles {
-			sp.Files = append(sp.Files, &sourceFile{Name: f})
-		}
-		r.packages[p.PkgPath] = &typeIndex{pkg: sp, types: map[string]*declaredType{}}
+		r.packages[p.PkgPath] = &typeIndex{pkg: newSourcePackage(p), types: map[string]*declaredType{}}
 	}
 	return nil
 }

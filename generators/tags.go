@@ -44,15 +44,8 @@ func parseTypeTags(lines []string) (typeTags, error) {
 	//lint:ignore SA1019 codetags.Parse rejects the comma-separated values client-gen's tags use (+genclient:onlyVerbs=create,get; +genclient:method=F,verb=get,...).
 	values := gengo.ExtractCommentTags("+", lines)
 	var tags typeTags
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if (k == "genclient" || strings.HasPrefix(k, "genclient:")) && !knownTypeTags[k] {
-			return tags, fmt.Errorf("unknown tag +%s (known: +genclient, +genclient:nonNamespaced, noVerbs, onlyVerbs=, skipVerbs=, noStatus, readonly, method=)", k)
-		}
+	if err := checkGenclientTags(values); err != nil {
+		return tags, err
 	}
 	if v, ok := values["genclient"]; ok {
 		if v[0] != "" {
@@ -75,21 +68,44 @@ func parseTypeTags(lines []string) (typeTags, error) {
 		}
 	}
 	_, tags.nonNamespaced = values["genclient:nonNamespaced"]
+	var err error
+	tags.verbs, err = clientVerbs(values)
+	return tags, err
+}
 
-	tags.verbs = map[string]bool{}
+// checkGenclientTags refuses the genclient tags client-gen does not know,
+// in the order of their names.
+func checkGenclientTags(values map[string][]string) error {
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if (k == "genclient" || strings.HasPrefix(k, "genclient:")) && !knownTypeTags[k] {
+			return fmt.Errorf("unknown tag +%s (known: +genclient, +genclient:nonNamespaced, noVerbs, onlyVerbs=, skipVerbs=, noStatus, readonly, method=)", k)
+		}
+	}
+	return nil
+}
+
+// clientVerbs returns the verbs of a +genclient type's client, as
+// client-gen derives them from noVerbs, onlyVerbs, readonly and skipVerbs.
+func clientVerbs(values map[string][]string) (map[string]bool, error) {
+	verbs := map[string]bool{}
 	if _, ok := values["genclient:noVerbs"]; ok {
-		return tags, nil
+		return verbs, nil
 	}
 	only, err := verbList(values, "genclient:onlyVerbs")
 	if err != nil {
-		return tags, err
+		return verbs, err
 	}
 	if _, ok := values["genclient:readonly"]; ok {
 		only = append(only, "get", "list", "watch")
 	}
 	skip, err := verbList(values, "genclient:skipVerbs")
 	if err != nil {
-		return tags, err
+		return verbs, err
 	}
 	for _, v := range supportedVerbs {
 		if only != nil && !slices.Contains(only, v) {
@@ -97,13 +113,13 @@ func parseTypeTags(lines []string) (typeTags, error) {
 		}
 		if slices.Contains(skip, v) {
 			if only != nil {
-				return tags, fmt.Errorf("verb %q used both in +genclient:skipVerbs and +genclient:onlyVerbs or readonly", v)
+				return verbs, fmt.Errorf("verb %q used both in +genclient:skipVerbs and +genclient:onlyVerbs or readonly", v)
 			}
 			continue
 		}
-		tags.verbs[v] = true
+		verbs[v] = true
 	}
-	return tags, nil
+	return verbs, nil
 }
 
 // verbList reads a comma-separated verb list tag; nil when absent.

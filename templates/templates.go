@@ -13,12 +13,17 @@
 //   - lister.go.tmpl, expansion_generated.go.tmpl: one lister per type and
 //     the expansion interfaces of a lister package.
 //
-// Every template receives the data the generators package documents for it
-// and starts with the boilerplate header and the "Code generated" line.
+// Every template receives the data the generators package declares for it
+// (informer.go.tmpl gets an informerFile, in informer_file.go, and so on),
+// with the decisions already made: the templates print fields and range
+// over lists; their only conditionals choose the code of a namespaced kind
+// (.Namespaced) over that of a cluster-scoped one. Each starts with the
+// boilerplate header and the "Code generated" line.
 package templates
 
 import (
 	"embed"
+	"io/fs"
 	"text/template"
 )
 
@@ -29,4 +34,10 @@ var files embed.FS
 // "informer.go.tmpl". The result is safe for concurrent Execute calls.
 func Parse() (*template.Template, error) {
 	return template.New("").Option("missingkey=error").ParseFS(files, "*.tmpl")
+}
+
+// Source returns the template files, by file name, for reading their text
+// (the generator reads the import names they use).
+func Source() fs.FS {
+	return files
 }

@@ -152,49 +152,13 @@ func checkNesting(fs *pflag.FlagSet, f *flags) error {
 func run(args []string, stdout, stderr io.Writer) int {
 	var f flags
 	fs := newFlagSet(&f, stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		flagError(fs, err, stderr)
-		return 2
+	if status, done := parseFlags(fs, &f, args, stderr); done {
+		return status
 	}
-	if f.help {
-		fs.Usage()
-		return 0
+	opts, status := options(fs, &f, stderr)
+	if status != 0 {
+		return status
 	}
-	if fs.Changed("gengo-v1-go-header-file") {
-		flagError(fs, errors.New("unknown shorthand flag: 'h' in -h"), stderr)
-		return 2
-	}
-	explainIgnored(fs, stderr)
-
-	plural, err := generators.ParsePluralExceptions(f.pluralExceptions)
-	if err != nil {
-		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
-		return 2
-	}
-	if err := checkNesting(fs, &f); err != nil {
-		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
-		return 2
-	}
-	boilerplate, err := readHeader(f.headerFile)
-	if err != nil {
-		fmt.Fprintf(stderr, "informer-gen: --go-header-file: %v\n", err)
-		return 1
-	}
-	opts := generators.Options{
-		Patterns:         append(fs.Args(), f.inputDirs...),
-		OutputDir:        f.outputDir,
-		OutputPackage:    f.outputPkg,
-		InformersSubdir:  f.informersSubdir,
-		ListersSubdir:    f.listersSubdir,
-		SingleDirectory:  f.singleDirectory,
-		ClientsetPackage: f.clientset,
-		Boilerplate:      boilerplate,
-		PluralExceptions: plural,
-	}
-
 	start := time.Now()
 	out, err := generators.Generate(opts)
 	if err != nil {
@@ -208,31 +172,93 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, note := range out.Notes {
 		fmt.Fprintf(stderr, "informer-gen: note: %s\n", note)
 	}
-
 	if f.verifyOnly {
-		diffs, err := out.Verify()
-		if err != nil {
-			fmt.Fprintf(stderr, "informer-gen: %v\n", err)
-			return 1
-		}
-		for _, d := range diffs {
-			fmt.Fprintln(stdout, d)
-		}
-		if len(diffs) > 0 {
-			fmt.Fprintf(stderr, "informer-gen: %d generated file(s) under %s are out of date; run informer-gen without --verify-only\n", len(diffs), out.Base)
-			return 1
-		}
-		if f.verbose > 0 {
-			fmt.Fprintf(stderr, "informer-gen: %d files up to date (generated in %v)\n", len(out.Files), generated.Round(time.Millisecond))
-		}
-		return 0
+		return verify(out, f.verbose, generated, stdout, stderr)
 	}
+	return write(out, f.verbose, start, generated, stderr)
+}
+
+// parseFlags parses args into f; done is true when the command ends there
+// (help, a syntax error or a refused flag), with its exit status.
+func parseFlags(fs *pflag.FlagSet, f *flags, args []string, stderr io.Writer) (status int, done bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0, true
+		}
+		flagError(fs, err, stderr)
+		return 2, true
+	}
+	if f.help {
+		fs.Usage()
+		return 0, true
+	}
+	if fs.Changed("gengo-v1-go-header-file") {
+		flagError(fs, errors.New("unknown shorthand flag: 'h' in -h"), stderr)
+		return 2, true
+	}
+	explainIgnored(fs, stderr)
+	return 0, false
+}
+
+// options returns the generator's options from the parsed flags, or the
+// exit status of a flag value that is refused.
+func options(fs *pflag.FlagSet, f *flags, stderr io.Writer) (generators.Options, int) {
+	plural, err := generators.ParsePluralExceptions(f.pluralExceptions)
+	if err != nil {
+		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		return generators.Options{}, 2
+	}
+	if err := checkNesting(fs, f); err != nil {
+		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		return generators.Options{}, 2
+	}
+	boilerplate, err := readHeader(f.headerFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "informer-gen: --go-header-file: %v\n", err)
+		return generators.Options{}, 1
+	}
+	return generators.Options{
+		Patterns:         append(fs.Args(), f.inputDirs...),
+		OutputDir:        f.outputDir,
+		OutputPackage:    f.outputPkg,
+		InformersSubdir:  f.informersSubdir,
+		ListersSubdir:    f.listersSubdir,
+		SingleDirectory:  f.singleDirectory,
+		ClientsetPackage: f.clientset,
+		Boilerplate:      boilerplate,
+		PluralExceptions: plural,
+	}, 0
+}
+
+// verify lists the differences between out and the disk on stdout; the
+// status is 1 when there is any.
+func verify(out *generators.Output, verbose int, generated time.Duration, stdout, stderr io.Writer) int {
+	diffs, err := out.Verify()
+	if err != nil {
+		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
+		return 1
+	}
+	for _, d := range diffs {
+		fmt.Fprintln(stdout, d)
+	}
+	if len(diffs) > 0 {
+		fmt.Fprintf(stderr, "informer-gen: %d generated file(s) under %s are out of date; run informer-gen without --verify-only\n", len(diffs), out.Base)
+		return 1
+	}
+	if verbose > 0 {
+		fmt.Fprintf(stderr, "informer-gen: %d files up to date (generated in %v)\n", len(out.Files), generated.Round(time.Millisecond))
+	}
+	return 0
+}
+
+// write writes out, and with verbose a summary timed from start.
+func write(out *generators.Output, verbose int, start time.Time, generated time.Duration, stderr io.Writer) int {
 	written, removed, err := out.Write()
 	if err != nil {
 		fmt.Fprintf(stderr, "informer-gen: %v\n", err)
 		return 1
 	}
-	if f.verbose > 0 {
+	if verbose > 0 {
 		fmt.Fprintf(stderr, "informer-gen: %d files generated in %v; %d written, %d stale removed, in %v\n",
 			len(out.Files), generated.Round(time.Millisecond), written, removed, time.Since(start).Round(time.Millisecond))
 	}

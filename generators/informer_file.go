@@ -1,0 +1,42 @@
+package generators
+
+import "fmt"
+
+// informerFile is the data of informer.go.tmpl: the informer of one kind.
+type informerFile struct {
+	fileHeader
+	ClientsetPkg          string
+	InternalInterfacesPkg string
+	Version               *version
+	*kind
+	// Client is the clientset's interface to the kind's resource, as the
+	// list and watch functions call it: "client.StableV1().Widgets(namespace)".
+	Client string
+	// NamespaceParam and NamespaceArg are the constructors' namespace
+	// parameter (", namespace string") and the argument passing it on
+	// (", namespace"); empty for a cluster-scoped kind.
+	NamespaceParam, NamespaceArg string
+}
+
+// informerFiles plans GROUP/VERSION/KIND.go in the informers folder for
+// every kind with an informer.
+func (p *planner) informerFiles() {
+	for _, v := range p.m.InformerVersions() {
+		for _, k := range v.InformerKinds() {
+			f := informerFile{
+				fileHeader:            p.fileHeader(v.PackageName),
+				ClientsetPkg:          p.clientsetPkg,
+				InternalInterfacesPkg: p.internalInterfacesPkg(),
+				Version:               v,
+				kind:                  k,
+			}
+			namespace := ""
+			if k.Namespaced {
+				namespace = "namespace"
+				f.NamespaceParam, f.NamespaceArg = ", namespace string", ", namespace"
+			}
+			f.Client = fmt.Sprintf("client.%s%s().%s(%s)", v.Group.GoName, v.GoName, k.Plural, namespace)
+			p.add("informer.go.tmpl", f, p.out.informersDir, v.Group.PackageName, v.PackageName, fileName(k))
+		}
+	}
+}
