@@ -30,8 +30,8 @@ const (
 // client-go packages they stand in for: a port rewrites these import
 // paths.
 var dynamicPackages = map[string]string{
-	clientGoDynamicInformer:                     ourDynamicInformer,
-	"k8s.io/client-go/dynamic/dynamiclister":    "github.com/informer-gen/informer-gen/dynamic/dynamiclister",
+	clientGoDynamicInformer:                      ourDynamicInformer,
+	"k8s.io/client-go/dynamic/dynamiclister":     "github.com/informer-gen/informer-gen/dynamic/dynamiclister",
 	"k8s.io/client-go/metadata/metadatainformer": "github.com/informer-gen/informer-gen/dynamic/metadatainformer",
 	"k8s.io/client-go/metadata/metadatalister":   "github.com/informer-gen/informer-gen/dynamic/metadatalister",
 }
