@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,7 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic/fake"
+	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/informer-gen/informer-gen/dynamic/dynamicinformer"
 	"github.com/informer-gen/informer-gen/runtime/cache"
@@ -261,5 +264,47 @@ func TestNewFilteredDynamicInformer(t *testing.T) {
 	}
 	if byApp[0].(*unstructured.Unstructured).GetManagedFields() == nil {
 		t.Error("the standalone informer dropped managedFields")
+	}
+}
+
+// An object deleted while the watch was down reaches handlers as a
+// runtime/cache DeletedFinalStateUnknown tombstone after the relist, as in
+// client-go (whose tombstone type is tools/cache's).
+func TestObjectsGoneAtRelistReachHandlersAsTombstones(t *testing.T) {
+	client := fixture()
+	first := watch.NewFake()
+	var watches atomic.Int32
+	client.PrependWatchReactor("widgets", func(clienttesting.Action) (bool, watch.Interface, error) {
+		if watches.Add(1) == 1 {
+			return true, first, nil
+		}
+		return false, nil, nil // the tracker's watch
+	})
+	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, "a", nil)
+	defer f.Shutdown()
+	tombstones := make(chan cache.DeletedFinalStateUnknown, 1)
+	if _, err := f.ForResource(widgets).Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj any) {
+		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			tombstones <- d
+		}
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	stop := guard(t)
+	f.Start(stop)
+	f.WaitForCacheSync(stop)
+	// w1 goes while the informer's watch (first) does not tell it; then the
+	// watch expires, so the informer lists again.
+	if err := client.Tracker().Delete(widgets, "a", "w1"); err != nil {
+		t.Fatal(err)
+	}
+	first.Error(&metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired, Message: "too old resource version"})
+	select {
+	case d := <-tombstones:
+		if u, ok := d.Obj.(*unstructured.Unstructured); d.Key != "a/w1" || !ok || u.GetName() != "w1" {
+			t.Errorf("tombstone %q of %T, want a/w1 holding the last cached *unstructured.Unstructured", d.Key, d.Obj)
+		}
+	case <-stop:
+		t.Fatal("no tombstone reached the handler")
 	}
 }
