@@ -37,5 +37,9 @@
 // behaviour differential that drives client-go's listers, informers'
 // indexers and generic listers for every type of k8s.io/api and ours with
 // the same objects and calls, comparing results and errors
-// (testdata/listerbehaviour).
+// (testdata/listerbehaviour). They compare the dynamic module's packages
+// with client-go's dynamicinformer, dynamiclister, metadatainformer and
+// metadatalister, and port internal/clientgodyn, a monitor written
+// against those client-go packages, by rewriting its imports, then run
+// its tests.
 package apicompat

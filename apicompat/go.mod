@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/informer-gen/informer-gen v0.0.0-00010101000000-000000000000
+	github.com/informer-gen/informer-gen/dynamic v0.0.0-00010101000000-000000000000
 	github.com/informer-gen/informer-gen/listwatch v0.0.0-00010101000000-000000000000
 	golang.org/x/tools v0.52.0
 	k8s.io/api v0.37.2
@@ -63,3 +64,5 @@ require (
 replace github.com/informer-gen/informer-gen => ../
 
 replace github.com/informer-gen/informer-gen/listwatch => ../listwatch
+
+replace github.com/informer-gen/informer-gen/dynamic => ../dynamic

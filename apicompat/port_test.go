@@ -24,14 +24,15 @@ func TestClientGoControllerPortsByImportRewrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	n, err := apicompat.RewriteImports("internal/clientgoctl", dir, map[string]string{clientGoCache: ourCache})
+	rewrites := map[string]string{clientGoCache: ourCache}
+	n, err := apicompat.RewriteImports("internal/clientgoctl", dir, rewrites)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n == 0 {
 		t.Fatal("no import rewritten: the controller no longer uses client-go's tools/cache")
 	}
-	assertOnlyImportsDiffer(t, "internal/clientgoctl", dir)
+	assertOnlyImportsDiffer(t, "internal/clientgoctl", dir, rewrites)
 
 	pkg := "./" + filepath.ToSlash(dir)
 	deps := goCmd(t, "list", "-deps", "-test", pkg)
@@ -46,8 +47,8 @@ func TestClientGoControllerPortsByImportRewrite(t *testing.T) {
 }
 
 // assertOnlyImportsDiffer checks that every line that changed between the
-// original and the ported copy is an import of tools/cache.
-func assertOnlyImportsDiffer(t *testing.T, orig, ported string) {
+// original and the ported copy is an import rewritten by rewrites.
+func assertOnlyImportsDiffer(t *testing.T, orig, ported string, rewrites map[string]string) {
 	t.Helper()
 	entries, err := os.ReadDir(orig)
 	if err != nil {
@@ -70,11 +71,22 @@ func assertOnlyImportsDiffer(t *testing.T, orig, ported string) {
 			if bytes.Equal(al[i], bl[i]) {
 				continue
 			}
-			if !bytes.Contains(al[i], []byte(`"`+clientGoCache+`"`)) || !bytes.Contains(bl[i], []byte(`"`+ourCache+`"`)) {
+			if !rewrittenImport(al[i], bl[i], rewrites) {
 				t.Fatalf("%s:%d changed beyond the import path:\n- %s\n+ %s", e.Name(), i+1, al[i], bl[i])
 			}
 		}
 	}
+}
+
+// rewrittenImport reports whether line b is line a with one import path
+// of rewrites replaced.
+func rewrittenImport(a, b []byte, rewrites map[string]string) bool {
+	for from, to := range rewrites {
+		if bytes.Equal(bytes.Replace(a, []byte(`"`+from+`"`), []byte(`"`+to+`"`), 1), b) {
+			return true
+		}
+	}
+	return false
 }
 
 func goCmd(t *testing.T, args ...string) string {
@@ -86,4 +98,47 @@ func goCmd(t *testing.T, args ...string) string {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out.String())
 	}
 	return out.String()
+}
+
+// TestClientGoDynamicMonitorPortsByImportRewrite copies
+// internal/clientgodyn, a garbage-collector-style monitor and its tests
+// written against client-go v0.37's dynamicinformer, dynamiclister,
+// metadatainformer, metadatalister and tools/cache (with client-go's fake
+// dynamic and metadata clients), rewriting only those import paths, and
+// runs the copy's tests (under the race detector) on the dynamic module
+// and runtime/cache.
+func TestClientGoDynamicMonitorPortsByImportRewrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a package with the go command")
+	}
+	dir, err := os.MkdirTemp(".", "ported-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	rewrites := map[string]string{clientGoCache: ourCache}
+	for up, ours := range dynamicPackages {
+		rewrites[up] = ours
+	}
+	n, err := apicompat.RewriteImports("internal/clientgodyn", dir, rewrites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 5 {
+		t.Fatalf("%d imports rewritten, want the monitor's 5 and its test's", n)
+	}
+	assertOnlyImportsDiffer(t, "internal/clientgodyn", dir, rewrites)
+
+	pkg := "./" + filepath.ToSlash(dir)
+	deps := goCmd(t, "list", "-deps", "-test", pkg)
+	for up, ours := range rewrites {
+		if strings.Contains(deps, up+"\n") {
+			t.Errorf("the ported copy still depends on %s", up)
+		}
+		if !strings.Contains(deps, ours+"\n") {
+			t.Errorf("the ported copy does not use %s", ours)
+		}
+	}
+	goCmd(t, "vet", pkg)
+	t.Log(goCmd(t, "test", "-race", "-count=1", "-v", pkg))
 }

@@ -34,11 +34,18 @@ type SyncResult struct {
 	Errors map[reflect.Type]error
 	// MetadataErrors is Errors for metadata-only informers, by resource.
 	MetadataErrors map[schema.GroupVersionResource]error
+	// SyncedResources maps the resource of each started informer that a
+	// factory keys by resource rather than by Go type (dynamic informers
+	// of unstructured objects, which all cache the same Go type) to
+	// whether it synced; nil when there is none.
+	SyncedResources map[schema.GroupVersionResource]bool
+	// ResourceErrors is Errors for the informers of SyncedResources.
+	ResourceErrors map[schema.GroupVersionResource]error
 }
 
 // AsError returns nil when every informer synced, and otherwise an error
 // that names the informers that did not and wraps Err and the failures in
-// Errors and MetadataErrors (errors.Is and errors.As reach each), e.g.
+// Errors, MetadataErrors and ResourceErrors (errors.Is and errors.As reach each), e.g.
 // "failed to sync all caches: *v1.Widget: context deadline exceeded;
 // widgets.stable.example.com v1: the server does not serve this resource
 // (is the CRD installed?): ...".
@@ -57,6 +64,11 @@ func (r SyncResult) AsError() error {
 			unsynced = append(unsynced, r.String()+" (metadata)")
 		}
 	}
+	for r, synced := range r.SyncedResources {
+		if !synced {
+			unsynced = append(unsynced, r.String())
+		}
+	}
 	slices.Sort(unsynced)
 	format := "failed to sync all caches: %s: %w"
 	args := []any{strings.Join(unsynced, ", "), r.Err}
@@ -67,8 +79,8 @@ func (r SyncResult) AsError() error {
 	return fmt.Errorf(format, args...)
 }
 
-// reasons returns the failures of Errors and MetadataErrors other than
-// Err, ordered by message.
+// reasons returns the failures of Errors, MetadataErrors and
+// ResourceErrors other than Err, ordered by message.
 func (r SyncResult) reasons() []error {
 	var errs []error
 	for _, err := range r.Errors {
@@ -76,9 +88,11 @@ func (r SyncResult) reasons() []error {
 			errs = append(errs, err)
 		}
 	}
-	for _, err := range r.MetadataErrors {
-		if err != nil && err != r.Err {
-			errs = append(errs, err)
+	for _, m := range []map[schema.GroupVersionResource]error{r.MetadataErrors, r.ResourceErrors} {
+		for _, err := range m {
+			if err != nil && err != r.Err {
+				errs = append(errs, err)
+			}
 		}
 	}
 	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })

@@ -44,6 +44,11 @@ func TestSyncResultAsErrorNamesTheUnsyncedInformers(t *testing.T) {
 			SyncedMetadata: map[schema.GroupVersionResource]bool{pods: false},
 			MetadataErrors: map[schema.GroupVersionResource]error{pods: forbiddenErr},
 		}, "failed to sync all caches: *v1.PartialObjectMetadata, *v1.Status, /v1, Resource=pods (metadata): " + notServedErr.Error() + "; " + forbiddenErr.Error() + "; " + forbiddenErr.Error()},
+		{"informers keyed by resource did not sync", SyncResult{
+			Err:             context.Canceled,
+			SyncedResources: map[schema.GroupVersionResource]bool{widgets: false, pods: true},
+			ResourceErrors:  map[schema.GroupVersionResource]error{widgets: notServedErr},
+		}, "failed to sync all caches: example.com/v1, Resource=widgets: context canceled; " + notServedErr.Error()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -39,8 +39,10 @@
 //
 // Besides typed informers, keyed by Go type, a factory shares metadata-only
 // informers (MetadataInformerFor), keyed by resource, which cache
-// PartialObjectMetadata through a metadata.Client; they start, sync and
-// stop with the rest.
+// PartialObjectMetadata through a metadata.Client, and informers keyed by
+// Go type and resource (ResourceInformerFor), for informers that cache one
+// Go type for any resource, such as the dynamic module's informers of
+// unstructured.Unstructured; they start, sync and stop with the rest.
 //
 // Every method of Shared is safe for concurrent use.
 package factory

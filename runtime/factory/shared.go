@@ -64,10 +64,11 @@ type Shared struct {
 }
 
 // informerKey identifies one informer of a factory: a typed informer by the
-// Go type of its objects, a metadata-only informer by its resource.
+// Go type of its objects, a metadata-only informer by its resource (typ
+// nil), an informer of ResourceInformerFor by both.
 type informerKey struct {
 	typ      reflect.Type
-	resource schema.GroupVersionResource // set for metadata-only informers only
+	resource schema.GroupVersionResource // set for metadata-only and ResourceInformerFor informers
 }
 
 // runningInformer stops one started informer and tells when it stopped.
@@ -106,8 +107,45 @@ func (s *Shared) ClusterInformerFor(obj runtime.Object, newInformer NewInformerF
 }
 
 func (s *Shared) informerFor(obj runtime.Object, newInformer NewInformerFunc, namespaces []string) cache.SharedIndexInformer {
+	return s.informerOf(informerKey{typ: reflect.TypeOf(obj)}, newInformer, namespaces)
+}
+
+// ResourceInformerFor returns the informer of resource, whose objects are
+// of obj's Go type, making it with newInformer on first request: for
+// informers that cache one Go type whatever the resource, such as dynamic
+// informers of *unstructured.Unstructured. Informers are keyed by obj's
+// type and resource together, so each resource has its own.
+//
+// A namespaced resource's informer watches the factory's namespaces (one
+// newInformer call per namespace, as InformerFor); a cluster-scoped one
+// (namespaced false) watches all. The options of obj's type apply as they
+// do to InformerFor's informers (resync, list-options tweak, transform,
+// managedFields, watch lists, WithByObject for obj's type: to every
+// resource). WaitForCacheSync reports it under the result's
+// SyncedResources and ResourceErrors; RemoveResourceInformer removes it.
+//
+// Safe for concurrent use. Later calls for the same type and resource
+// return the first informer, whatever newInformer they pass.
+func (s *Shared) ResourceInformerFor(obj runtime.Object, resource schema.GroupVersionResource, namespaced bool, newInformer NewInformerFunc) cache.SharedIndexInformer {
 	t := reflect.TypeOf(obj)
-	return s.makeOnce(informerKey{typ: t}, newInformer, namespaces, informerSettings{
+	var namespaces []string
+	if namespaced {
+		namespaces = s.config.namespacesFor(t)
+	}
+	return s.informerOf(informerKey{typ: t, resource: resource}, newInformer, namespaces)
+}
+
+// RemoveResourceInformer is RemoveInformer for the informer of obj's type
+// and resource made by ResourceInformerFor.
+func (s *Shared) RemoveResourceInformer(ctx context.Context, obj runtime.Object, resource schema.GroupVersionResource) (bool, error) {
+	return s.remove(ctx, informerKey{typ: reflect.TypeOf(obj), resource: resource})
+}
+
+// informerOf returns the informer of key, whose objects are of key.typ,
+// made with the settings of that type.
+func (s *Shared) informerOf(key informerKey, newInformer NewInformerFunc, namespaces []string) cache.SharedIndexInformer {
+	t := key.typ
+	return s.makeOnce(key, newInformer, namespaces, informerSettings{
 		resync:    s.config.resyncFor(t),
 		tweak:     s.config.tweakFor(t),
 		transform: s.config.transformFor(t),
@@ -256,6 +294,13 @@ func syncError(inf cache.SharedIndexInformer, synced bool) error {
 
 // recordSync puts whether the informer of key synced, and why not, in res.
 func recordSync(res *cache.SyncResult, key informerKey, synced bool, err error) {
+	if key.typ != nil && !key.resource.Empty() {
+		res.SyncedResources = setResource(res.SyncedResources, key.resource, synced)
+		if err != nil {
+			res.ResourceErrors = setResource(res.ResourceErrors, key.resource, err)
+		}
+		return
+	}
 	if key.typ != nil {
 		res.Synced[key.typ] = synced
 		if err != nil {
@@ -325,4 +370,13 @@ func (s *Shared) remove(ctx context.Context, key informerKey) (bool, error) {
 	case <-ctx.Done():
 		return true, context.Cause(ctx)
 	}
+}
+
+// setResource sets m[resource] to v, making m when it is nil.
+func setResource[V any](m map[schema.GroupVersionResource]V, resource schema.GroupVersionResource, v V) map[schema.GroupVersionResource]V {
+	if m == nil {
+		m = map[schema.GroupVersionResource]V{}
+	}
+	m[resource] = v
+	return m
 }
