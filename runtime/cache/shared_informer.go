@@ -169,25 +169,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		return
 	}
 	s.started = true
-	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
-		KeyFunction:  MetaNamespaceKeyFunc,
-		KnownObjects: s.indexer,
-		Transformer:  s.transform,
-		Metrics:      s.opts.Metrics,
-	})
-	r := NewReflectorWithOptions(s.lw, nil, fifo, ReflectorOptions{
-		Name:              s.name,
-		ExpectedType:      s.exampleObject,
-		ResyncPeriod:      s.resyncCheckPeriod,
-		ShouldResync:      s.processor.shouldResync,
-		PageSize:          s.opts.PageSize,
-		UseWatchList:      s.opts.UseWatchList,
-		WatchErrorHandler: s.recordingErrors(s.watchErrorHandler),
-		Metrics:           s.opts.Metrics,
-		Clock:             s.clock,
-	})
-	s.fifo.Store(fifo)
-	s.reflector.Store(r)
+	fifo, r := s.newPipelineLocked()
 	s.mu.Unlock()
 
 	var wg sync.WaitGroup
@@ -225,6 +207,31 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	}
 	s.isStopped.Store(true)
 	close(s.stoppedCh)
+}
+
+// newPipelineLocked makes the DeltaFIFO and the Reflector of a run, with
+// the configuration s.mu guards, and publishes them.
+func (s *sharedIndexInformer) newPipelineLocked() (*DeltaFIFO, *Reflector) {
+	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
+		KeyFunction:  MetaNamespaceKeyFunc,
+		KnownObjects: s.indexer,
+		Transformer:  s.transform,
+		Metrics:      s.opts.Metrics,
+	})
+	r := NewReflectorWithOptions(s.lw, nil, fifo, ReflectorOptions{
+		Name:              s.name,
+		ExpectedType:      s.exampleObject,
+		ResyncPeriod:      s.resyncCheckPeriod,
+		ShouldResync:      s.processor.shouldResync,
+		PageSize:          s.opts.PageSize,
+		UseWatchList:      s.opts.UseWatchList,
+		WatchErrorHandler: s.recordingErrors(s.watchErrorHandler),
+		Metrics:           s.opts.Metrics,
+		Clock:             s.clock,
+	})
+	s.fifo.Store(fifo)
+	s.reflector.Store(r)
+	return fifo, r
 }
 
 // processLoop pops and applies batches until the queue closes.
