@@ -552,9 +552,9 @@ var (
 	errVeryShortWatch = errors.New("watch closed immediately without delivering anything")
 )
 
-// apply writes one watch event to store and returns the event's
+// storeEvent writes one watch event to store and returns the event's
 // resourceVersion; ok is false when the event was dropped.
-func (r *Reflector) apply(ctx context.Context, ev watch.Event, store ReflectorStore) (rv string, ok bool) {
+func (r *Reflector) storeEvent(ctx context.Context, ev watch.Event, store ReflectorStore) (rv string, ok bool) {
 	if r.expectedType != nil && reflect.TypeOf(ev.Object) != r.expectedType {
 		klog.FromContext(ctx).Error(nil, "Dropping watch event with an object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(ev.Object))
 		return "", false

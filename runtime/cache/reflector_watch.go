@@ -113,7 +113,7 @@ func (b *burst) handle(ev watch.Event, ok bool) (bool, error) {
 // apply writes one event to the store and tracks its resourceVersion.
 func (b *burst) apply(ev watch.Event) {
 	b.tally.events++
-	evRV, applied := b.r.apply(b.ctx, ev, b.r.store)
+	evRV, applied := b.r.storeEvent(b.ctx, ev, b.r.store)
 	if !applied {
 		return
 	}

@@ -181,7 +181,7 @@ func (b *initialEvents) add(ctx context.Context, ev watch.Event) (bool, string, 
 		return false, "", fmt.Errorf("%s: watch list event: %w", r.name, apierrors.FromObject(ev.Object))
 	}
 	b.events++
-	evRV, ok := r.apply(ctx, ev, b.buffer)
+	evRV, ok := r.storeEvent(ctx, ev, b.buffer)
 	if b.preparing != nil && b.preparing.err != nil {
 		// A transform failed: the list is not whole, and storing it would
 		// delete the object that failed.
