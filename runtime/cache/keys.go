@@ -27,13 +27,12 @@ type DeletedFinalStateUnknown struct {
 }
 
 // MetaNamespaceKeyFunc returns "namespace/name" for namespaced objects and
-// "name" for cluster-scoped ones. ExplicitKey and string keys pass through.
+// "name" for cluster-scoped ones. An ExplicitKey passes through; anything
+// else without object metadata, a plain string included, is an error, as
+// in client-go.
 func MetaNamespaceKeyFunc(obj any) (string, error) {
-	switch o := obj.(type) {
-	case ExplicitKey:
-		return string(o), nil
-	case string:
-		return o, nil
+	if key, ok := obj.(ExplicitKey); ok {
+		return string(key), nil
 	}
 	m, err := meta.Accessor(obj)
 	if err != nil {

@@ -47,3 +47,32 @@ func TestMetaNamespaceKeyFormatRoundTrips(t *testing.T) {
 		t.Error("SplitMetaNamespaceKey(a/b/c) succeeded")
 	}
 }
+
+// MetaNamespaceKeyFunc takes what client-go's takes: objects with metadata
+// and ExplicitKey; anything else, a plain string included, is client-go's
+// error.
+func TestMetaNamespaceKeyFuncInputs(t *testing.T) {
+	tests := []struct {
+		name    string
+		obj     any
+		want    string
+		wantErr string
+	}{
+		{"object", testObject("ns", "a", "1"), "ns/a", ""},
+		{"explicit key", ExplicitKey("ns/b"), "ns/b", ""},
+		{"plain string", "ns/c", "", "object has no meta: object does not implement the Object interfaces"},
+		{"integer", 7, "", "object has no meta: object does not implement the Object interfaces"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := MetaNamespaceKeyFunc(tt.obj)
+			errText := ""
+			if err != nil {
+				errText = err.Error()
+			}
+			if got != tt.want || errText != tt.wantErr {
+				t.Errorf("MetaNamespaceKeyFunc(%v) = %q, %q; want %q, %q", tt.obj, got, errText, tt.want, tt.wantErr)
+			}
+		})
+	}
+}
