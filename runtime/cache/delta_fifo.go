@@ -171,7 +171,11 @@ type DeltaFIFO struct {
 	// up to and including it is one relist unit, popped as one batch.
 	relistLast *fifoEntry
 
-	populated bool // a Replace completed
+	populated bool // a Replace, or closeFirstList, completed
+	// firstListOpen is set between openFirstList and closeFirstList or
+	// abandonFirstList: the objects of the first list are being queued
+	// as they arrive (see firstLister).
+	firstListOpen bool
 	// initialPopulationCount is the number of keys of the initial
 	// population (queued by the first Replace) not yet popped and
 	// processed: HasSynced once it is 0 after populated.

@@ -59,8 +59,10 @@
 // the DeltaFIFO marks the entry that closes it (relistLast) and hands the
 // unit to the informer as one batch flagged relist, however large, and
 // nothing after it; the informer stores it whole, holding its
-// notifications, then delivers them (releaseHeldLocked). The first list still streams: handlers hear of its first
-// objects while later ones are being listed.
+// notifications, then delivers them (releaseHeldLocked). The first list
+// still streams: handlers hear of its first objects while later ones are
+// being listed, and a first watch list goes into the DeltaFIFO as its
+// events arrive (firstLister), not at its initial-events-end bookmark.
 //
 // What a relist holds in memory is bounded by how each page is prepared as
 // it arrives, before the next page is requested: an object the cache holds

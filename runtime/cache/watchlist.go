@@ -67,11 +67,12 @@ func (r *Reflector) watchListStep(ctx context.Context, s state) outcome {
 
 // watchList fills the store with a streamed initial list from
 // resourceVersion: a watch with sendInitialEvents=true whose synthetic
-// events are buffered in a temporary store until the bookmark annotated
-// k8s.io/initial-events-end, after which the store's content is replaced
-// at the bookmark's resourceVersion. It returns the watch, still open, to
-// be consumed by the watch phase. What follows a failure is the
-// transition table's (reflector_state.go).
+// events end with the bookmark annotated k8s.io/initial-events-end. A
+// relist's events are buffered in a temporary store and replace the
+// store's content at the bookmark's resourceVersion (a relist is atomic);
+// a first list's go into the store as they arrive (see firstLister). It
+// returns the watch, still open, to be consumed by the watch phase. What
+// follows a failure is the transition table's (reflector_state.go).
 func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watch.Interface, error) {
 	start := r.clock.Now()
 	timeout := r.watchTimeoutSeconds()
@@ -89,37 +90,38 @@ func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watc
 	if r.opts.Metrics != nil {
 		r.opts.Metrics.WatchStarted()
 	}
-	items, rv, events, err := r.collectInitialEvents(ctx, w)
+	buf := r.newInitialEvents()
+	rv, err := r.collectInitialEvents(ctx, w, buf)
+	if err == nil {
+		if r.opts.Metrics != nil {
+			r.opts.Metrics.ListDone(buf.objects, r.clock.Since(start), nil)
+		}
+		if err = buf.finish(rv); err != nil {
+			err = fmt.Errorf("%s: storing the watch list: %w", r.name, err)
+		}
+	}
 	if err != nil {
+		buf.abandon()
 		w.Stop()
 		if r.opts.Metrics != nil {
-			r.opts.Metrics.WatchEnded(events, err)
+			r.opts.Metrics.WatchEnded(buf.events, err)
 		}
 		return nil, err
-	}
-	if r.opts.Metrics != nil {
-		r.opts.Metrics.ListDone(len(items), r.clock.Since(start), nil)
-	}
-	if err := r.replace(items, rv); err != nil {
-		w.Stop()
-		return nil, fmt.Errorf("%s: storing the watch list: %w", r.name, err)
 	}
 	r.setLastSyncResourceVersion(rv)
 	if u, ok := r.store.(ResourceVersionUpdater); ok {
 		u.UpdateResourceVersion(rv)
 	}
-	klog.FromContext(ctx).V(2).Info("Caches populated by watch list", "reflector", r.name, "items", len(items), "resourceVersion", rv)
+	klog.FromContext(ctx).V(2).Info("Caches populated by watch list", "reflector", r.name, "items", buf.objects, "streamed", buf.first != nil, "resourceVersion", rv)
 	return w, nil
 }
 
-// collectInitialEvents buffers the initial events of w until the
-// initial-events-end bookmark and returns the buffered objects and the
-// bookmark's resourceVersion. It gives up after WatchListTimeout, or when
-// the watch closes or stays idle first (for IdleTimeout, or
-// inProcessWatchListGrace when w is not a stream from a server; see
-// watchListIdle). It leaves w open.
-func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface) (items []any, rv string, events int, err error) {
-	buf := r.newInitialEvents()
+// collectInitialEvents takes the initial events of w into buf until the
+// initial-events-end bookmark and returns the bookmark's resourceVersion.
+// It gives up after WatchListTimeout, or when the watch closes or stays
+// idle first (for IdleTimeout, or inProcessWatchListGrace when w is not a
+// stream from a server; see watchListIdle). It leaves w open.
+func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface, buf *initialEvents) (rv string, err error) {
 	deadline := r.clock.NewTimer(r.opts.WatchListTimeout)
 	defer deadline.Stop()
 	idleLimit, idleErr := r.watchListIdle(w)
@@ -129,51 +131,65 @@ func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface)
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, "", buf.events, ctx.Err()
+			return "", ctx.Err()
 		case <-deadline.C():
-			return nil, "", buf.events, fmt.Errorf("%s: %w within %v", r.name, errNoInitialEventsEnd, r.opts.WatchListTimeout)
+			return "", fmt.Errorf("%s: %w within %v", r.name, errNoInitialEventsEnd, r.opts.WatchListTimeout)
 		case <-idle.C():
 			if left := idleLimit - r.clock.Since(lastEvent); left > 0 {
 				idle.Reset(left)
 				continue
 			}
-			return nil, "", buf.events, idleErr
+			return "", idleErr
 		case ev, ok := <-w.ResultChan():
 			if !ok {
-				return nil, "", buf.events, fmt.Errorf("%s: %w, after %d events", r.name, errInitialEventsCut, buf.events)
+				return "", fmt.Errorf("%s: %w, after %d events", r.name, errInitialEventsCut, buf.events)
 			}
 			lastEvent = r.clock.Now()
 			done, rv, err := buf.add(ctx, ev)
-			if err != nil {
-				return nil, "", buf.events, err
-			}
-			if done {
-				return buf.store.List(), rv, buf.events, nil
+			if err != nil || done {
+				return rv, err
 			}
 		}
 	}
 }
 
-// initialEvents is the buffer of a watch list's initial events.
+// initialEvents takes a watch list's initial events: into a temporary
+// store (a relist), or into the reflector's store as they arrive (a first
+// list, when the store is a firstLister).
 type initialEvents struct {
-	r         *Reflector
+	r      *Reflector
+	events int // events received
+	// objects is the number of objects the list holds (streamed: the
+	// objects queued, counting an object twice if it came twice).
+	objects int
+
+	// Buffered: buffer is store, or preparing when the reflector's store
+	// prepares lists. nil when streamed.
 	store     Store
-	buffer    ReflectorStore   // store, or preparing when the reflector's store prepares lists
+	buffer    ReflectorStore
 	preparing *preparingBuffer // nil unless the reflector's store is a listPreparer
-	events    int              // events received
+
+	// Streamed: the first list going into the reflector's store.
+	first *firstListStream
 }
 
 func (r *Reflector) newInitialEvents() *initialEvents {
-	store := NewStore(DeletionHandlingMetaNamespaceKeyFunc)
-	b := &initialEvents{r: r, store: store, buffer: store}
+	b := &initialEvents{r: r}
+	if f, ok := r.store.(firstLister); ok && f.openFirstList() {
+		b.first = &firstListStream{f: f}
+		b.buffer = b.first
+		return b
+	}
+	b.store = NewStore(DeletionHandlingMetaNamespaceKeyFunc)
+	b.buffer = b.store
 	if p, ok := r.store.(listPreparer); ok {
-		b.preparing = &preparingBuffer{Store: store, p: p}
+		b.preparing = &preparingBuffer{Store: b.store, p: p}
 		b.buffer = b.preparing
 	}
 	return b
 }
 
-// add buffers ev; it returns true with the bookmark's resourceVersion at
+// add takes ev; it returns true with the bookmark's resourceVersion at
 // the initial-events-end bookmark, and the error that ends the watch list.
 func (b *initialEvents) add(ctx context.Context, ev watch.Event) (bool, string, error) {
 	r := b.r
@@ -182,16 +198,108 @@ func (b *initialEvents) add(ctx context.Context, ev watch.Event) (bool, string, 
 	}
 	b.events++
 	evRV, ok := r.storeEvent(ctx, ev, b.buffer)
-	if b.preparing != nil && b.preparing.err != nil {
+	if err := b.prepareErr(); err != nil {
 		// A transform failed: the list is not whole, and storing it would
 		// delete the object that failed.
-		return false, "", fmt.Errorf("%s: watch list: preparing listed objects: %w", r.name, b.preparing.err)
+		return false, "", fmt.Errorf("%s: watch list: preparing listed objects: %w", r.name, err)
 	}
 	if !ok || ev.Type != watch.Bookmark {
 		return false, "", nil
 	}
 	m, err := meta.Accessor(ev.Object)
 	return err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true", evRV, nil
+}
+
+// prepareErr is the first failure to prepare (transform) an object.
+func (b *initialEvents) prepareErr() error {
+	switch {
+	case b.first != nil:
+		return b.first.err
+	case b.preparing != nil:
+		return b.preparing.err
+	}
+	return nil
+}
+
+// finish stores the complete list at resourceVersion.
+func (b *initialEvents) finish(resourceVersion string) error {
+	if b.first != nil {
+		if err := b.first.flush(); err != nil {
+			return err
+		}
+		b.objects = b.first.queued
+		b.first.f.closeFirstList(resourceVersion)
+		b.first = nil
+		return nil
+	}
+	items := b.store.List()
+	b.objects = len(items)
+	return b.r.replace(items, resourceVersion)
+}
+
+// abandon ends a watch list that failed (see firstLister.abandonFirstList).
+func (b *initialEvents) abandon() {
+	if b.first != nil {
+		b.first.f.abandonFirstList()
+		b.first = nil
+	}
+}
+
+// firstListBatch is how many initial events of a streamed first list are
+// queued at a time: one lock of the queue, and one wake-up of the
+// informer, per batch rather than per object.
+const firstListBatch = 256
+
+// firstListStream is the ReflectorStore the initial events of a first
+// list go through on their way to the reflector's store, in batches of
+// firstListBatch. err is the first failure to queue a batch.
+type firstListStream struct {
+	f       firstLister
+	pending []any
+	queued  int
+	err     error
+}
+
+func (s *firstListStream) Add(obj any) error {
+	s.pending = append(s.pending, obj)
+	if len(s.pending) < firstListBatch {
+		return nil
+	}
+	return s.flush()
+}
+
+// Update takes a changed object like a new one: the list holds its last
+// state.
+func (s *firstListStream) Update(obj any) error { return s.Add(obj) }
+
+// Delete takes an object that left the list before its end: it is
+// deleted after the objects before it were queued.
+func (s *firstListStream) Delete(obj any) error {
+	if err := s.flush(); err != nil {
+		return err
+	}
+	return s.f.Delete(obj)
+}
+
+func (s *firstListStream) Replace([]any, string) error {
+	return errors.New("cache: Replace of a streamed first list")
+}
+
+func (s *firstListStream) Resync() error { return nil }
+
+// flush queues the pending objects.
+func (s *firstListStream) flush() error {
+	if len(s.pending) == 0 || s.err != nil {
+		return s.err
+	}
+	if err := s.f.queueFirstListed(s.pending); err != nil {
+		s.err = err
+		return err
+	}
+	s.queued += len(s.pending)
+	clear(s.pending)
+	s.pending = s.pending[:0]
+	return nil
 }
 
 // preparingBuffer is the Store that collects a watch list's initial events
