@@ -167,11 +167,13 @@ type Reflector struct {
 
 	// shard is the shard of the last list or watch list (nil without
 	// ReflectorOptions.Shard), shardChanged the channel Current gave with
-	// it, and shardIgnoredLogged is set once the reflector logged that the
-	// server ignored the selector. Owned by the Run goroutine.
+	// it; shardIgnoredLogged is set once the reflector logged that the
+	// server ignored the selector, shardNoEcho once a list response did
+	// not echo it. Owned by the Run goroutine.
 	shard              Shard
 	shardChanged       <-chan struct{}
 	shardIgnoredLogged bool
+	shardNoEcho        bool
 
 	// rv is the resourceVersion of the position ("" before the first
 	// list): written by the Run goroutine only, read by any

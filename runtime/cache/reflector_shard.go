@@ -70,28 +70,36 @@ func (r *Reflector) inShard(ctx context.Context, item runtime.Object) bool {
 }
 
 // contains reports whether m belongs to the shard, and logs, once, that
-// the server ignored the selector when it does not.
+// the server ignored the selector when it does not: a server that applies
+// it sends nothing outside it.
 func (r *Reflector) contains(ctx context.Context, m metav1.Object) bool {
 	if r.shard == nil || r.shard.Contains(m) {
 		return true
 	}
-	r.logShardIgnored(ctx, "the server sent an object outside the shard")
+	r.logShardIgnored(ctx)
 	return false
 }
 
-// checkShardApplied logs, once, that the server ignored the selector when
-// the shard can tell from the listed page obj that it did.
+// checkShardApplied notes, when the shard can tell from the listed page
+// obj, that the server did not echo the selector. That alone does not
+// show it ignored it: kube-apiserver 1.36 filters custom resources without
+// echoing ShardInfo (its unstructured lists do not carry it). An object
+// outside the shard does show it (contains).
 func (r *Reflector) checkShardApplied(ctx context.Context, obj runtime.Object) {
-	if a, ok := r.shard.(ShardServerApplied); ok && !r.shardIgnoredLogged && !a.ServerApplied(obj) {
-		r.logShardIgnored(ctx, "the list response does not echo the shard selector")
+	a, ok := r.shard.(ShardServerApplied)
+	if !ok || r.shardNoEcho || a.ServerApplied(obj) {
+		return
 	}
+	r.shardNoEcho = true
+	klog.FromContext(ctx).V(4).Info("A list response does not echo the shard selector (ShardInfo)", "reflector", r.name)
 }
 
-func (r *Reflector) logShardIgnored(ctx context.Context, why string) {
+// logShardIgnored logs, once, that the server ignored the selector.
+func (r *Reflector) logShardIgnored(ctx context.Context) {
 	if r.shardIgnoredLogged {
 		return
 	}
 	r.shardIgnoredLogged = true
-	klog.FromContext(ctx).Info("The server ignored the shard selector (feature gate ShardedListAndWatch off, or a server older than Kubernetes 1.36); the informer filters the collection itself",
-		"reflector", r.name, "reason", why)
+	klog.FromContext(ctx).Info("The server ignored the shard selector (feature gate ShardedListAndWatch off, or a server older than Kubernetes 1.36): it sent an object outside the shard; the informer filters the collection itself",
+		"reflector", r.name, "listEchoedSelector", !r.shardNoEcho)
 }

@@ -22,9 +22,12 @@ type Shard interface {
 }
 
 // ShardServerApplied is optionally implemented by a Shard that can tell
-// from a LIST response whether the server applied its selector (the
-// response's ListMeta.ShardInfo echoes it). When one says it did not, the
-// reflector logs once that it filters the collection itself.
+// from a LIST response whether the server echoed its selector (the
+// response's ListMeta.ShardInfo). The reflector notes a missing echo in
+// its log (and in the one line it logs when the server sends an object
+// outside the shard, the sure sign that it ignored the selector): a
+// missing echo alone is not, since kube-apiserver 1.36 filters custom
+// resources without echoing the selector.
 type ShardServerApplied interface {
 	// ServerApplied reports whether list, one page of a LIST sent with
 	// the shard's selector, was filtered by the server.

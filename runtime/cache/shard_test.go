@@ -297,7 +297,7 @@ func TestShardReshardAddsEnteringAndTombstonesLeaving(t *testing.T) {
 					mu.Unlock()
 				}
 			}
-			inf, events := startShardInformerWithInf(t, srv, src, tc.watchList, &inf)
+			_, events := startShardInformerWithInf(t, srv, src, tc.watchList, &inf)
 			waitFor(t, "ab applied", func() bool { return src.wasApplied(ab) })
 
 			src.set(bc) // widen to c, narrow away from a
@@ -381,7 +381,7 @@ func TestShardReshardRacesWithChanges(t *testing.T) {
 	shards := []*partShard{{parts: []string{"a"}}, {parts: []string{"a", "b", "c"}}, {parts: []string{"d"}}, {parts: []string{"b", "d"}}}
 	src := newTestShardSource(shards[0])
 	var inf *sharedIndexInformer
-	inf, _ = startShardInformerWithInf(t, srv, src, true, &inf)
+	startShardInformerWithInf(t, srv, src, true, &inf)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() {
