@@ -94,7 +94,10 @@ func WithFailFastSync() Option {
 // cache holds exactly the shard also when the server ignored the
 // selector. The package github.com/informer-gen/informer-gen/shard makes
 // sources (shard.Static, shard.Dynamic). ByObject.Shard sets or replaces
-// it for one type.
+// it for one type. Informers made by a NewInformerFunc must implement
+// cache.ShardSetter (those of runtime/cache, and so generated ones, do):
+// InformerFor panics, naming the informer's type, for one that does not,
+// rather than let it cache the whole collection.
 func WithShard(src cache.ShardSource) Option {
 	return func(c *config) { c.shard = src }
 }

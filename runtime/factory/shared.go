@@ -184,7 +184,7 @@ func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespac
 				// A misuse the factory cannot report through InformerFor:
 				// an informer that would hold the whole collection where a
 				// shard was asked for must not run.
-				panic(err)
+				panic(err.Error())
 			}
 		}
 		return inf
