@@ -9,9 +9,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/go-logr/logr/funcr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
@@ -401,4 +403,54 @@ func TestShardReshardRacesWithChanges(t *testing.T) {
 	wg.Wait()
 	want := keysOfParts(srv.Objects(), last.parts...)
 	waitFor(t, "the cache to hold exactly the last shard", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
+}
+
+// The informer logs once that the server ignored the selector, through
+// lists, watches and reshards, and never when the server applied it.
+func TestShardIgnoredSelectorIsLoggedOnce(t *testing.T) {
+	for _, tc := range shardCases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := cachetest.NewServer(&metav1.PartialObjectMetadataList{})
+			for i := range 9 {
+				if _, err := srv.Add(partObject(fmt.Sprintf("o%d", i), "abc"[i%3:i%3+1])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var mu sync.Mutex
+			ignored := 0
+			logger := funcr.New(func(_, args string) {
+				if strings.Contains(args, "ignored the shard selector") {
+					mu.Lock()
+					ignored++
+					mu.Unlock()
+				}
+			}, funcr.Options{})
+			a := &partShard{parts: []string{"a"}, serverSide: tc.serverSide}
+			ab := &partShard{parts: []string{"a", "b"}, serverSide: tc.serverSide}
+			src := newTestShardSource(a)
+			inf := NewSharedIndexInformerWithOptions(srv, &metav1.PartialObjectMetadata{}, SharedIndexInformerOptions{UseWatchList: tc.watchList, Shard: src})
+			ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logger))
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				inf.RunWithContext(ctx)
+			}()
+			defer func() { cancel(); <-done }()
+			waitFor(t, "a applied", func() bool { return src.wasApplied(a) })
+			for i, part := range []string{"c", "b", "a"} {
+				if _, err := srv.Add(partObject(fmt.Sprintf("n%d", i), part)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src.set(ab)
+			waitFor(t, "ab applied", func() bool { return src.wasApplied(ab) })
+			want := keysOfParts(srv.Objects(), "a", "b")
+			waitFor(t, "the cache to hold a and b", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
+			mu.Lock()
+			defer mu.Unlock()
+			if wantLogs := map[bool]int{false: 1, true: 0}[tc.serverSide]; ignored != wantLogs {
+				t.Errorf("logged %d times that the server ignored the selector, want %d", ignored, wantLogs)
+			}
+		})
+	}
 }
