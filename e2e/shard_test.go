@@ -21,6 +21,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/e2e/internal/cluster"
 	stablev1 "github.com/informer-gen/informer-gen/examples/crd/apis/stable/v1"
+	"github.com/informer-gen/informer-gen/examples/crd/controller"
 	"github.com/informer-gen/informer-gen/examples/crd/pkg/generated/clientset/versioned"
 	"github.com/informer-gen/informer-gen/examples/crd/pkg/generated/informers/externalversions"
 	"github.com/informer-gen/informer-gen/runtime/cache"
@@ -62,6 +63,61 @@ func shardedInformerSuite(t *testing.T, c *cluster.Cluster, gateOn bool) {
 	t.Run("reshard one informer: widen, then narrow", func(t *testing.T) {
 		reshardOneInformer(t, cfg, ns)
 	})
+	t.Run("three sharded controllers reconcile every Widget once", func(t *testing.T) {
+		shardedControllers(t, cfg, ns+"-controllers")
+	})
+}
+
+// shardedControllers runs three replicas of the example controller, each
+// with a static third (the controller's --shard i/3): together they bring
+// every Widget's status in line, and each writes the statuses of its
+// third only, each once.
+func shardedControllers(t *testing.T, cfg *rest.Config, ns string) {
+	const widgets = 300
+	cs := clientset(t, cfg)
+	createNamespaces(t, cfg, ns)
+	createWidgets(t, cs, ns, "c", widgets)
+	var controllers []*controller.Controller
+	var parts []shard.Selector
+	for i := range 3 {
+		part, err := shard.Part(shard.UID, i, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		client := clientset(t, cfg)
+		f := externalversions.NewSharedInformerFactoryWithOptions(client, 0, externalversions.WithNamespace(ns),
+			externalversions.WithByObject(&stablev1.Widget{}, factory.ByObject{Shard: shard.Static(part)}))
+		c := controller.New(client, f, controller.Options{Name: fmt.Sprintf("shard-%d-of-3", i)})
+		ctx, cancel := context.WithCancel(context.Background())
+		f.StartWithContext(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if err := c.Run(ctx, 2); err != nil && ctx.Err() == nil {
+				t.Errorf("controller %d: %v", i, err)
+			}
+		}()
+		t.Cleanup(func() {
+			cancel()
+			<-done
+			f.Shutdown()
+		})
+		controllers, parts = append(controllers, c), append(parts, part)
+	}
+	waitStatusesConverged(t, cs, []string{ns}, widgets)
+	total := 0
+	for i, c := range controllers {
+		st := c.Stats()
+		want := len(serverKeys(t, cs, ns, parts[i]))
+		t.Logf("controller %d: %+v, %d Widgets in its third", i, st, want)
+		if st.StatusUpdates != uint64(want) || st.Conflicts != 0 {
+			t.Errorf("controller %d wrote %d statuses with %d conflicts, want %d (its third) and none", i, st.StatusUpdates, st.Conflicts, want)
+		}
+		total += int(st.StatusUpdates)
+	}
+	if total != widgets {
+		t.Errorf("the controllers wrote %d statuses, want one per Widget: %d", total, widgets)
+	}
 }
 
 // createWidgets creates n Widgets named prefix-i in ns, a few at a time.
