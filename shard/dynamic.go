@@ -5,7 +5,6 @@ import (
 	"errors"
 	"sync"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
@@ -127,8 +126,9 @@ func (s *subscription) Close() {
 	s.d.checkLocked()
 }
 
-// versioned is a shard as a Dynamic hands it out: with the generation of
-// the Set that made it, which Applied hands back.
+// versioned is a shard as a Dynamic hands it out (ApplyTo and Contains
+// are the shard's): with the generation of the Set that made it, which
+// Applied hands back.
 type versioned struct {
 	cache.Shard
 	gen uint64
@@ -142,11 +142,6 @@ func (v *versioned) ServerApplied(list runtime.Object) bool {
 	}
 	return true
 }
-
-// ApplyTo and Contains are the shard's; spelt out for the reader.
-func (v *versioned) ApplyTo(opts *metav1.ListOptions) { v.Shard.ApplyTo(opts) }
-
-func (v *versioned) Contains(obj metav1.Object) bool { return v.Shard.Contains(obj) }
 
 // Rollout is the progress of one shard of a Dynamic through its informers.
 type Rollout struct {
