@@ -49,7 +49,10 @@ type ShardSubscription interface {
 	Current() (Shard, <-chan struct{})
 	// Applied is called when the informer's cache holds exactly s: the
 	// list under s was stored, objects outside s were deleted (tombstones
-	// to handlers), and the handlers were handed those notifications.
+	// to handlers), and the handlers were handed those notifications. s is
+	// a value Current returned. It is called from the informer's
+	// processing goroutine, which waits for it: it must return quickly and
+	// must not wait for the informer.
 	Applied(s Shard)
 	// Close is called when the informer stops.
 	Close()
