@@ -417,8 +417,9 @@ func checkReceived(t *testing.T, whole *replica, replicas []*replica, gateOn boo
 }
 
 // One informer with a Dynamic source: widening to a second third gives
-// adds of that third only; narrowing to it gives tombstones of the first;
-// each rollout completes with the cache holding exactly the new ranges.
+// adds of that third only (a relist); narrowing to it gives tombstones of
+// the first (a prune, no list); each rollout completes with the cache
+// holding exactly the new ranges.
 func reshardOneInformer(t *testing.T, cfg *rest.Config, ns string) {
 	cs := clientset(t, cfg)
 	first, _ := shard.Part(shard.UID, 0, 3)
@@ -431,9 +432,11 @@ func reshardOneInformer(t *testing.T, cfg *rest.Config, ns string) {
 	r := newReplica(t, cfg, ns, src)
 	waitKeys(t, "first third", r.informer, serverKeys(t, cs, ns, first))
 
+	before := r.received.n.Load()
 	if err := src.Set(both).Wait(t.Context()); err != nil {
 		t.Fatalf("widening: %v", err)
 	}
+	widened := r.received.n.Load()
 	if got, want := storeKeys(r.informer), serverKeys(t, cs, ns, both); !slices.Equal(got, want) {
 		t.Fatalf("after the widening rollout the cache holds %d objects, want the %d of two thirds", len(got), len(want))
 	}
@@ -454,8 +457,15 @@ func reshardOneInformer(t *testing.T, cfg *rest.Config, ns string) {
 		t.Errorf("widening deleted %d objects, want none", len(deletes))
 	}
 
+	narrowing := r.received.n.Load()
 	if err := src.Set(second).Wait(t.Context()); err != nil {
 		t.Fatalf("narrowing: %v", err)
+	}
+	// The widening relisted; the narrowing prunes and only watches again.
+	widenBytes, narrowBytes := widened-before, r.received.n.Load()-narrowing
+	t.Logf("bytes received: widening (a relist) %d, narrowing (a prune) %d", widenBytes, narrowBytes)
+	if narrowBytes*10 > widenBytes {
+		t.Errorf("the narrowing received %d bytes, the widening's relist %d: want the narrowing to list nothing", narrowBytes, widenBytes)
 	}
 	if got, want := storeKeys(r.informer), serverKeys(t, cs, ns, second); !slices.Equal(got, want) {
 		t.Fatalf("after the narrowing rollout the cache holds %d objects, want the %d of the second third", len(got), len(want))

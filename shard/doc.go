@@ -20,10 +20,11 @@
 //	if err != nil { ... }
 //	f := factory.New(factory.WithShard(shard.Static(sel)))
 //
-// A change of shard is carried out by a relist under the new selector
-// (from the watch cache, at the informer's resourceVersion), also when it
-// only narrows the shard and the informer could have pruned its cache
-// without asking the server.
+// A change of shard that narrows it (the new Selector is Within the old)
+// costs no list: the informer queues tombstones for the objects outside
+// the new shard and watches again, from its resourceVersion, under the new
+// selector. Any other change is a relist under the new selector (from the
+// watch cache, at the informer's resourceVersion).
 //
 // kube-apiserver 1.36 filters custom resources but does not echo the
 // selector in their list responses' ShardInfo (it does for built-in

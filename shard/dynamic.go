@@ -143,6 +143,16 @@ func (v *versioned) ServerApplied(list runtime.Object) bool {
 	return true
 }
 
+// Within forwards to the shard when it can tell; false otherwise (the
+// informer relists).
+func (v *versioned) Within(outer cache.Shard) bool {
+	if o, ok := outer.(*versioned); ok {
+		outer = o.Shard
+	}
+	n, ok := v.Shard.(cache.ShardNarrowing)
+	return ok && n.Within(outer)
+}
+
 // Rollout is the progress of one shard of a Dynamic through its informers.
 type Rollout struct {
 	shard cache.Shard

@@ -271,3 +271,34 @@ func TestDynamicSetRacesWithChanges(t *testing.T) {
 		waitFor(t, "the informer to hold exactly the last shard", func() bool { return slices.Equal(cacheKeys(inf), want) })
 	}
 }
+
+// A Set to a shard within the current one prunes without listing: the
+// rollout completes with the cache holding exactly the narrower shard,
+// and the objects that left reach handlers as tombstones.
+func TestDynamicNarrowingPrunesWithoutListing(t *testing.T) {
+	srv := newServer(t, 400)
+	half, _ := NewSelector(UID, Range{End: 1 << 63})
+	quarter, _ := NewSelector(UID, Range{End: 1 << 62})
+	src := NewDynamic(half)
+	inf, ev := run(t, srv, src, false)
+	if err := src.Rollout().Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	listsBefore, _ := srv.Calls()
+	if err := src.Set(quarter).Wait(context.Background()); err != nil {
+		t.Fatalf("narrowing: %v", err)
+	}
+	if got, want := cacheKeys(inf), keysIn(srv, quarter); !slices.Equal(got, want) {
+		t.Fatalf("after narrowing the cache holds %d objects, want the %d of the quarter", len(got), len(want))
+	}
+	if lists, _ := srv.Calls(); lists != listsBefore {
+		t.Errorf("narrowing listed %d times, want none", lists-listsBefore)
+	}
+	left, _ := NewSelector(UID, Range{Start: 1 << 62, End: 1 << 63})
+	wantTomb := keysIn(srv, left)
+	waitFor(t, "tombstones", func() bool { _, _, tomb := ev.snapshot(); return len(tomb) == len(wantTomb) })
+	_, _, tomb := ev.snapshot()
+	if got := slices.Sorted(maps.Keys(tomb)); !slices.Equal(got, wantTomb) {
+		t.Errorf("tombstones for %d objects, want the %d that left", len(got), len(wantTomb))
+	}
+}

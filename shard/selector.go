@@ -221,3 +221,41 @@ func echoedSelector(list runtime.Object) (string, error) {
 	}
 	return sharded.GetShardInfo().Selector, nil
 }
+
+var _ cache.ShardNarrowing = Selector{}
+
+// Within reports whether every object of s is in outer, a Selector (as a
+// Dynamic hands it out or not) on the same key: each of s's ranges lies in
+// one of outer's. An informer whose shard changes to one within the old
+// prunes its cache instead of listing.
+func (s Selector) Within(outer cache.Shard) bool {
+	if v, ok := outer.(*versioned); ok {
+		outer = v.Shard
+	}
+	o, ok := outer.(Selector)
+	if !ok {
+		return false
+	}
+	if len(s.ranges) == 0 {
+		return true
+	}
+	if o.key != s.key {
+		return false
+	}
+	for _, r := range s.ranges {
+		if !slices.ContainsFunc(o.ranges, func(or Range) bool { return covers(or, r) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// covers reports whether range outer holds all of r.
+func covers(outer, r Range) bool {
+	if r.Start < outer.Start {
+		return false
+	}
+	outerEnd, outerTop := outer.end()
+	end, top := r.end()
+	return outerTop || (!top && end <= outerEnd)
+}

@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/informer-gen/informer-gen/runtime/cache"
 )
 
 // The selector sends the syntax of KEP-5866: shardRange(key, start, end)
@@ -171,3 +173,48 @@ func TestSelectorServerApplied(t *testing.T) {
 		}
 	}
 }
+
+// Within is true when every range lies in one of the outer selector's, on
+// the same key, with or without a Dynamic's wrapping.
+func TestSelectorWithin(t *testing.T) {
+	sel := func(key Key, ranges ...Range) Selector {
+		s, err := NewSelector(key, ranges...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	all := sel(UID, Range{})
+	lowerHalf := sel(UID, Range{End: 1 << 63})
+	firstQuarter := sel(UID, Range{End: 1 << 62})
+	lastQuarter := sel(UID, Range{Start: 3 << 62})
+	ends := sel(UID, Range{End: 1 << 62}, Range{Start: 3 << 62})
+	tests := []struct {
+		name  string
+		inner Selector
+		outer cache.Shard
+		want  bool
+	}{
+		{"quarter within half", firstQuarter, lowerHalf, true},
+		{"half not within quarter", lowerHalf, firstQuarter, false},
+		{"top range within the whole space", lastQuarter, all, true},
+		{"both ends within the whole space", ends, all, true},
+		{"both ends not within the lower half", ends, lowerHalf, false},
+		{"a range within one of two", lastQuarter, ends, true},
+		{"nothing within anything", sel(UID), firstQuarter, true},
+		{"another key", sel(Namespace, Range{End: 1 << 62}), lowerHalf, false},
+		{"within a Dynamic's wrapping", firstQuarter, &versioned{Shard: lowerHalf, gen: 3}, true},
+		{"not a Selector", firstQuarter, otherShard{}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.inner.Within(tt.outer); got != tt.want {
+			t.Errorf("%s: Within = %t, want %t", tt.name, got, tt.want)
+		}
+	}
+}
+
+// otherShard is a cache.Shard that is not a Selector.
+type otherShard struct{}
+
+func (otherShard) ApplyTo(*metav1.ListOptions) {}
+func (otherShard) Contains(metav1.Object) bool { return true }

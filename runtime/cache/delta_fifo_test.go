@@ -642,3 +642,58 @@ func TestDeltaFIFOAfterProcessedWaitsForTheKeysQueuedBefore(t *testing.T) {
 		t.Errorf("barrier count seen while processing = %v (final %d), want %v (final 2)", seen, ran, want)
 	}
 }
+
+// pruneOutside tombstones what keep refuses, judging a queued key by its
+// newest queued state and any other by the cache's, and leaves queued
+// deletes alone.
+func TestDeltaFIFOPruneOutsideTombstonesWhatKeepRefuses(t *testing.T) {
+	known := NewStore(MetaNamespaceKeyFunc)
+	for _, name := range []string{"cached-kept", "cached-dropped", "queued-now-dropped", "queued-deleted"} {
+		if err := known.Add(testObjectWithLabels("ns", name, "1", map[string]string{"keep": "yes"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := known.Update(testObjectWithLabels("ns", "cached-dropped", "1", nil)); err != nil {
+		t.Fatal(err)
+	}
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: MetaNamespaceKeyFunc, KnownObjects: known})
+	for _, err := range []error{
+		f.Update(testObjectWithLabels("ns", "queued-now-dropped", "2", nil)),
+		f.Delete(testObjectWithLabels("ns", "queued-deleted", "1", nil)),
+		f.Add(testObjectWithLabels("ns", "queued-kept", "1", map[string]string{"keep": "yes"})),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep := func(obj any) bool { return obj.(*metav1.PartialObjectMetadata).Labels["keep"] == "yes" }
+	if err := f.pruneOutside(keep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]DeltaType{}
+	tombstones := map[string]bool{}
+	if _, err := f.popBatch(0, func(batch []poppedDeltas, _ bool) {
+		for _, item := range batch {
+			for _, d := range item.Deltas {
+				got[item.Key] = append(got[item.Key], d.Type)
+				if _, ok := d.Object.(DeletedFinalStateUnknown); ok {
+					tombstones[item.Key] = true
+				}
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]DeltaType{
+		"ns/queued-now-dropped": {Updated, Deleted},
+		"ns/queued-deleted":     {Deleted},
+		"ns/queued-kept":        {Added},
+		"ns/cached-dropped":     {Deleted},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("queued deltas %v, want %v", got, want)
+	}
+	if wantTomb := map[string]bool{"ns/queued-now-dropped": true, "ns/cached-dropped": true}; !reflect.DeepEqual(tombstones, wantTomb) {
+		t.Errorf("tombstones %v, want %v", tombstones, wantTomb)
+	}
+}

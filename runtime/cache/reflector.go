@@ -539,7 +539,7 @@ func (r *Reflector) watchStep(ctx context.Context, s state) outcome {
 		if w != nil {
 			w.Stop()
 		}
-		return outcome{end: endReshard}
+		return outcome{end: r.reshardEnding(ctx)}
 	}
 	if w == nil {
 		rv := r.LastSyncResourceVersion()
@@ -569,7 +569,11 @@ func (r *Reflector) watchStep(ctx context.Context, s state) outcome {
 		r.opts.Metrics.WatchEnded(got.events, err)
 	}
 	lived := r.clock.Since(start)
-	return outcome{end: watchEnding(err, lived, got), healthy: got.changes > 0 || lived >= healthyWatch, err: err}
+	end := watchEnding(err, lived, got)
+	if end == endReshard {
+		end = r.reshardEnding(ctx)
+	}
+	return outcome{end: end, healthy: got.changes > 0 || lived >= healthyWatch, err: err}
 }
 
 func (r *Reflector) watchTimeoutSeconds() int64 {

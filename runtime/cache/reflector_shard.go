@@ -37,6 +37,44 @@ func (r *Reflector) shardStored() {
 	sub.Applied(s)
 }
 
+// reshardEnding is how a watch whose shard was replaced ends: narrowed
+// when the new shard is within the current one and the store pruned what
+// it no longer holds (narrow), reshard (a relist) otherwise.
+func (r *Reflector) reshardEnding(ctx context.Context) ending {
+	if r.narrow(ctx) {
+		return endNarrowed
+	}
+	return endReshard
+}
+
+// narrow takes the subscription's new shard without a relist when it
+// holds nothing the current one does not and the store can prune: it
+// queues tombstones for the objects outside it and tells the subscription
+// once the store processed them. It reports whether it did.
+func (r *Reflector) narrow(ctx context.Context) bool {
+	p, ok := r.store.(storePruner)
+	if !ok {
+		return false
+	}
+	next, changed := r.opts.Shard.Current()
+	if n, ok := next.(ShardNarrowing); !ok || !n.Within(r.shard) {
+		return false
+	}
+	err := p.pruneOutside(func(obj any) bool {
+		m, err := meta.Accessor(obj)
+		return err == nil && next.Contains(m)
+	})
+	if err != nil {
+		// Some tombstones may be queued: the relist that follows makes
+		// the store whole.
+		klog.FromContext(ctx).Error(err, "Pruning the cache to a narrower shard failed; relisting", "reflector", r.name)
+		return false
+	}
+	r.shard, r.shardChanged = next, changed
+	r.shardStored()
+	return true
+}
+
 // shardReplaced reports whether a newer shard replaced that of the last
 // list.
 func (r *Reflector) shardReplaced() bool {

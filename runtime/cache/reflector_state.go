@@ -30,6 +30,7 @@ import (
 //	watch      veryShort    watch        yes     yes       +1
 //	watch      idle         watch        yes     -         =
 //	watch      reshard      relist       -       -         =         the shard changed
+//	watch      narrowed     watch        -       -         =         the shard narrowed: pruned, no list
 //	watch      transient    watch        yes     yes       +1
 //	watch      expired      relist       yes     -         =         position expired; resumed
 //	watch      expired      relist       yes     yes       +1        position expired; listed
@@ -53,7 +54,11 @@ import (
 // A watch whose shard changed (ReflectorOptions.Shard: the subscription's
 // channel closed) ends with reshard, before it opens or while it runs;
 // the relist under the new shard follows at once, from the position, and
-// is no failure. Every list and watch list takes the subscription's
+// is no failure. When the new shard is within the old one (ShardNarrowing)
+// and the store can prune (the DeltaFIFO), the watch ends with narrowed
+// instead: the objects outside the new shard are queued as tombstones and
+// the next watch, from the position, carries the new selector; nothing
+// is listed. Every list and watch list takes the subscription's
 // current shard; a watch keeps the shard of the list it follows.
 //
 // A watch that resumed from a position a watch reached (resumed) and ends
@@ -118,12 +123,16 @@ const (
 	// endReshard: the shard changed (ReflectorOptions.Shard): the watch
 	// ended so that the reflector relists under the new shard.
 	endReshard
+	// endNarrowed: the shard changed to one within it: the store pruned
+	// the objects outside the new shard, and the reflector watches again
+	// under it, from the position.
+	endNarrowed
 )
 
 var endingNames = [...]string{endStopped: "stopped", endStored: "stored", endClosed: "closed",
 	endClosedEarly: "closedEarly", endVeryShort: "veryShort", endIdle: "idle", endTransient: "transient",
 	endExpired: "expired", endUnsupported: "unsupported", endStalled: "stalled", endFailed: "failed",
-	endReshard: "reshard"}
+	endReshard: "reshard", endNarrowed: "narrowed"}
 
 func (e ending) String() string { return endingNames[e] }
 
@@ -259,6 +268,8 @@ func (s state) afterWatch(o outcome) (state, effect) {
 		return s, effect{report: true}
 	case endReshard:
 		s.phase = s.relist(o.at)
+		return s, effect{}
+	case endNarrowed:
 		return s, effect{}
 	case endClosedEarly:
 		s.failures++

@@ -34,6 +34,16 @@ type ShardServerApplied interface {
 	ServerApplied(list runtime.Object) bool
 }
 
+// ShardNarrowing is optionally implemented by a Shard that can tell that
+// it holds nothing another shard does not. When a watching informer's new
+// shard is within its current one, it prunes its cache (tombstones for the
+// objects outside the new shard, as a relist would give) and watches again
+// under the new selector, without listing.
+type ShardNarrowing interface {
+	// Within reports whether every object of the shard is in outer.
+	Within(outer Shard) bool
+}
+
 // ShardSource gives informers their shard, which may change while they
 // run.
 type ShardSource interface {

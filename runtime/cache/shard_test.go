@@ -89,6 +89,12 @@ func (src *testShardSource) set(s Shard) {
 	src.cur, src.changed = s, make(chan struct{})
 }
 
+func (src *testShardSource) appliedCount() int {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	return len(src.applied)
+}
+
 func (src *testShardSource) wasApplied(s Shard) bool {
 	src.mu.Lock()
 	defer src.mu.Unlock()
@@ -101,16 +107,33 @@ type recordingSelectors struct {
 	*cachetest.Server
 	mu        sync.Mutex
 	selectors []string
+	lists     int // lists and watch lists
 }
 
 func (r *recordingSelectors) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 	r.record(opts)
+	r.mu.Lock()
+	r.lists++
+	r.mu.Unlock()
 	return r.Server.ListWithContext(ctx, opts)
 }
 
 func (r *recordingSelectors) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	r.record(opts)
+	if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
+		r.mu.Lock()
+		r.lists++
+		r.mu.Unlock()
+	}
 	return r.Server.WatchWithContext(ctx, opts)
+}
+
+// listed returns the number of lists and watch lists, and the selector of
+// the last request.
+func (r *recordingSelectors) listed() (int, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lists, r.selectors[len(r.selectors)-1]
 }
 
 func (r *recordingSelectors) record(opts metav1.ListOptions) {
@@ -288,17 +311,8 @@ func TestShardReshardAddsEnteringAndTombstonesLeaving(t *testing.T) {
 			c := &partShard{parts: []string{"c"}, serverSide: tc.serverSide}
 			src := newTestShardSource(ab)
 			var inf *sharedIndexInformer
-			var mu sync.Mutex
-			var mismatches []string
-			src.onApplied = func(s Shard) {
-				// Applied: the cache holds exactly s.
-				got := sortedKeys(inf.GetStore())
-				if want := keysOfParts(srv.Objects(), s.(*partShard).parts...); !slices.Equal(got, want) {
-					mu.Lock()
-					mismatches = append(mismatches, fmt.Sprintf("applied %v with cache %v", s.(*partShard).parts, got))
-					mu.Unlock()
-				}
-			}
+			var check appliedCheck
+			src.onApplied = check.hook(srv, &inf, func(s Shard) []string { return s.(*partShard).parts })
 			_, events := startShardInformerWithInf(t, srv, src, tc.watchList, &inf)
 			waitFor(t, "ab applied", func() bool { return src.wasApplied(ab) })
 
@@ -327,12 +341,37 @@ func TestShardReshardAddsEnteringAndTombstonesLeaving(t *testing.T) {
 			if got := sortedKeys(inf.GetStore()); !slices.Equal(got, partC) {
 				t.Errorf("cache after narrowing to c = %v, want %v", got, partC)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, m := range mismatches {
-				t.Error(m)
-			}
+			check.report(t)
 		})
+	}
+}
+
+// appliedCheck records the shards Applied reported while the cache did not
+// hold exactly them.
+type appliedCheck struct {
+	mu         sync.Mutex
+	mismatches []string
+}
+
+// hook returns an Applied hook that compares *inf's cache with srv's
+// objects of the shard's parts.
+func (c *appliedCheck) hook(srv *cachetest.Server, inf **sharedIndexInformer, partsOf func(Shard) []string) func(Shard) {
+	return func(s Shard) {
+		got, want := sortedKeys((*inf).GetStore()), keysOfParts(srv.Objects(), partsOf(s)...)
+		if !slices.Equal(got, want) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			c.mismatches = append(c.mismatches, fmt.Sprintf("applied %v with cache %v", partsOf(s), got))
+		}
+	}
+}
+
+func (c *appliedCheck) report(t *testing.T) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.mismatches {
+		t.Error(m)
 	}
 }
 
@@ -451,6 +490,78 @@ func TestShardIgnoredSelectorIsLoggedOnce(t *testing.T) {
 			if wantLogs := map[bool]int{false: 1, true: 0}[tc.serverSide]; ignored != wantLogs {
 				t.Errorf("logged %d times that the server ignored the selector, want %d", ignored, wantLogs)
 			}
+		})
+	}
+}
+
+// narrowingShard is a partShard that can tell it is within another.
+type narrowingShard struct{ partShard }
+
+func (s *narrowingShard) Within(outer Shard) bool {
+	o, ok := outer.(*narrowingShard)
+	if !ok {
+		return false
+	}
+	for _, p := range s.parts {
+		if !slices.Contains(o.parts, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// A narrowing prunes the cache without a list: tombstones for the objects
+// that left, Applied once the cache holds exactly the new shard, and the
+// next watch under the new selector; a widening still relists.
+func TestShardNarrowingPrunesWithoutListing(t *testing.T) {
+	for _, tc := range shardCases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := cachetest.NewServer(&metav1.PartialObjectMetadataList{})
+			for i := range 30 {
+				if _, err := srv.Add(partObject(fmt.Sprintf("o%02d", i), "abc"[i%3:i%3+1])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			abc := &narrowingShard{partShard{parts: []string{"a", "b", "c"}, serverSide: tc.serverSide}}
+			ab := &narrowingShard{partShard{parts: []string{"a", "b"}, serverSide: tc.serverSide}}
+			lw := &recordingSelectors{Server: srv}
+			src := newTestShardSource(abc)
+			var inf *sharedIndexInformer
+			var check appliedCheck
+			src.onApplied = check.hook(srv, &inf, func(s Shard) []string { return s.(*narrowingShard).parts })
+			_, events := startShardInformerWithInf(t, lw, src, tc.watchList, &inf)
+			waitFor(t, "abc applied", func() bool { return src.wasApplied(abc) })
+			listsBefore, _ := lw.listed()
+
+			src.set(ab)
+			waitFor(t, "ab applied", func() bool { return src.wasApplied(ab) })
+			partC := keysOfParts(srv.Objects(), "c")
+			waitFor(t, "tombstones of part c", func() bool { _, _, tomb := events.snapshot(); return len(tomb) == len(partC) })
+			for i, part := range []string{"c", "a"} {
+				if _, err := srv.Add(partObject(fmt.Sprintf("new%d", i), part)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := keysOfParts(srv.Objects(), "a", "b")
+			waitFor(t, "the new object of part a", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
+			lists, selector := lw.listed()
+			if lists != listsBefore {
+				t.Errorf("narrowing made %d lists or watch lists, want none", lists-listsBefore)
+			}
+			if wantSel := map[bool]string{true: "part in (a,b)"}[tc.serverSide]; selector != wantSel {
+				t.Errorf("the watch after narrowing carries selector %q, want %q", selector, wantSel)
+			}
+			_, _, tombstones := events.snapshot()
+			if got := slices.Sorted(maps.Keys(tombstones)); !slices.Equal(got, partC) {
+				t.Errorf("tombstones %v, want part c: %v", got, partC)
+			}
+
+			src.set(abc)
+			waitFor(t, "abc applied again", func() bool { return src.appliedCount() > 2 && src.wasApplied(abc) })
+			if lists, _ := lw.listed(); lists == listsBefore {
+				t.Error("widening did not relist")
+			}
+			check.report(t)
 		})
 	}
 }

@@ -73,7 +73,7 @@ var clientGoNames = []string{
 // informers (implemented by the shard module and by coordinators, set by
 // factories).
 var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext",
-	"Shard", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription"}
+	"Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription"}
 
 // The public surface of runtime/cache is what users and generated code use:
 // client-go's drop-in names and a few of our own. A new exported name must
