@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -609,5 +610,90 @@ func TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog(t *testing
 	}
 	if _, ok := f.queuedLocked("ns/o0"); ok {
 		t.Fatal("popped key ns/o0 still queued")
+	}
+}
+
+// afterProcessed runs at once on an idle queue, and otherwise once every
+// key queued before it was popped and processed, not before.
+func TestDeltaFIFOAfterProcessedWaitsForTheKeysQueuedBefore(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: MetaNamespaceKeyFunc})
+	ran := 0
+	f.afterProcessed(func() { ran++ })
+	if ran != 1 {
+		t.Fatalf("on an idle queue: ran %d times, want 1", ran)
+	}
+	for _, name := range []string{"a", "b"} {
+		if err := f.Add(testObject("ns", name, "1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.afterProcessed(func() { ran++ })
+	if err := f.Add(testObject("ns", "c", "1")); err != nil {
+		t.Fatal(err)
+	}
+	var seen []int
+	for range 3 {
+		if _, err := f.popBatch(1, func([]poppedDeltas, bool) { seen = append(seen, ran) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Processing a and b saw the barrier pending; it ran after b, before c.
+	if want := []int{1, 1, 2}; !slices.Equal(seen, want) || ran != 2 {
+		t.Errorf("barrier count seen while processing = %v (final %d), want %v (final 2)", seen, ran, want)
+	}
+}
+
+// pruneOutside tombstones what keep refuses, judging a queued key by its
+// newest queued state and any other by the cache's, and leaves queued
+// deletes alone.
+func TestDeltaFIFOPruneOutsideTombstonesWhatKeepRefuses(t *testing.T) {
+	known := NewStore(MetaNamespaceKeyFunc)
+	for _, name := range []string{"cached-kept", "cached-dropped", "queued-now-dropped", "queued-deleted"} {
+		if err := known.Add(testObjectWithLabels("ns", name, "1", map[string]string{"keep": "yes"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := known.Update(testObjectWithLabels("ns", "cached-dropped", "1", nil)); err != nil {
+		t.Fatal(err)
+	}
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: MetaNamespaceKeyFunc, KnownObjects: known})
+	for _, err := range []error{
+		f.Update(testObjectWithLabels("ns", "queued-now-dropped", "2", nil)),
+		f.Delete(testObjectWithLabels("ns", "queued-deleted", "1", nil)),
+		f.Add(testObjectWithLabels("ns", "queued-kept", "1", map[string]string{"keep": "yes"})),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep := func(obj any) bool { return obj.(*metav1.PartialObjectMetadata).Labels["keep"] == "yes" }
+	if err := f.pruneOutside(keep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]DeltaType{}
+	tombstones := map[string]bool{}
+	if _, err := f.popBatch(0, func(batch []poppedDeltas, _ bool) {
+		for _, item := range batch {
+			for _, d := range item.Deltas {
+				got[item.Key] = append(got[item.Key], d.Type)
+				if _, ok := d.Object.(DeletedFinalStateUnknown); ok {
+					tombstones[item.Key] = true
+				}
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]DeltaType{
+		"ns/queued-now-dropped": {Updated, Deleted},
+		"ns/queued-deleted":     {Deleted},
+		"ns/queued-kept":        {Added},
+		"ns/cached-dropped":     {Deleted},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("queued deltas %v, want %v", got, want)
+	}
+	if wantTomb := map[string]bool{"ns/queued-now-dropped": true, "ns/cached-dropped": true}; !reflect.DeepEqual(tombstones, wantTomb) {
+		t.Errorf("tombstones %v, want %v", tombstones, wantTomb)
 	}
 }
