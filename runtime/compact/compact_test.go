@@ -228,4 +228,3 @@ func TestObjectsWithoutWalksAreLeftAlone(t *testing.T) {
 		t.Errorf("got %#v, want %#v", o, want)
 	}
 }
-
