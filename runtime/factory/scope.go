@@ -35,6 +35,10 @@ type ByObject struct {
 	// DisableWatchList makes this type's informer list in pages instead of
 	// streaming its initial list, as WithoutWatchList does for every type.
 	DisableWatchList bool
+	// DisableCompaction caches this type's objects as decoded, without
+	// interning or sharing their parts, as WithoutCompaction does for
+	// every type.
+	DisableCompaction bool
 }
 
 // WithByObject scopes the informer of obj's Go type. A later WithByObject

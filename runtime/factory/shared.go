@@ -150,6 +150,7 @@ func (s *Shared) informerOf(key informerKey, newInformer NewInformerFunc, namesp
 		tweak:     s.config.tweakFor(t),
 		transform: s.config.transformFor(t),
 		watchList: s.config.watchListFor(t),
+		compact:   s.config.compactionFor(t),
 	})
 }
 
@@ -160,6 +161,12 @@ type informerSettings struct {
 	tweak     func(*metav1.ListOptions)
 	transform cache.TransformFunc
 	watchList bool
+	compact   bool // compaction of cached objects (WithoutCompaction)
+}
+
+// compactionSetter is implemented by runtime/cache's informers.
+type compactionSetter interface {
+	SetCompaction(on bool) error
 }
 
 // makeOnce returns the informer of key, making it on first request with
@@ -175,6 +182,9 @@ func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespac
 		if set.transform != nil {
 			// A fresh informer has not started, so this cannot fail.
 			_ = inf.SetTransform(set.transform)
+		}
+		if c, ok := inf.(compactionSetter); ok && set.compact {
+			_ = c.SetCompaction(true) // fresh: cannot fail
 		}
 		return inf
 	}
