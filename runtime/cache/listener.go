@@ -88,9 +88,9 @@ type listener struct {
 	// run); read-only afterwards.
 	latestOnly bool
 	// afterCall, when set, runs after each handler call that returned, with
-	// the notification's key (the mutation detector's check). Written
-	// like latestOnly.
-	afterCall func(key string)
+	// the object the handler was given (the mutation detector's check).
+	// Written like latestOnly.
+	afterCall func(obj any)
 
 	stopFlag       atomic.Bool  // stop was called: run returns at its next check
 	initialPending atomic.Int64 // initial adds pushed, not yet delivered
@@ -398,8 +398,8 @@ func (l *listener) deliverAll(batch []notification) {
 // registration still syncs.
 func (l *listener) call(n *notification) {
 	l.callHandler(n)
-	if l.afterCall != nil {
-		l.afterCall(n.key)
+	if l.afterCall != nil && n.newObj != nil {
+		l.afterCall(n.newObj)
 	}
 }
 

@@ -73,11 +73,24 @@ func newMutationDetector(name string) *mutationDetector {
 
 // record notes that obj is now cached under key.
 func (d *mutationDetector) record(key string, obj any) {
-	ro, ok := obj.(runtime.Object)
-	if !ok {
+	d.recordCopy(key, obj, d.copyOf(obj))
+}
+
+// copyOf returns a deep copy of obj, nil when obj is not a runtime.Object.
+func (d *mutationDetector) copyOf(obj any) runtime.Object {
+	if ro, ok := obj.(runtime.Object); ok {
+		return ro.DeepCopyObject()
+	}
+	return nil
+}
+
+// recordCopy is record with the copy of obj taken (copyOf) before obj was
+// stored, so that the copy does not race with readers of the cache.
+func (d *mutationDetector) recordCopy(key string, obj any, objCopy runtime.Object) {
+	if objCopy == nil {
 		return
 	}
-	c := cachedCopy{key: key, cached: obj, copy: ro.DeepCopyObject()}
+	c := cachedCopy{key: key, cached: obj, copy: objCopy}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if old, ok := d.current[key]; ok {

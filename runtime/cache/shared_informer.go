@@ -312,6 +312,11 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 		if d.Type == Replaced {
 			keep = unchangedRelist
 		}
+		var detectorCopy runtime.Object
+		if s.detector != nil {
+			// Copied before the store publishes obj to readers.
+			detectorCopy = s.detector.copyOf(obj)
+		}
 		old, exists, stored, err := s.indexer.swapKeyed(key, obj, keep)
 		if err != nil {
 			// The store refused obj and kept what it had (an index function
@@ -320,7 +325,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 			return
 		}
 		if stored && s.detector != nil {
-			s.detector.record(key, obj)
+			s.detector.recordCopy(key, obj, detectorCopy)
 		}
 		switch {
 		case !exists:
@@ -492,12 +497,17 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 }
 
 // handlerMutationCheck returns what a listener calls after its handler
-// returned from a notification of key: with the mutation detector on, the
-// object cached under key is compared with its copy at once, so that a
-// handler that mutates it is named with the stack that registered it.
-func (s *sharedIndexInformer) handlerMutationCheck(name string, registered []byte) func(key string) {
-	return func(key string) {
-		if d := s.detector; d != nil {
+// returned from an add, update or resync of obj: with the mutation
+// detector on, the object cached under obj's key is compared with its copy
+// at once, so that a handler that mutates it is named with the stack that
+// registered it.
+func (s *sharedIndexInformer) handlerMutationCheck(name string, registered []byte) func(obj any) {
+	return func(obj any) {
+		d := s.detector
+		if d == nil {
+			return
+		}
+		if key, err := MetaNamespaceKeyFunc(obj); err == nil {
 			d.checkHandler(key, name, registered)
 		}
 	}

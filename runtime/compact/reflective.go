@@ -63,6 +63,12 @@ func (c *reflectiveCompiler) compile(typ reflect.Type) reflectiveWalk {
 }
 
 func (c *reflectiveCompiler) build(typ reflect.Type) reflectiveWalk {
+	if w, ok := anyWalks.Load(typ); ok {
+		// A registered walk (ObjectMeta, generated types): no reflection
+		// below this value.
+		walk := w.(func(*Table, any, *Hash))
+		return func(t *Table, v reflect.Value, h *Hash) { walk(t, v.Addr().Interface(), h) }
+	}
 	switch typ {
 	case timeType:
 		return func(t *Table, v reflect.Value, h *Hash) { Time(t, v.Addr().Interface().(*time.Time), h) }

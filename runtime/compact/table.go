@@ -31,7 +31,7 @@ type Table struct {
 
 // shard is one lock's part of a Table.
 type shard struct {
-	mu sync.Mutex
+	mu sync.Mutex // guards entries and inserts
 	// entries maps a value's type and hash to its canonical copies (one per
 	// distinct value; several when hashes collide). Guarded by mu.
 	entries map[tableKey][]entry
