@@ -47,11 +47,17 @@ func (w *walkWriter) identPair(name string) (string, string, bool) {
 		}
 		return "compact." + fn + "[" + name + "]", "compact.Eq[" + name + "]", true
 	}
-	if _, ok := w.decls[name]; ok {
-		walk, eq := w.named(name)
-		return walk, eq, true
+	d, ok := w.decls[name]
+	switch {
+	case !ok:
+		return "", "", false
+	case d.spec.Assign.IsValid():
+		// An alias is the type it names: its functions are that type's
+		// (registering walks for it would replace the other package's).
+		return w.pair(d.spec.Type, d.imports)
 	}
-	return "", "", false
+	walk, eq := w.named(name)
+	return walk, eq, true
 }
 
 // selectorPair is pair of pkg.Name.
@@ -65,14 +71,16 @@ func (w *walkWriter) selectorPair(e *ast.SelectorExpr, imports *fileImports) (st
 	}
 	ts := w.importName(p) + "." + e.Sel.Name
 	if known, ok := knownWalks[p+"."+e.Sel.Name]; ok {
-		return fmt.Sprintf(known[0], ts), fmt.Sprintf(known[1], ts), true
+		return strings.ReplaceAll(known[0], "%s", ts), strings.ReplaceAll(known[1], "%s", ts), true
 	}
 	return "compact.Value[" + ts + "]", "compact.EqualValue[" + ts + "]", true
 }
 
 // qualifierPath returns the import path of the package e's qualifier
-// names: a named import, or an unnamed one whose last element (with the
-// one before it for a version: core/v1 for v1) is the qualifier.
+// names: a named import, or an unnamed one whose last element, without
+// dashes, dots and underscores, is the qualifier (the generator reads
+// syntax only; a package named otherwise is not resolved, and values of
+// its types are left unshared).
 func (w *walkWriter) qualifierPath(e *ast.SelectorExpr, imports *fileImports) (string, bool) {
 	q, ok := e.X.(*ast.Ident)
 	if !ok {
@@ -82,7 +90,7 @@ func (w *walkWriter) qualifierPath(e *ast.SelectorExpr, imports *fileImports) (s
 		return p, true
 	}
 	for _, p := range imports.unnamed {
-		if path.Base(p) == q.Name {
+		if base := path.Base(p); base == q.Name || strings.NewReplacer("-", "", ".", "", "_", "").Replace(base) == q.Name {
 			return p, true
 		}
 	}
@@ -106,29 +114,36 @@ func (w *walkWriter) typeString(expr ast.Expr, imports *fileImports) (string, bo
 		return w.importName(p) + "." + e.Sel.Name, true
 	case *ast.ParenExpr:
 		return w.typeString(e.X, imports)
+	case *ast.InterfaceType:
+		return "interface{}", e.Methods == nil || len(e.Methods.List) == 0
+	}
+	return w.compositeTypeString(expr, imports)
+}
+
+// compositeTypeString is typeString of a pointer, slice or map type.
+func (w *walkWriter) compositeTypeString(expr ast.Expr, imports *fileImports) (string, bool) {
+	switch e := expr.(type) {
 	case *ast.StarExpr:
-		return w.wrapType("*", e.X, "", imports)
+		return w.wrapType("*", e.X, imports)
 	case *ast.ArrayType:
 		if e.Len != nil {
 			return "", false
 		}
-		return w.wrapType("[]", e.Elt, "", imports)
+		return w.wrapType("[]", e.Elt, imports)
 	case *ast.MapType:
 		k, ok := w.typeString(e.Key, imports)
 		if !ok {
 			return "", false
 		}
-		return w.wrapType("map["+k+"]", e.Value, "", imports)
-	case *ast.InterfaceType:
-		return "interface{}", e.Methods == nil || len(e.Methods.List) == 0
+		return w.wrapType("map["+k+"]", e.Value, imports)
 	}
 	return "", false
 }
 
-// wrapType is prefix + elem's type string + suffix.
-func (w *walkWriter) wrapType(prefix string, elem ast.Expr, suffix string, imports *fileImports) (string, bool) {
+// wrapType is prefix + elem's type string.
+func (w *walkWriter) wrapType(prefix string, elem ast.Expr, imports *fileImports) (string, bool) {
 	s, ok := w.typeString(elem, imports)
-	return prefix + s + suffix, ok
+	return prefix + s, ok
 }
 
 // shapeName names a type expression for the helper functions of its

@@ -15,9 +15,6 @@ import (
 // nor the values holding it are shared.
 const compactOptOut = "+informer-gen:compact=false"
 
-// compactPkg is the runtime package generated walks call.
-const compactPkg = "github.com/informer-gen/informer-gen/runtime/compact"
-
 // knownWalks are the walk and equality of apimachinery types every API
 // package uses, written in runtime/compact; %s is the type as the
 // generated file names it.
@@ -74,7 +71,7 @@ type walkWriter struct {
 func newWalkWriter(src *sourcePackage, apiAlias string) *walkWriter {
 	w := &walkWriter{
 		apiAlias: apiAlias, apiPath: src.Path, decls: map[string]*walkDecl{},
-		imports: map[string]string{compactPkg: "compact", src.Path: apiAlias},
+		imports: map[string]string{src.Path: apiAlias}, // compact: fixed in the template
 		names:   map[string]bool{"compact": true, apiAlias: true},
 		funcs:   map[string]string{}, written: map[string]bool{},
 	}
@@ -113,7 +110,10 @@ func hasMarker(cg *ast.CommentGroup) bool {
 // root returns the registration of the informer kind name, and writes
 // its walks.
 func (w *walkWriter) root(name string) string {
-	walk, _ := w.named(name)
+	walk, _, ok := w.identPair(name)
+	if !ok {
+		walk = "compact.Value[" + w.apiAlias + "." + name + "]"
+	}
 	w.drain()
 	return fmt.Sprintf("compact.Register(func(t *compact.Table, obj *%s.%s) { var h compact.Hash; %s(t, obj, &h) })", w.apiAlias, name, walk)
 }
