@@ -184,8 +184,8 @@ func (w *walkWriter) helper(expr ast.Expr, imports *fileImports) (string, string
 		delete(w.funcs, walk)
 		return "", "", false
 	}
-	w.funcs[walk] = fmt.Sprintf("func %s(t *compact.Table, p *%s, h *compact.Hash) {\n\t%s\n}\n", walk, ts, walkBody)
-	w.funcs[eq] = fmt.Sprintf("func %s(a, b *%s) bool {\n\treturn %s\n}\n", eq, ts, eqBody)
+	w.funcs[walk] = fmt.Sprintf("// %s interns and shares a %s in place.\nfunc %s(t *compact.Table, p *%s, h *compact.Hash) {\n\t%s\n}\n", walk, ts, walk, ts, walkBody)
+	w.funcs[eq] = fmt.Sprintf("// %s reports whether two values of type %s are equal.\nfunc %s(a, b *%s) bool {\n\treturn %s\n}\n", eq, ts, eq, ts, eqBody)
 	return walk, eq, true
 }
 
@@ -217,7 +217,7 @@ func (w *walkWriter) writeNamed(name string) {
 		walkBody, eqBody = w.definedBodies(d)
 	}
 	w.funcs["compact"+name] = fmt.Sprintf("// compact%s interns and shares the parts of a %s in place.\nfunc compact%s(t *compact.Table, p *%s, h *compact.Hash) {\n%s\n}\n", name, name, name, ts, walkBody)
-	w.funcs["equal"+name] = fmt.Sprintf("// equal%s reports whether two %ss are equal.\nfunc equal%s(a, b *%s) bool {\n\treturn %s\n}\n", name, name, name, ts, eqBody)
+	w.funcs["equal"+name] = fmt.Sprintf("// equal%s reports whether two values of type %s are equal.\nfunc equal%s(a, b *%s) bool {\n\treturn %s\n}\n", name, name, name, ts, eqBody)
 }
 
 // definedBodies are the bodies of a type defined from a non-struct type

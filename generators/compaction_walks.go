@@ -19,18 +19,18 @@ const compactOptOut = "+informer-gen:compact=false"
 // package uses, written in runtime/compact; %s is the type as the
 // generated file names it.
 var knownWalks = map[string][2]string{
-	metav1Path + ".Time":                                {"compact.MetaTime", "compact.EqualMetaTime"},
-	metav1Path + ".MicroTime":                           {"compact.MetaMicroTime", "compact.EqualMetaMicroTime"},
-	metav1Path + ".ObjectMeta":                          {"compact.ObjectMeta", "compact.EqualObjectMeta"},
-	metav1Path + ".TypeMeta":                            {"compact.TypeMeta", "compact.Eq[%s]"},
-	metav1Path + ".OwnerReference":                      {"compact.OwnerReference", "compact.EqualOwnerReference"},
-	metav1Path + ".ManagedFieldsEntry":                  {"compact.ManagedFieldsEntry", "compact.EqualManagedFieldsEntry"},
-	"k8s.io/apimachinery/pkg/api/resource.Quantity":     {"compact.Quantity", "compact.EqualQuantity"},
-	"k8s.io/apimachinery/pkg/util/intstr.IntOrString":   {"compact.IntOrString", "compact.Eq[%s]"},
-	"k8s.io/apimachinery/pkg/types.UID":                 {"compact.StringOf[%s]", "compact.Eq[%s]"},
-	"k8s.io/apimachinery/pkg/runtime.RawExtension":      {"compact.RawExtension", "compact.EqualRawExtension"},
-	"k8s.io/apimachinery/pkg/apis/meta/v1.Duration":     {"compact.Value[%s]", "compact.Eq[%s]"},
-	"k8s.io/apimachinery/pkg/api/resource.Format":       {"compact.StringOf[%s]", "compact.Eq[%s]"},
+	metav1Path + ".Time":                                 {"compact.MetaTime", "compact.EqualMetaTime"},
+	metav1Path + ".MicroTime":                            {"compact.MetaMicroTime", "compact.EqualMetaMicroTime"},
+	metav1Path + ".ObjectMeta":                           {"compact.ObjectMeta", "compact.EqualObjectMeta"},
+	metav1Path + ".TypeMeta":                             {"compact.TypeMeta", "compact.Eq[%s]"},
+	metav1Path + ".OwnerReference":                       {"compact.OwnerReference", "compact.EqualOwnerReference"},
+	metav1Path + ".ManagedFieldsEntry":                   {"compact.ManagedFieldsEntry", "compact.EqualManagedFieldsEntry"},
+	"k8s.io/apimachinery/pkg/api/resource.Quantity":      {"compact.Quantity", "compact.EqualQuantity"},
+	"k8s.io/apimachinery/pkg/util/intstr.IntOrString":    {"compact.IntOrString", "compact.Eq[%s]"},
+	"k8s.io/apimachinery/pkg/types.UID":                  {"compact.StringOf[%s]", "compact.Eq[%s]"},
+	"k8s.io/apimachinery/pkg/runtime.RawExtension":       {"compact.RawExtension", "compact.EqualRawExtension"},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.Duration":      {"compact.Value[%s]", "compact.Eq[%s]"},
+	"k8s.io/apimachinery/pkg/api/resource.Format":        {"compact.StringOf[%s]", "compact.Eq[%s]"},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.LabelSelector": {"compact.Value[%s]", "compact.EqualValue[%s]"},
 }
 

@@ -37,11 +37,12 @@ func compactFooStatus(t *compact.Table, p *samplecontrollerv1alpha1.FooStatus, h
 	compact.Scalar[int32](t, &p.AvailableReplicas, h)
 }
 
+// compactPtrToInt32 interns and shares a *int32 in place.
 func compactPtrToInt32(t *compact.Table, p **int32, h *compact.Hash) {
 	compact.Pointer(t, p, compact.Scalar[int32], compact.Eq[int32], h)
 }
 
-// equalFoo reports whether two Foos are equal.
+// equalFoo reports whether two values of type Foo are equal.
 func equalFoo(a, b *samplecontrollerv1alpha1.Foo) bool {
 	return compact.Eq[metav1.TypeMeta](&a.TypeMeta, &b.TypeMeta) &&
 		compact.EqualObjectMeta(&a.ObjectMeta, &b.ObjectMeta) &&
@@ -49,17 +50,18 @@ func equalFoo(a, b *samplecontrollerv1alpha1.Foo) bool {
 		equalFooStatus(&a.Status, &b.Status)
 }
 
-// equalFooSpec reports whether two FooSpecs are equal.
+// equalFooSpec reports whether two values of type FooSpec are equal.
 func equalFooSpec(a, b *samplecontrollerv1alpha1.FooSpec) bool {
 	return compact.Eq[string](&a.DeploymentName, &b.DeploymentName) &&
 		equalPtrToInt32(&a.Replicas, &b.Replicas)
 }
 
-// equalFooStatus reports whether two FooStatuss are equal.
+// equalFooStatus reports whether two values of type FooStatus are equal.
 func equalFooStatus(a, b *samplecontrollerv1alpha1.FooStatus) bool {
 	return compact.Eq[int32](&a.AvailableReplicas, &b.AvailableReplicas)
 }
 
+// equalPtrToInt32 reports whether two values of type *int32 are equal.
 func equalPtrToInt32(a, b **int32) bool {
 	return compact.EqualPointers(*a, *b, compact.Eq[int32])
 }
