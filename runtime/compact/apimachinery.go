@@ -49,7 +49,7 @@ func checkQuantityLayout() bool {
 
 // Quantity interns a quantity's cached string and mixes its exact
 // representation into h. Quantities too large for int64 are opaque.
-func Quantity(_ *Table, p *resource.Quantity, h *Hash) {
+func Quantity(t *Table, p *resource.Quantity, h *Hash) {
 	if !quantityMirrored {
 		h.Opaque()
 		return
@@ -61,9 +61,8 @@ func Quantity(_ *Table, p *resource.Quantity, h *Hash) {
 	}
 	h.Uint64(uint64(q.value))
 	h.Uint64(uint64(q.scale))
-	h.String(q.s)
 	h.String(string(q.format))
-	if c := InternString(q.s); unsafe.StringData(c) != unsafe.StringData(q.s) {
+	if c, ok := t.intern(q.s, h); ok {
 		q.s = c
 	}
 }

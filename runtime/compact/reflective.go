@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"sync"
 	"time"
-	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -98,10 +97,8 @@ func (c *reflectiveCompiler) build(typ reflect.Type) reflectiveWalk {
 	return func(_ *Table, _ reflect.Value, h *Hash) { h.Opaque() }
 }
 
-func reflectiveString(_ *Table, v reflect.Value, h *Hash) {
-	s := v.String()
-	h.String(s)
-	if c := InternString(s); unsafe.StringData(c) != unsafe.StringData(s) {
+func reflectiveString(t *Table, v reflect.Value, h *Hash) {
+	if c, ok := t.intern(v.String(), h); ok {
 		v.SetString(c)
 	}
 }

@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"hash/maphash"
 	"reflect"
 	"unsafe"
 )
@@ -16,22 +17,30 @@ type Walk[T any] func(t *Table, p *T, h *Hash)
 // reflect.DeepEqual would say, nil and empty apart).
 type Equal[T any] func(a, b *T) bool
 
-// String interns the string at p.
-func String(_ *Table, p *string, h *Hash) {
-	s := *p
-	h.String(s)
-	if c := InternString(s); unsafe.StringData(c) != unsafe.StringData(s) {
+// String interns the string at p once it repeats (see Table).
+func String(t *Table, p *string, h *Hash) {
+	if c, ok := t.intern(*p, h); ok {
 		*p = c
 	}
 }
 
 // StringOf interns the string of a named string type at p.
-func StringOf[S ~string](_ *Table, p *S, h *Hash) {
-	s := string(*p)
-	h.String(s)
-	if c := InternString(s); unsafe.StringData(c) != unsafe.StringData(s) {
+func StringOf[S ~string](t *Table, p *S, h *Hash) {
+	if c, ok := t.intern(string(*p), h); ok {
 		*p = S(c)
 	}
+}
+
+// intern mixes s into h and returns its canonical copy when s repeats and
+// is not that copy already.
+func (t *Table) intern(s string, h *Hash) (string, bool) {
+	x := maphash.String(seed, s)
+	h.Uint64(x)
+	if s == "" || t == nil || !t.admit(x, unsafe.Pointer(unsafe.StringData(s))) {
+		return "", false
+	}
+	c := InternString(s)
+	return c, unsafe.StringData(c) != unsafe.StringData(s)
 }
 
 // Scalar mixes an integer of any size at p into h.
@@ -120,7 +129,7 @@ func shareSlice[E any](t *Table, s []E, h uint64, eq Equal[E]) []E {
 		}
 		return unsafe.Pointer(unsafe.SliceData(c)), len(c)
 	}
-	p, n := t.lookup(reflect.TypeFor[[]E](), h, same, fresh)
+	p, n := t.lookup(reflect.TypeFor[[]E](), h, unsafe.Pointer(unsafe.SliceData(s)), len(s), same, fresh)
 	return unsafe.Slice((*E)(p), n)
 }
 
@@ -141,7 +150,7 @@ func Pointer[E any](t *Table, p **E, walk Walk[E], eq Equal[E], h *Hash) {
 	}
 	same := func(c unsafe.Pointer, _ int) bool { return (*E)(c) == v || eq((*E)(c), v) }
 	fresh := func() (unsafe.Pointer, int) { return unsafe.Pointer(v), 0 }
-	if c, _ := t.lookup(reflect.TypeFor[*E](), vh.sum, same, fresh); (*E)(c) != v {
+	if c, _ := t.lookup(reflect.TypeFor[*E](), vh.sum, unsafe.Pointer(v), 0, same, fresh); (*E)(c) != v {
 		*p = (*E)(c)
 	}
 }
@@ -207,7 +216,7 @@ func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V],
 		}
 		return mapData(c), 0
 	}
-	p, _ := t.lookup(reflect.TypeFor[map[K]V](), h, same, fresh)
+	p, _ := t.lookup(reflect.TypeFor[map[K]V](), h, mapData(m), 0, same, fresh)
 	return *(*map[K]V)(unsafe.Pointer(&p))
 }
 

@@ -3,6 +3,7 @@ package compact
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unique"
 	"unsafe"
 	"weak"
@@ -27,6 +28,34 @@ const minSweep = 256
 // All methods are safe for concurrent use.
 type Table struct {
 	shards [shardCount]shard
+	// seen admits values: a string is interned, and a value looked up,
+	// only once a value with its hash was seen at another address (a
+	// repeat). Values unique to one object (names, UIDs, IPs, a Pod's own
+	// volumes) thus cost neither a canonical entry nor a lookup, and
+	// walking an object twice finds its own values, not repeats, so it
+	// writes nothing. Lossy (one slot per hash bucket), lock-free.
+	seen [seenSlots]seenSlot
+}
+
+// seenSlots is the size of a Table's admission filter (1 MiB).
+const seenSlots = 1 << 16
+
+// seenSlot is the last value seen in one bucket: its hash and address.
+type seenSlot struct {
+	hash, addr atomic.Uint64
+}
+
+// admit reports whether a value with hash h at address addr repeats one
+// seen at another address, and records it otherwise.
+func (t *Table) admit(h uint64, addr unsafe.Pointer) bool {
+	s := &t.seen[h>>(64-16)]
+	a := uint64(uintptr(addr))
+	if s.hash.Load() == h {
+		return s.addr.Load() != a
+	}
+	s.hash.Store(h)
+	s.addr.Store(a)
+	return false
 }
 
 // shard is one lock's part of a Table.
@@ -73,7 +102,13 @@ func InternString(s string) string {
 // lookup returns the live canonical copy of typ with hash h for which
 // same(storage, n) holds, or stores fresh() as the canonical copy and
 // returns it. fresh returns the storage to point at weakly and its length.
-func (t *Table) lookup(typ reflect.Type, h uint64, same func(p unsafe.Pointer, n int) bool, fresh func() (unsafe.Pointer, int)) (unsafe.Pointer, int) {
+//
+// A value not admitted (seen for the first time) is returned as it is,
+// at addr with length n, without a lookup.
+func (t *Table) lookup(typ reflect.Type, h uint64, addr unsafe.Pointer, n int, same func(p unsafe.Pointer, n int) bool, fresh func() (unsafe.Pointer, int)) (unsafe.Pointer, int) {
+	if !t.admit(h, addr) {
+		return addr, n
+	}
 	s := &t.shards[h%shardCount]
 	k := tableKey{typ: typ, hash: h}
 	s.mu.Lock()

@@ -43,7 +43,9 @@ func TestGeneratedPodWalkSharesWhatRepeats(t *testing.T) {
 	for _, p := range pods {
 		tab.Object(p)
 	}
-	a, b := pods[0], pods[len(pods)-1] // different ReplicaSets
+	// Values are shared from their second sighting on: pods[0] keeps its
+	// own copies.
+	a, b := pods[1], pods[len(pods)-1] // different ReplicaSets
 	ca, cb := &a.Spec.Containers[0], &b.Spec.Containers[0]
 	for _, tt := range []struct {
 		part   string

@@ -93,12 +93,12 @@ func replicaSetTemplate(rs int, r *rand.Rand) *corev1.Pod {
 		Spec: corev1.PodSpec{
 			Containers: []corev1.Container{{
 				Name: "main", Image: fmt.Sprintf("registry.example.com/%s:v1.%d.%d", app, rs%7, rs),
-				Args:           []string{"--port=8080", "--log-level=info", "--metrics-addr=:9090"},
-				Ports:          []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}, {Name: "metrics", ContainerPort: 9090, Protocol: corev1.ProtocolTCP}},
-				Env:            []corev1.EnvVar{{Name: "APP", Value: app}, {Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}}},
-				Resources:      resourceProfiles[rs%len(resourceProfiles)],
-				LivenessProbe:  probe,
-				ReadinessProbe: probe,
+				Args:                   []string{"--port=8080", "--log-level=info", "--metrics-addr=:9090"},
+				Ports:                  []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}, {Name: "metrics", ContainerPort: 9090, Protocol: corev1.ProtocolTCP}},
+				Env:                    []corev1.EnvVar{{Name: "APP", Value: app}, {Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}}},
+				Resources:              resourceProfiles[rs%len(resourceProfiles)],
+				LivenessProbe:          probe,
+				ReadinessProbe:         probe,
 				TerminationMessagePath: "/dev/termination-log", TerminationMessagePolicy: corev1.TerminationMessageReadFile,
 				ImagePullPolicy: corev1.PullIfNotPresent,
 			}},
