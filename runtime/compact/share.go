@@ -34,13 +34,30 @@ func StringOf[S ~string](t *Table, p *S, h *Hash) {
 // intern mixes s into h and returns its canonical copy when s repeats and
 // is not that copy already.
 func (t *Table) intern(s string, h *Hash) (string, bool) {
-	x := maphash.String(seed, s)
-	h.Uint64(x)
-	if s == "" || t == nil || !t.admit(x, unsafe.Pointer(unsafe.StringData(s))) {
+	if s == "" {
+		h.Uint64(0)
 		return "", false
 	}
-	c := InternString(s)
+	x := maphash.String(seed, s)
+	h.Uint64(x)
+	if t == nil || !t.admit(x, unsafe.Pointer(unsafe.StringData(s))) {
+		return "", false
+	}
+	c := t.canonicalString(x, s)
 	return c, unsafe.StringData(c) != unsafe.StringData(s)
+}
+
+// canonicalString returns the canonical copy of s, whose hash is x: from
+// the table's small cache of recent canonical strings, or from package
+// unique (which the cache saves a lookup of for hot strings).
+func (t *Table) canonicalString(x uint64, s string) string {
+	slot := &t.strings[x>>(64-internCacheBits)]
+	if c := slot.Load(); c != nil && *c == s {
+		return *c
+	}
+	c := InternString(s)
+	slot.Store(&c)
+	return c
 }
 
 // Scalar mixes an integer of any size at p into h.

@@ -35,7 +35,13 @@ type Table struct {
 	// walking an object twice finds its own values, not repeats, so it
 	// writes nothing. Lossy (one slot per hash bucket), lock-free.
 	seen [seenSlots]seenSlot
+	// strings caches recent canonical strings by hash; it keeps at most
+	// 1<<internCacheBits strings alive.
+	strings [1 << internCacheBits]atomic.Pointer[string]
 }
+
+// internCacheBits sizes a Table's cache of canonical strings.
+const internCacheBits = 14
 
 // seenSlots is the size of a Table's admission filter (1 MiB).
 const seenSlots = 1 << 16
