@@ -22,6 +22,7 @@ func ObjectMeta(t *Table, p *metav1.ObjectMeta, h *Hash) {
 	String(t, &p.Name, h)
 	String(t, &p.GenerateName, h)
 	String(t, &p.Namespace, h)
+	//lint:ignore SA1019 cached objects keep what the server sent, as decoded
 	String(t, &p.SelfLink, h)
 	StringOf(t, &p.UID, h)
 	String(t, &p.ResourceVersion, h)
@@ -38,8 +39,10 @@ func ObjectMeta(t *Table, p *metav1.ObjectMeta, h *Hash) {
 
 // EqualObjectMeta reports whether two ObjectMetas are equal.
 func EqualObjectMeta(a, b *metav1.ObjectMeta) bool {
+	//lint:ignore SA1019 equality covers every field, as reflect.DeepEqual
+	selfLink := a.SelfLink == b.SelfLink
 	return a.Name == b.Name && a.GenerateName == b.GenerateName && a.Namespace == b.Namespace &&
-		a.SelfLink == b.SelfLink && a.UID == b.UID && a.ResourceVersion == b.ResourceVersion &&
+		selfLink && a.UID == b.UID && a.ResourceVersion == b.ResourceVersion &&
 		a.Generation == b.Generation && a.CreationTimestamp.Time == b.CreationTimestamp.Time &&
 		EqualPointers(a.DeletionTimestamp, b.DeletionTimestamp, EqualMetaTime) &&
 		EqualPointers(a.DeletionGracePeriodSeconds, b.DeletionGracePeriodSeconds, Eq[int64]) &&
