@@ -35,11 +35,13 @@ func (p *planner) compactionFiles() {
 		for _, k := range v.InformerKinds() {
 			regs = append(regs, w.root(k.Name))
 		}
+		regs = append(regs, w.registrations()...)
+		funcs := w.sortedFuncs()
 		f := compactionFile{
 			fileHeader:    p.fileHeader(v.PackageName),
-			Imports:       w.importList(),
-			Registrations: append(regs, w.registrations()...),
-			Funcs:         w.sortedFuncs(),
+			Imports:       w.importList(append(funcs, regs...)),
+			Registrations: regs,
+			Funcs:         funcs,
 		}
 		p.add("compaction.go.tmpl", f, p.out.informersDir, v.Group.PackageName, v.PackageName, compactionFileName)
 	}

@@ -162,11 +162,15 @@ func (w *walkWriter) sortedFuncs() []string {
 	return out
 }
 
-// importList returns the imports of the generated file, sorted by path.
-func (w *walkWriter) importList() []importSpec {
+// importList returns the imports the generated code uses (a type named
+// on the way to a function not written is not imported), sorted by path.
+func (w *walkWriter) importList(code []string) []importSpec {
+	all := strings.Join(code, "\n")
 	out := make([]importSpec, 0, len(w.imports))
 	for p, alias := range w.imports {
-		out = append(out, importSpec{Alias: alias, Path: p})
+		if regexp.MustCompile(`\b` + alias + `\.`).MatchString(all) {
+			out = append(out, importSpec{Alias: alias, Path: p})
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out

@@ -17,8 +17,13 @@ func walkOf(t *testing.T, src, root string) string {
 		t.Fatal(err)
 	}
 	w := newWalkWriter(&sourcePackage{Path: "example.com/api/v1", Name: "v1", Files: []*sourceFile{{Name: "types.go", AST: f, Fset: fset}}}, "apiv1")
-	reg := w.root(root)
-	return reg + "\n" + strings.Join(w.registrations(), "\n") + "\n" + strings.Join(w.sortedFuncs(), "\n")
+	code := append([]string{w.root(root)}, w.registrations()...)
+	code = append(code, w.sortedFuncs()...)
+	var imports []string
+	for _, i := range w.importList(code) {
+		imports = append(imports, "import "+i.Alias+" "+i.Path)
+	}
+	return strings.Join(append(imports, code...), "\n")
 }
 
 const walkHeader = `package v1
@@ -26,6 +31,7 @@ const walkHeader = `package v1
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
 	other "example.com/other"
 )
 `
@@ -92,6 +98,12 @@ type Item struct{ Args []string }`,
 			src:      "type Foo struct{ name string; Name string }",
 			want:     []string{"h.Opaque() // name", "return false"},
 			wantNone: []string{"&p.name"},
+		},
+		{
+			name:     "a package named only on the way to a known walk is not imported",
+			src:      "type Foo struct{ Data runtime.RawExtension }",
+			want:     []string{"compact.RawExtension(t, &p.Data, h)"},
+			wantNone: []string{"import runtime "},
 		},
 		{
 			name: "types of other packages go through the registry, aliases are their target",
