@@ -248,3 +248,35 @@ func TestObjectsWithoutWalksAreLeftAlone(t *testing.T) {
 		t.Errorf("got %#v, want %#v", o, want)
 	}
 }
+
+// selfCompacting compacts itself (Compacter), before any registered or
+// reflective walk.
+type selfCompacting struct{ calls int }
+
+func (s *selfCompacting) Compact(*Table) { s.calls++ }
+
+func TestCompacterMethodIsUsedFirst(t *testing.T) {
+	o := &selfCompacting{}
+	NewTable().Object(o)
+	if o.calls != 1 {
+		t.Errorf("Compact called %d times, want 1", o.calls)
+	}
+}
+
+// gizmo's walk is registered (as another package's generated code
+// registers its types' walks); Value finds it.
+type gizmo struct{ Name string }
+
+func TestValueUsesTheRegisteredWalkOfItsType(t *testing.T) {
+	calls := 0
+	RegisterWalk(func(t *Table, p *gizmo, h *Hash) { calls++; String(t, &p.Name, h) }, func(a, b *gizmo) bool { return a.Name == b.Name })
+	var h Hash
+	g := gizmo{Name: "x"}
+	Value(NewTable(), &g, &h)
+	if calls != 1 {
+		t.Errorf("registered walk called %d times, want 1", calls)
+	}
+	if !EqualValue(&gizmo{"a"}, &gizmo{"a"}) || EqualValue(&gizmo{"a"}, &gizmo{"b"}) {
+		t.Error("EqualValue does not use the registered equality")
+	}
+}
