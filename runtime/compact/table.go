@@ -90,12 +90,14 @@ type entry struct {
 // NewTable returns an empty Table.
 func NewTable() *Table { return &Table{} }
 
-var defaultTable = NewTable()
+// defaultTable is made at first use: a Table's filters take about 1 MiB,
+// which a program that never compacts should not hold.
+var defaultTable = sync.OnceValue(NewTable)
 
 // Default returns the process-wide Table informers share, so that a value
 // repeated across types (a Pod's and its ReplicaSet's template) is kept
 // once.
-func Default() *Table { return defaultTable }
+func Default() *Table { return defaultTable() }
 
 // InternString returns the canonical copy of s.
 func InternString(s string) string {
