@@ -201,6 +201,9 @@ func (w *walkWriter) helperBodies(expr ast.Expr, imports *fileImports) (string, 
 	case *ast.MapType:
 		wk, _, okK := w.pair(e.Key, imports)
 		wv, ev, okV := w.pair(e.Value, imports)
+		if wv == "compact.Quantity" {
+			wv = "compact.QuantityValue" // map values are read as copies
+		}
 		return fmt.Sprintf("compact.Map(t, p, %s, %s, %s, h)", wk, wv, ev), fmt.Sprintf("compact.EqualMaps(*a, *b, %s)", ev), okK && okV
 	}
 	return "", "", false

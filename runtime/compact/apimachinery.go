@@ -48,8 +48,22 @@ func checkQuantityLayout() bool {
 }
 
 // Quantity interns a quantity's cached string and mixes its exact
-// representation into h. Quantities too large for int64 are opaque.
+// representation into h. Quantities too large for int64 are opaque, and
+// so is one whose string is not cached yet (decoded from a non-canonical
+// form, 128Mi): its String method writes the cache, so a caller reading
+// a shared quantity through a pointer would write memory other objects
+// share (a data race between readers). QuantityValue is for map values,
+// which callers only ever read as copies.
 func Quantity(t *Table, p *resource.Quantity, h *Hash) {
+	if quantityMirrored && (*quantityLayout)(unsafe.Pointer(p)).s == "" {
+		h.Opaque()
+	}
+	QuantityValue(t, p, h)
+}
+
+// QuantityValue is Quantity of a quantity held as a map value: shared
+// whatever its cached string, since reading a map value copies it.
+func QuantityValue(t *Table, p *resource.Quantity, h *Hash) {
 	if !quantityMirrored {
 		h.Opaque()
 		return

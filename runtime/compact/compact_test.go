@@ -43,7 +43,7 @@ func compactWidget(t *Table, p *widget, h *Hash) {
 func compactContainer(t *Table, p *container, h *Hash) {
 	String(t, &p.Name, h)
 	Slice(t, &p.Args, String, Eq[string], h)
-	Map(t, &p.Resources, String, Quantity, EqualQuantity, h)
+	Map(t, &p.Resources, String, QuantityValue, EqualQuantity, h)
 	Pointer(t, &p.Probe, compactProbe, equalProbe, h)
 }
 
@@ -278,5 +278,40 @@ func TestValueUsesTheRegisteredWalkOfItsType(t *testing.T) {
 	}
 	if !EqualValue(&gizmo{"a"}, &gizmo{"a"}) || EqualValue(&gizmo{"a"}, &gizmo{"b"}) {
 		t.Error("EqualValue does not use the registered equality")
+	}
+}
+
+// A quantity whose string is not cached yet (128Mi) is not shared outside
+// maps: its String method would write the shared copy.
+func TestQuantitiesWithoutACachedStringAreSharedOnlyAsMapValues(t *testing.T) {
+	type holder struct{ Q *resource.Quantity }
+	walk := func(t *Table, p *holder, h *Hash) {
+		Pointer(t, &p.Q, Quantity, EqualQuantity, h)
+	}
+	tab := NewTable()
+	var hs []*holder
+	for range 3 {
+		var q resource.Quantity
+		if err := json.Unmarshal([]byte(`"128Mi"`), &q); err != nil {
+			t.Fatal(err)
+		}
+		h := &holder{Q: &q}
+		var hash Hash
+		walk(tab, h, &hash)
+		if !hash.IsOpaque() {
+			t.Error("a quantity without its string cached is not opaque")
+		}
+		hs = append(hs, h)
+	}
+	if hs[1].Q == hs[2].Q {
+		t.Error("pointers to quantities whose String writes are shared")
+	}
+	m := []map[string]resource.Quantity{{"m": resource.MustParse("128Mi")}, {"m": resource.MustParse("128Mi")}, {"m": resource.MustParse("128Mi")}}
+	for i := range m {
+		var h Hash
+		Map(tab, &m[i], String, QuantityValue, EqualQuantity, &h)
+	}
+	if mapData(m[1]) != mapData(m[2]) {
+		t.Error("equal resource maps are not shared")
 	}
 }

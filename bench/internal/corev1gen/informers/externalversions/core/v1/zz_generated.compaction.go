@@ -1151,7 +1151,7 @@ func compactMapOfResourceNameToClaimResourceStatus(t *compact.Table, p *map[core
 
 // compactMapOfResourceNameToResourceQuantity interns and shares a map[corev1.ResourceName]resource.Quantity in place.
 func compactMapOfResourceNameToResourceQuantity(t *compact.Table, p *map[corev1.ResourceName]resource.Quantity, h *compact.Hash) {
-	compact.Map(t, p, compactResourceName, compact.Quantity, compact.EqualQuantity, h)
+	compact.Map(t, p, compactResourceName, compact.QuantityValue, compact.EqualQuantity, h)
 }
 
 // compactMapOfStringToSliceOfByte interns and shares a map[string][]byte in place.
