@@ -209,8 +209,11 @@ func TestTableShrinksWhenObjectsAreGone(t *testing.T) {
 		tab.Object(objs[i])
 	}
 	full := tab.Len()
-	if full < 2*len(objs) {
-		t.Fatalf("table holds %d values for %d pairs of objects, want at least %d", full, len(objs)/2, 2*len(objs))
+	// Four shareable values per pair (args, probe, resources, and labels
+	// repeated throughout); the admission filter is lossy, so a few may be
+	// missing.
+	if want := 3 * len(objs) / 2; full < want {
+		t.Fatalf("table holds %d values for %d pairs of objects, want at least %d", full, len(objs)/2, want)
 	}
 	// Churn: half the objects are deleted and replaced by others that
 	// share one value.
