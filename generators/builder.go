@@ -82,7 +82,7 @@ func (b *modelBuilder) addPackage(d *declarations) {
 	if g == nil {
 		return
 	}
-	b.addVersion(g, p.Path, kinds)
+	b.addVersion(g, p, kinds)
 }
 
 // kinds returns the kinds of d's types, and whether the package is
@@ -170,9 +170,10 @@ func groupNames(pkgPath string, ptags packageTags) (name, pkgName, goName string
 	return name, pkgName, goName
 }
 
-// addVersion adds the version package pkgPath with kinds to g, unless
+// addVersion adds the version package src with kinds to g, unless
 // another package provides the same version.
-func (b *modelBuilder) addVersion(g *group, pkgPath string, kinds []*kind) {
+func (b *modelBuilder) addVersion(g *group, src *sourcePackage, kinds []*kind) {
+	pkgPath := src.Path
 	vName := path.Base(pkgPath)
 	vPkg := goPackageName(vName)
 	key := g.PackageName + "/" + vPkg
@@ -193,6 +194,7 @@ func (b *modelBuilder) addVersion(g *group, pkgPath string, kinds []*kind) {
 		ListersPkg:   path.Join(b.out.listersPkg, g.PackageName, vPkg),
 		ListersAlias: g.PackageName + vPkg + "listers",
 		Kinds:        kinds,
+		source:       src,
 	}
 	for _, k := range kinds {
 		k.Type = v.APIAlias + "." + k.Name

@@ -15,5 +15,12 @@
 // prints, with every decision made, and which files of the kind a model
 // gets; templates/NAME.go.tmpl is its text.
 //
+// Besides informers and listers, each group version gets
+// zz_generated.compaction.go (compaction_file.go, compaction_walks.go,
+// compaction_types.go): per API type, the walk that interns its strings
+// and shares its repeated parts in the informers' caches (package
+// runtime/compact), decided from the type's syntax, with
+// +informer-gen:compact=false to keep a field or type out.
+//
 // Generate is the entry point; cmd/informer-gen is its command line.
 package generators

@@ -78,6 +78,10 @@ type version struct {
 	ListersAlias string // how informers import ListersPkg
 
 	Kinds []*kind
+
+	// source is the API package, read for the compaction walks of its
+	// types (compaction_file.go).
+	source *sourcePackage
 }
 
 // HasInformers reports whether a kind of v has an informer.

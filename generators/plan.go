@@ -24,7 +24,7 @@ type fileHeader struct {
 // own, in the file named after its template: factory_file.go,
 // generic_file.go, metadata_file.go, factory_interfaces_file.go,
 // group_interface_file.go, version_interface_file.go, informer_file.go,
-// lister_file.go and expansion_generated_file.go.
+// lister_file.go, expansion_generated_file.go and compaction_file.go.
 type planner struct {
 	m            *model
 	out          layout
@@ -39,6 +39,7 @@ func plan(m *model, out layout, clientsetPkg, boilerplate string) []plannedFile 
 	for _, kind := range []func(){
 		p.factoryFile, p.genericFile, p.metadataFile, p.interfacesFile,
 		p.groupFiles, p.versionFiles, p.expansionFiles, p.informerFiles, p.listerFiles,
+		p.compactionFiles,
 	} {
 		kind()
 	}

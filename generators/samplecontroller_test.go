@@ -113,15 +113,16 @@ func TestSampleControllerOutputMatchesCheckedInFiles(t *testing.T) {
 	}
 
 	want := map[string]string{
-		"informers/externalversions/factory.go":                               "func NewSharedInformerFactory(client versioned.Interface",
-		"informers/externalversions/generic.go":                               `case samplecontrollerv1alpha1.SchemeGroupVersion.WithResource("foos")`,
-		"informers/externalversions/metadata.go":                              "func ForMetadata(f SharedInformerFactory, resource schema.GroupVersionResource) (metadata.Informer, error)",
-		"informers/externalversions/internalinterfaces/factory_interfaces.go": "type SharedInformerFactory interface",
-		"informers/externalversions/samplecontroller/interface.go":            "V1alpha1() v1alpha1.Interface",
-		"informers/externalversions/samplecontroller/v1alpha1/interface.go":   "Foos() TypedFooInformer",
-		"informers/externalversions/samplecontroller/v1alpha1/foo.go":         "client.SamplecontrollerV1alpha1().Foos(namespace).Watch(",
-		"listers/samplecontroller/v1alpha1/foo.go":                            "type FooLister interface",
-		"listers/samplecontroller/v1alpha1/expansion_generated.go":            "type FooNamespaceListerExpansion interface",
+		"informers/externalversions/factory.go":                                           "func NewSharedInformerFactory(client versioned.Interface",
+		"informers/externalversions/generic.go":                                           `case samplecontrollerv1alpha1.SchemeGroupVersion.WithResource("foos")`,
+		"informers/externalversions/metadata.go":                                          "func ForMetadata(f SharedInformerFactory, resource schema.GroupVersionResource) (metadata.Informer, error)",
+		"informers/externalversions/internalinterfaces/factory_interfaces.go":             "type SharedInformerFactory interface",
+		"informers/externalversions/samplecontroller/interface.go":                        "V1alpha1() v1alpha1.Interface",
+		"informers/externalversions/samplecontroller/v1alpha1/interface.go":               "Foos() TypedFooInformer",
+		"informers/externalversions/samplecontroller/v1alpha1/foo.go":                     "client.SamplecontrollerV1alpha1().Foos(namespace).Watch(",
+		"listers/samplecontroller/v1alpha1/foo.go":                                        "type FooLister interface",
+		"listers/samplecontroller/v1alpha1/expansion_generated.go":                        "type FooNamespaceListerExpansion interface",
+		"informers/externalversions/samplecontroller/v1alpha1/zz_generated.compaction.go": "compact.Register(func(t *compact.Table, obj *samplecontrollerv1alpha1.Foo)",
 	}
 	if len(out.Files) != len(want) {
 		var got []string

@@ -11,7 +11,10 @@
 //     package per API group and per group version;
 //   - informer.go.tmpl: one informer per type;
 //   - lister.go.tmpl, expansion_generated.go.tmpl: one lister per type and
-//     the expansion interfaces of a lister package.
+//     the expansion interfaces of a lister package;
+//   - compaction.go.tmpl: zz_generated.compaction.go, the compaction walks
+//     (package runtime/compact) of a group version's types, registered
+//     from init.
 //
 // Every template receives the data the generators package declares for it
 // (informer.go.tmpl gets an informerFile, in informer_file.go, and so on),

@@ -34,7 +34,10 @@
 //
 // An optional TransformFunc (SharedInformer.SetTransform, before Run)
 // rewrites each object version once, before it enters the queue, so the
-// cache and the handlers only ever see transformed objects.
+// cache and the handlers only ever see transformed objects. After it,
+// when SharedIndexInformerOptions.Compact is set (generated factories set
+// it), package runtime/compact interns the object's strings and shares
+// its parts that repeat across cached objects.
 //
 // # Relists without noise
 //

@@ -87,6 +87,10 @@ type listener struct {
 	// informer before it adds the listener to the processor (which starts
 	// run); read-only afterwards.
 	latestOnly bool
+	// afterCall, when set, runs after each handler call that returned, with
+	// the object the handler was given (the mutation detector's check).
+	// Written like latestOnly.
+	afterCall func(obj any)
 
 	stopFlag       atomic.Bool  // stop was called: run returns at its next check
 	initialPending atomic.Int64 // initial adds pushed, not yet delivered
@@ -393,6 +397,15 @@ func (l *listener) deliverAll(batch []notification) {
 // notification. Either way an initial add counts as delivered, so the
 // registration still syncs.
 func (l *listener) call(n *notification) {
+	l.callHandler(n)
+	if l.afterCall != nil && n.newObj != nil {
+		l.afterCall(n.newObj)
+	}
+}
+
+// callHandler is call without afterCall: a handler panic is recovered
+// here, a failing afterCall (the mutation detector) is not.
+func (l *listener) callHandler(n *notification) {
 	if n.kind == notifyAdd && n.initial {
 		defer l.initialDone()
 	}

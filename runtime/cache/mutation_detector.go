@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime/debug"
 	"strconv"
 	"sync"
+	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -20,11 +22,21 @@ const mutationDetectorEnv = "KUBE_CACHE_MUTATION_DETECTOR"
 // mutationCheckPeriod is how often an enabled detector compares.
 const mutationCheckPeriod = time.Second
 
-// mutationDetectorFromEnv reports whether KUBE_CACHE_MUTATION_DETECTOR asks
-// for the detector.
-func mutationDetectorFromEnv() bool {
-	on, _ := strconv.ParseBool(os.Getenv(mutationDetectorEnv))
-	return on
+// mutationDetectorWanted reports whether an informer runs the detector:
+// when asked (explicit), when KUBE_CACHE_MUTATION_DETECTOR=true, and in
+// test binaries (testing.Testing) when the informer compacts its objects,
+// so that a mutation that compaction would spread to other objects fails
+// users' tests; KUBE_CACHE_MUTATION_DETECTOR=false turns that last one off
+// (benchmarks).
+func mutationDetectorWanted(explicit, compacting bool) bool {
+	env, err := strconv.ParseBool(os.Getenv(mutationDetectorEnv))
+	switch {
+	case explicit:
+		return true
+	case err == nil:
+		return env
+	}
+	return compacting && testing.Testing()
 }
 
 // mutationDetector keeps a deep copy of every object the informer caches
@@ -61,11 +73,24 @@ func newMutationDetector(name string) *mutationDetector {
 
 // record notes that obj is now cached under key.
 func (d *mutationDetector) record(key string, obj any) {
-	ro, ok := obj.(runtime.Object)
-	if !ok {
+	d.recordCopy(key, obj, d.copyOf(obj))
+}
+
+// copyOf returns a deep copy of obj, nil when obj is not a runtime.Object.
+func (d *mutationDetector) copyOf(obj any) runtime.Object {
+	if ro, ok := obj.(runtime.Object); ok {
+		return ro.DeepCopyObject()
+	}
+	return nil
+}
+
+// recordCopy is record with the copy of obj taken (copyOf) before obj was
+// stored, so that the copy does not race with readers of the cache.
+func (d *mutationDetector) recordCopy(key string, obj any, objCopy runtime.Object) {
+	if objCopy == nil {
 		return
 	}
-	c := cachedCopy{key: key, cached: obj, copy: ro.DeepCopyObject()}
+	c := cachedCopy{key: key, cached: obj, copy: objCopy}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if old, ok := d.current[key]; ok {
@@ -97,7 +122,7 @@ func (d *mutationDetector) check() {
 	d.mu.Unlock()
 	for _, c := range objs {
 		if !reflect.DeepEqual(c.cached, c.copy) {
-			d.fail(fmt.Sprintf("cache %s: cached object under key %q was mutated; cached %#v, original %#v", d.name, c.key, c.cached, c.copy))
+			d.fail(d.report(c))
 		}
 	}
 }
@@ -115,5 +140,44 @@ func (d *mutationDetector) run(ctx context.Context) {
 		case <-t.C:
 			d.check()
 		}
+	}
+}
+
+// report describes the mutation of c: the cache, the key, the first field
+// that differs, the objects, and where the check ran (the informer's
+// goroutines, or the caller of checkAfterHandler: the handler's stack).
+func (d *mutationDetector) report(c cachedCopy) string {
+	path := firstDifference(reflect.ValueOf(c.cached), reflect.ValueOf(c.copy), "")
+	return fmt.Sprintf("cache %s: cached object under key %q was mutated at field %s (cached objects are shared and must not be modified; "+
+		"deep-copy before changing; parts of compacted objects are shared with other objects); cached %#v, original %#v\ndetected at:\n%s",
+		d.name, c.key, path, c.cached, c.copy, debug.Stack())
+}
+
+// checkHandler compares the object cached under key with its copy at
+// once; listeners call it after each handler call while the detector is
+// on, so a handler that mutates the object it was given is named, with
+// the stack that registered it.
+func (d *mutationDetector) checkHandler(key, handler string, registered []byte) {
+	d.mu.Lock()
+	c, ok := d.current[key]
+	d.mu.Unlock()
+	if ok && !reflect.DeepEqual(c.cached, c.copy) {
+		d.rebase(c)
+		d.fail(fmt.Sprintf("%s\nby handler %q, registered at:\n%s", d.report(c), handler, registered))
+	}
+}
+
+// rebase takes a new copy of c's object after its mutation was reported,
+// so that one mutation is reported once.
+func (d *mutationDetector) rebase(c cachedCopy) {
+	ro, ok := c.cached.(runtime.Object)
+	if !ok {
+		return
+	}
+	c.copy = ro.DeepCopyObject()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if cur, ok := d.current[c.key]; ok && cur.cached == c.cached {
+		d.current[c.key] = c
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -14,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
 // SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.
@@ -54,6 +58,19 @@ type SharedIndexInformerOptions struct {
 	// DetectCacheMutations turns the cache mutation detector on; it is
 	// also on when KUBE_CACHE_MUTATION_DETECTOR=true.
 	DetectCacheMutations bool
+	// Compact compacts every object entering the cache, after the
+	// transform: its strings are interned and its parts that repeat across
+	// objects (resource maps, env, probes, labels, ...) replaced by one
+	// canonical copy each, in compact.Default() (package
+	// runtime/compact). Cached objects compare equal to the decoded ones,
+	// but parts are shared between objects, so a caller that mutates a
+	// cached object (which the informer contract forbids) changes others
+	// too; in test binaries the mutation detector is on while Compact is
+	// (unless KUBE_CACHE_MUTATION_DETECTOR=false). Off for informers made
+	// with this package's constructors, as client-go's; generated factories
+	// turn it on (factory.WithoutCompaction and ByObject.DisableCompaction
+	// turn it off). SetCompaction changes it before Run.
+	Compact bool
 	// Clock drives resync scheduling; the real clock by default.
 	Clock clock.WithTicker
 	// Shard, when set, makes the informer hold only the shard the source
@@ -109,7 +126,8 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		syncedCh:          make(chan struct{}),
 		shard:             opts.Shard,
 	}
-	if opts.DetectCacheMutations || mutationDetectorFromEnv() {
+	s.compact = opts.Compact
+	if mutationDetectorWanted(opts.DetectCacheMutations, opts.Compact) {
 		s.detector = newMutationDetector(name)
 	}
 	return s
@@ -139,6 +157,7 @@ type sharedIndexInformer struct {
 	defaultResync     time.Duration
 	resyncCheckPeriod time.Duration
 	transform         TransformFunc
+	compact           bool
 	watchErrorHandler WatchErrorHandlerWithContext
 	shard             ShardSource
 
@@ -228,7 +247,7 @@ func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFI
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 		KeyFunction:  MetaNamespaceKeyFunc,
 		KnownObjects: s.indexer,
-		Transformer:  s.transform,
+		Transformer:  s.entryTransformLocked(),
 		Metrics:      s.opts.Metrics,
 	})
 	r := NewReflectorWithOptions(s.lw, nil, fifo, ReflectorOptions{
@@ -307,6 +326,11 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 		if d.Type == Replaced {
 			keep = unchangedRelist
 		}
+		var detectorCopy runtime.Object
+		if s.detector != nil {
+			// Copied before the store publishes obj to readers.
+			detectorCopy = s.detector.copyOf(obj)
+		}
 		old, exists, stored, err := s.indexer.swapKeyed(key, obj, keep)
 		if err != nil {
 			// The store refused obj and kept what it had (an index function
@@ -315,7 +339,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 			return
 		}
 		if stored && s.detector != nil {
-			s.detector.record(key, obj)
+			s.detector.recordCopy(key, obj, detectorCopy)
 		}
 		switch {
 		case !exists:
@@ -462,6 +486,9 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	l := newListener(handler, options.Name, s.fastCapacity, s.opts.Metrics)
 	l.latestOnly = options.LatestOnly
 	l.requestedResync = resyncPeriod
+	if s.detector != nil || testing.Testing() {
+		l.afterCall = s.handlerMutationCheck(options.Name, debug.Stack())
+	}
 	reg := &registration{informer: s, listener: l}
 	if !s.started {
 		if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
@@ -481,6 +508,23 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		l.push(notification{kind: notifyAdd, initial: true, key: keys[i], newObj: obj})
 	}
 	return reg, nil
+}
+
+// handlerMutationCheck returns what a listener calls after its handler
+// returned from an add, update or resync of obj: with the mutation
+// detector on, the object cached under obj's key is compared with its copy
+// at once, so that a handler that mutates it is named with the stack that
+// registered it.
+func (s *sharedIndexInformer) handlerMutationCheck(name string, registered []byte) func(obj any) {
+	return func(obj any) {
+		d := s.detector
+		if d == nil {
+			return
+		}
+		if key, err := MetaNamespaceKeyFunc(obj); err == nil {
+			d.checkHandler(key, name, registered)
+		}
+	}
 }
 
 // RemoveEventHandler stops deliveries to the handler of handle.
@@ -569,6 +613,44 @@ func (s *sharedIndexInformer) SetShard(src ShardSource) error {
 }
 
 var _ ShardSetter = (*sharedIndexInformer)(nil)
+
+// SetCompaction turns compaction of cached objects on or off (see
+// SharedIndexInformerOptions.Compact); it fails once Run started.
+func (s *sharedIndexInformer) SetCompaction(on bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return fmt.Errorf("cache %s: informer already started", s.name)
+	}
+	s.compact = on
+	switch wanted := mutationDetectorWanted(s.opts.DetectCacheMutations, on); {
+	case wanted && s.detector == nil:
+		s.detector = newMutationDetector(s.name)
+	case !wanted:
+		s.detector = nil
+	}
+	return nil
+}
+
+// entryTransformLocked is what objects go through before they are queued:
+// the transform, then compaction when it is on.
+func (s *sharedIndexInformer) entryTransformLocked() TransformFunc {
+	if !s.compact {
+		return s.transform
+	}
+	compaction := compact.Default().Transform(s.exampleObject)
+	user := s.transform
+	if user == nil {
+		return compaction
+	}
+	return func(obj any) (any, error) {
+		obj, err := user(obj)
+		if err != nil {
+			return nil, err
+		}
+		return compaction(obj)
+	}
+}
 
 // IsStopped is true once Run has returned.
 func (s *sharedIndexInformer) IsStopped() bool { return s.isStopped.Load() }

@@ -32,6 +32,16 @@
 // hand-built ListWatches whose watch ignores sendInitialEvents) gets a LIST
 // at once or after half a second, never the five-minute stream deadline.
 //
+// By default every informer compacts what it caches, after the transforms
+// (cache.SharedIndexInformerOptions.Compact, package runtime/compact):
+// strings are interned and the parts that repeat across objects shared,
+// one canonical copy per distinct value, through the walks informer-gen
+// generates per type. Cached objects stay equal to the decoded ones; code
+// that mutates them (forbidden) would change other objects too, so in test
+// binaries the cache mutation detector is on for compacting informers.
+// WithoutCompaction, or ByObject.DisableCompaction for one type, turns it
+// off.
+//
 // WaitForCacheSync reports, for each informer that did not sync, its last
 // list or watch failure, naming the resource (SyncResult.Errors): a CRD
 // not installed (404), a permission missing (403). WithFailFastSync makes

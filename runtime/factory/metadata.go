@@ -43,7 +43,7 @@ func (s *Shared) MetadataInformerFor(client metadata.Client, resource schema.Gro
 			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 			UseWatchList: config.UseWatchList,
 		})
-	}, namespaces, informerSettings{resync: s.config.defaultResync, tweak: s.config.tweak, transform: transform, watchList: !s.config.noWatchList, shard: s.config.shard})
+	}, namespaces, informerSettings{resync: s.config.defaultResync, tweak: s.config.tweak, transform: transform, watchList: !s.config.noWatchList, shard: s.config.shard, compact: !s.config.noCompaction})
 }
 
 // RemoveMetadataInformer is RemoveInformer for the metadata-only informer

@@ -32,7 +32,9 @@ func (c *metadataClient) List(_ context.Context, resource schema.GroupVersionRes
 	if name == metav1.NamespaceAll {
 		name = "cluster"
 	}
-	item := metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, ResourceVersion: "1", ManagedFields: twoManagers}}
+	item := metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, ResourceVersion: "1", ManagedFields: slices.Clone(twoManagers)}}
+	// A fresh object per list, as a client decodes one: the informer owns
+	// what it lists (the transform and compaction write to it).
 	return &metav1.PartialObjectMetadataList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: []metav1.PartialObjectMetadata{item}}, nil
 }
 

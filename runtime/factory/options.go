@@ -34,6 +34,29 @@ type config struct {
 	// shard is every informer's shard source (WithShard); nil: whole
 	// collections.
 	shard cache.ShardSource
+	// noCompaction keeps cached objects as decoded (WithoutCompaction).
+	noCompaction bool
+}
+
+// WithoutCompaction turns off compaction of cached objects for every
+// informer of the factory: objects are cached as decoded, each with its own
+// strings, maps and slices. By default a factory's informers compact what
+// they cache (cache.SharedIndexInformerOptions.Compact, package
+// runtime/compact): strings are interned and the parts that repeat across
+// objects (resource maps, env, probes, labels, ...) are shared, one
+// canonical copy per distinct value. Cached objects are equal to decoded
+// ones; sharing only matters to code that mutates cached objects, which
+// the informer contract forbids (in test binaries the cache mutation
+// detector is on while compaction is, and names such code).
+// ByObject.DisableCompaction does it for one type.
+func WithoutCompaction() Option {
+	return func(c *config) { c.noCompaction = true }
+}
+
+// compactionFor reports whether the informers of type t compact the
+// objects they cache.
+func (c *config) compactionFor(t reflect.Type) bool {
+	return !c.noCompaction && !c.byObject[t].DisableCompaction
 }
 
 // WithWatchList makes the factory's informers stream their initial lists

@@ -38,6 +38,10 @@ type ByObject struct {
 	// Shard replaces the factory's WithShard for this type: its informer
 	// holds only the shard this source gives it.
 	Shard cache.ShardSource
+	// DisableCompaction caches this type's objects as decoded, without
+	// interning or sharing their parts, as WithoutCompaction does for
+	// every type.
+	DisableCompaction bool
 }
 
 // WithByObject scopes the informer of obj's Go type. A later WithByObject

@@ -152,6 +152,7 @@ func (s *Shared) informerOf(key informerKey, newInformer NewInformerFunc, namesp
 		transform: s.config.transformFor(t),
 		watchList: s.config.watchListFor(t),
 		shard:     s.config.shardFor(t),
+		compact:   s.config.compactionFor(t),
 	})
 }
 
@@ -163,6 +164,12 @@ type informerSettings struct {
 	transform cache.TransformFunc
 	watchList bool
 	shard     cache.ShardSource
+	compact   bool // compaction of cached objects (WithoutCompaction)
+}
+
+// compactionSetter is implemented by runtime/cache's informers.
+type compactionSetter interface {
+	SetCompaction(on bool) error
 }
 
 // makeOnce returns the informer of key, making it on first request with
@@ -186,6 +193,9 @@ func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespac
 				// shard was asked for must not run.
 				panic(err.Error())
 			}
+		}
+		if c, ok := inf.(compactionSetter); ok && set.compact {
+			_ = c.SetCompaction(true) // fresh: cannot fail
 		}
 		return inf
 	}

@@ -17,6 +17,10 @@ import (
 	"k8s.io/client-go/rest"
 	clientgocache "k8s.io/client-go/tools/cache"
 
+	// The core/v1 compaction walks informer-gen generates, as a user
+	// generating for k8s.io/api has them: our factory compacts cached Pods
+	// by default, with these walks rather than the reflective fallback.
+	_ "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/core/v1"
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
 )

@@ -1,0 +1,171 @@
+package cache
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"go.uber.org/goleak"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// addLabelled adds n objects whose labels are equal (each object has its
+// own map, as decoded ones do).
+func addLabelled(t *testing.T, srv *modelServer, n int) {
+	t.Helper()
+	for i := range n {
+		o := testObjectWithLabels("ns", "o"+string(rune('a'+i)), "", map[string]string{"app": "web", "tier": "front"})
+		o.Finalizers = []string{"example.com/f"}
+		if _, err := srv.Add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func mapHeader(m map[string]string) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&m)) }
+
+func TestCompactingInformerSharesEqualPartsAndCachesEqualObjects(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, tt := range []struct {
+		name       string
+		compact    bool
+		wantShared bool
+	}{{"compaction on", true, true}, {"compaction off", false, false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(mutationDetectorEnv, "false")
+			srv := newModelServer()
+			addLabelled(t, srv, 5)
+			inf := startInformer(t, srv, SharedIndexInformerOptions{Compact: tt.compact}, nil)
+			defer inf.stop(t)
+			waitConverged(t, srv, inf)
+			want, _ := srv.List(metav1.ListOptions{})
+			objs := inf.GetStore().List()
+			for _, o := range want.(*metav1.PartialObjectMetadataList).Items {
+				got, ok, _ := inf.GetStore().GetByKey("ns/" + o.Name)
+				if !ok || !reflect.DeepEqual(got, &o) {
+					t.Errorf("cached %#v, want the server's %#v", got, &o)
+				}
+			}
+			// A value is shared from its second sighting on: the first
+			// object keeps its own, the two others share one.
+			labels, finalizers := map[unsafe.Pointer]int{}, map[*string]int{}
+			for _, o := range objs {
+				m := o.(*metav1.PartialObjectMetadata)
+				labels[mapHeader(m.Labels)]++
+				finalizers[&m.Finalizers[0]]++
+			}
+			if shared := len(labels) < len(objs); shared != tt.wantShared {
+				t.Errorf("equal labels of cached objects shared: %v (%d maps for %d objects), want %v", shared, len(labels), len(objs), tt.wantShared)
+			}
+			if shared := len(finalizers) < len(objs); shared != tt.wantShared {
+				t.Errorf("equal finalizers of cached objects shared: %v, want %v", shared, tt.wantShared)
+			}
+		})
+	}
+}
+
+func TestSetCompactionAfterRunFails(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	srv := newModelServer()
+	inf := startInformer(t, srv, SharedIndexInformerOptions{}, nil)
+	if !WaitForCacheSyncWithContext(context.Background(), inf.HasSynced) {
+		t.Fatal("informer did not sync")
+	}
+	if err := inf.SetCompaction(true); err == nil {
+		t.Error("SetCompaction after Run succeeded")
+	}
+	inf.stop(t)
+}
+
+func TestMutationDetectorIsOnInTestBinariesWhileCompacting(t *testing.T) {
+	for _, tt := range []struct {
+		env      string
+		explicit bool
+		compact  bool
+		want     bool
+	}{
+		{"", false, true, true},
+		{"", false, false, false},
+		{"false", false, true, false},
+		{"false", true, true, true},
+		{"true", false, false, true},
+	} {
+		t.Setenv(mutationDetectorEnv, tt.env)
+		inf := NewSharedIndexInformerWithOptions(newModelServer(), &metav1.PartialObjectMetadata{}, SharedIndexInformerOptions{Compact: tt.compact, DetectCacheMutations: tt.explicit}).(*sharedIndexInformer)
+		if got := inf.detector != nil; got != tt.want {
+			t.Errorf("env %q, DetectCacheMutations %v, Compact %v: detector on %v, want %v", tt.env, tt.explicit, tt.compact, got, tt.want)
+		}
+		late := NewSharedIndexInformer(newModelServer(), &metav1.PartialObjectMetadata{}, 0, nil).(*sharedIndexInformer)
+		if err := late.SetCompaction(tt.compact); err != nil {
+			t.Fatal(err)
+		}
+		if got := late.detector != nil; got != tt.want && !tt.explicit {
+			t.Errorf("env %q, SetCompaction(%v): detector on %v, want %v", tt.env, tt.compact, got, tt.want)
+		}
+	}
+}
+
+func TestHandlerMutatingASharedPartIsReportedWithKeyFieldAndStack(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	t.Setenv(mutationDetectorEnv, "")
+	srv := newModelServer()
+	addLabelled(t, srv, 4)
+	var mu sync.Mutex
+	var reports []string
+	inf := startInformer(t, srv, SharedIndexInformerOptions{Compact: true}, func(s *sharedIndexInformer) {
+		if s.detector == nil {
+			t.Fatal("compacting informer in a test binary has no mutation detector")
+		}
+		s.detector.fail = func(msg string) { mu.Lock(); reports = append(reports, msg); mu.Unlock() }
+		s.detector.period = time.Hour // only the handler check and the final one
+		mustAdd(t, s, ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+			// The last object's add: all are recorded by now.
+			if o := obj.(*metav1.PartialObjectMetadata); o.Name == "od" {
+				o.Labels["tier"] = "back" // the map is shared with ns/oc (and ns/ob)
+			}
+		}}, HandlerOptions{Name: "mutator"})
+	})
+	waitConverged(t, srv, inf)
+	inf.stop(t)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reports) == 0 {
+		t.Fatal("no report of the mutation")
+	}
+	first := reports[0]
+	for _, want := range []string{`"ns/od"`, ".ObjectMeta.Labels[tier]", `handler "mutator"`, "TestHandlerMutatingASharedPartIsReportedWithKeyFieldAndStack"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("report lacks %q:\n%s", want, first)
+		}
+	}
+	all := strings.Join(reports, "\n")
+	if !strings.Contains(all, `"ns/oc"`) && !strings.Contains(all, `"ns/ob"`) {
+		t.Errorf("no object sharing the mutated labels (ns/oc, ns/ob) is reported:\n%s", all)
+	}
+}
+
+func TestReaderMutatingACachedObjectIsReportedWithKeyAndField(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	t.Setenv(mutationDetectorEnv, "")
+	srv := newModelServer()
+	addLabelled(t, srv, 1)
+	var mu sync.Mutex
+	var reports []string
+	inf := startInformer(t, srv, SharedIndexInformerOptions{Compact: true}, func(s *sharedIndexInformer) {
+		s.detector.fail = func(msg string) { mu.Lock(); reports = append(reports, msg); mu.Unlock() }
+		s.detector.period = time.Hour // the final check finds it
+	})
+	waitConverged(t, srv, inf)
+	o, _, _ := inf.GetStore().GetByKey("ns/oa")
+	o.(*metav1.PartialObjectMetadata).Finalizers[0] = "mutated"
+	inf.stop(t)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reports) == 0 || !strings.Contains(reports[0], `"ns/oa"`) || !strings.Contains(reports[0], ".ObjectMeta.Finalizers[0]") {
+		t.Fatalf("reports %q, want one naming ns/oa and .ObjectMeta.Finalizers[0]", reports)
+	}
+}

@@ -1,0 +1,55 @@
+// Package compact makes cached objects smaller than their decoding: it
+// interns strings and replaces the parts of an object that repeat across
+// objects (resource maps, env and args slices, probes, ports,
+// tolerations, affinity, labels) by one canonical copy per distinct value.
+//
+// # Data flow
+//
+//	Reflector --decoded object--> DeltaFIFO: transform (user's, then Table.Transform)
+//	                                   |
+//	                                   | compaction: the object's walk, in place
+//	                                   v
+//	                       Table (canonical copies, held weakly)
+//	                                   |
+//	                                   v
+//	                 queued delta --> cache and handlers see the compact object
+//
+// Every object a reflector stores (listed pages, watch-list events, watch
+// events, relists) passes through the informer's transform before it is
+// queued, so a full-size decoded object never outlives its decode by more
+// than a page of a list.
+//
+// # Walks
+//
+// A walk (Walk) visits an object's fields in place: it interns each string
+// (String), and for each slice, map and pointer it walks the elements
+// first, then hashes the value and looks it up in the Table (Slice, Map,
+// Pointer): the value already there with equal contents replaces it, or
+// it becomes the canonical copy. Equality is exact (Equal): values are
+// compared after their hashes match, nil and empty differ, and
+// resource.Quantity compares by representation (1000m is not 1). A walk
+// writes a field only when its value changes, so walking an object that is
+// already compact writes nothing.
+//
+// informer-gen generates the walk and the equality of every type it makes
+// informers for (and of the types they contain) and registers them with
+// Register from the generated informer package's init; objects that
+// implement Compacter compact themselves; any other type gets a reflective
+// walk built once per type (For), which interns strings and shares string
+// maps and string slices.
+//
+// # Lifetime
+//
+// A Table points at canonical copies weakly (package weak): a value no
+// object uses any more is collected, and its entry is dropped when the
+// shard next sweeps (after as many insertions as it has entries) or on
+// Sweep. Strings are interned with package unique, which frees them the
+// same way.
+//
+// # Safety
+//
+// Cached objects must not be mutated (the informer contract). With
+// compaction a mutation of a shared part changes every object holding it;
+// runtime/cache's mutation detector, on in test binaries while compaction
+// is on, reports such a mutation with the object's key and field path.
+package compact

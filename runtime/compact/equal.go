@@ -1,0 +1,39 @@
+package compact
+
+// EqualSlices reports whether a and b have equal elements; nil and empty
+// differ.
+func EqualSlices[E any](a, b []E, eq Equal[E]) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !eq(&a[i], &b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// EqualMaps reports whether a and b have the same keys with equal values;
+// nil and empty differ.
+func EqualMaps[K comparable, V any](a, b map[K]V, eq Equal[V]) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k, av := range a {
+		bv, ok := b[k]
+		if !ok || !eq(&av, &bv) {
+			return false
+		}
+	}
+	return true
+}
+
+// EqualPointers reports whether a and b are both nil or point to equal
+// values.
+func EqualPointers[E any](a, b *E, eq Equal[E]) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a == b || eq(a, b)
+}

@@ -1,0 +1,71 @@
+package compact
+
+import (
+	"hash/maphash"
+	"math"
+)
+
+// seed is the process's seed for string hashes.
+var seed = maphash.MakeSeed()
+
+// Hash accumulates the hash of one value during a walk. A walk that meets
+// something it cannot compare exactly (an interface value, a struct with
+// unexported fields it does not know) marks the hash opaque: neither that
+// value nor anything that contains it is shared. The zero value is ready.
+type Hash struct {
+	sum    uint64
+	opaque bool
+}
+
+// Sum returns the hash so far.
+func (h *Hash) Sum() uint64 { return h.sum }
+
+// Opaque marks the value being walked as one that cannot be shared.
+func (h *Hash) Opaque() { h.opaque = true }
+
+// IsOpaque reports whether Opaque was called on h or a child mixed into it.
+func (h *Hash) IsOpaque() bool { return h.opaque }
+
+// Uint64 mixes v into h.
+func (h *Hash) Uint64(v uint64) {
+	// splitmix64's finalizer over the running sum and v.
+	x := h.sum ^ (v + 0x9e3779b97f4a7c15 + h.sum<<6 + h.sum>>2)
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	h.sum = x
+}
+
+// String mixes the contents of s into h.
+func (h *Hash) String(s string) { h.Uint64(maphash.String(seed, s)) }
+
+// Bytes mixes the contents of b into h; nil and empty differ.
+func (h *Hash) Bytes(b []byte) {
+	if b == nil {
+		h.Uint64(0)
+		return
+	}
+	h.Uint64(uint64(len(b)) + 1)
+	h.Uint64(maphash.Bytes(seed, b))
+}
+
+// Bool mixes b into h.
+func (h *Hash) Bool(b bool) {
+	if b {
+		h.Uint64(1)
+		return
+	}
+	h.Uint64(2)
+}
+
+// Float mixes the bits of f into h.
+func (h *Hash) Float(f float64) { h.Uint64(math.Float64bits(f)) }
+
+// Mix mixes the hash of a child value into h; an opaque child makes h
+// opaque.
+func (h *Hash) Mix(child Hash) {
+	h.Uint64(child.sum)
+	h.opaque = h.opaque || child.opaque
+}
