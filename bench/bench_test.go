@@ -102,3 +102,38 @@ func benchmarkLister(b *testing.B, f func(*testing.B, *measure.Input, subject.Li
 
 func BenchmarkListerList(b *testing.B) { benchmarkLister(b, measure.ListerList) }
 func BenchmarkListerGet(b *testing.B)  { benchmarkLister(b, measure.ListerGet) }
+
+// BenchmarkLiveHeap reports the live heap per cached object of each kind
+// (ConfigMaps and examples/crd's Widgets), each object decoded from its
+// own JSON.
+func BenchmarkLiveHeap(b *testing.B) {
+	cfg := benchInput().Config
+	for _, kind := range measure.Kinds {
+		b.Run(kind.Name, func(b *testing.B) {
+			for _, subj := range liveHeapSubjects() {
+				b.Run(subj.Name, func(b *testing.B) {
+					var bytes float64
+					for b.Loop() {
+						v, err := measure.LiveHeap(context.Background(), cfg, kind, subj)
+						if err != nil {
+							b.Fatal(err)
+						}
+						bytes += v
+					}
+					b.ReportMetric(bytes/float64(b.N), "B/object")
+				})
+			}
+		})
+	}
+}
+
+// liveHeapSubjects are the subjects whose live heap per object is
+// measured: client-go, ours, and ours without compaction when the runtime
+// has compaction.
+func liveHeapSubjects() []subject.Subject {
+	subjects := subject.All()
+	if unc, ok := subject.OursUncompacted(); ok {
+		subjects = append(subjects, unc)
+	}
+	return subjects
+}

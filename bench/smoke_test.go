@@ -2,7 +2,10 @@ package bench_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"os"
+	"reflect"
 	"testing"
 	"time"
 
@@ -15,6 +18,15 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	// Benchmarks measure the cache as a program runs it: in a test binary
+	// our compacting informers turn the cache mutation detector on, which
+	// keeps a deep copy of every cached object. The smoke tests keep it.
+	if b := flag.Lookup("test.bench"); b != nil && b.Value.String() != "" {
+		if err := os.Setenv("KUBE_CACHE_MUTATION_DETECTOR", "false"); err != nil {
+			panic(err)
+		}
+	}
 	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("k8s.io/klog/v2.(*flushDaemon).run.func1"))
 }
 
@@ -144,5 +156,25 @@ func TestSmokeListerBenchmarksRun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The live heap per cached object counts at least the decoded struct of
+// each object (names are unique, so no cache can share it) and stays
+// plausible, for every kind and subject.
+func TestSmokeLiveHeapCountsEveryObject(t *testing.T) {
+	for _, kind := range measure.Kinds {
+		for _, subj := range liveHeapSubjects() {
+			t.Run(kind.Name+"/"+subj.Name, func(t *testing.T) {
+				v, err := measure.LiveHeap(smokeContext(t), dataset.Small, kind, subj)
+				if err != nil {
+					t.Fatal(err)
+				}
+				floor := float64(reflect.TypeOf(kind.Example).Elem().Size())
+				if v < floor || v > 64<<10 {
+					t.Errorf("live heap = %.0f B/object, want in [%.0f B (the struct), 64 KiB]", v, floor)
+				}
+			})
+		}
 	}
 }

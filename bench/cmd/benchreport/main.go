@@ -214,6 +214,16 @@ var measurements = []measurement{
 		},
 	},
 	{
+		name:    "LiveHeapConfigMap",
+		metrics: []metric{{key: "liveheapcm", title: "Live heap per cached ConfigMap, each decoded from its own JSON", unit: "B/object"}},
+		run:     liveHeap(measure.ConfigMaps),
+	},
+	{
+		name:    "LiveHeapWidget",
+		metrics: []metric{{key: "liveheapwidget", title: "Live heap per cached Widget (examples/crd), each decoded from its own JSON", unit: "B/object"}},
+		run:     liveHeap(measure.Widgets),
+	},
+	{
 		name: "ListerList",
 		metrics: []metric{
 			{key: "listns", title: "Lister List of one namespace", unit: "ns/op"},
@@ -229,6 +239,42 @@ var measurements = []measurement{
 		},
 		run: lister(measure.ListerGet),
 	},
+}
+
+// uncompactedMeasurements are ours without compaction (issue 21) beside
+// client-go's figures of the same measurements: the time to sync, the
+// events/s and the live heaps of today's cache. None while the runtime has
+// no compaction switch.
+func uncompactedMeasurements() []measurement {
+	unc, ok := subject.OursUncompacted()
+	if !ok {
+		return nil
+	}
+	only := func(run func(context.Context, *measure.Input, subject.Subject) ([]float64, error)) func(context.Context, *measure.Input, subject.Subject) ([]float64, error) {
+		return func(ctx context.Context, in *measure.Input, _ subject.Subject) ([]float64, error) {
+			return run(ctx, in, unc)
+		}
+	}
+	var ms []measurement
+	for _, m := range measurements {
+		switch m.name {
+		case "Sync", "Updates1", "LiveHeapConfigMap", "LiveHeapWidget":
+			mt := m.metrics[0]
+			ms = append(ms, measurement{name: m.name + "Uncompacted", oursOnly: true, run: only(m.run), metrics: []metric{{
+				key: mt.key + "uncompacted", title: mt.title + ", ours without compaction", unit: mt.unit, higherIsBetter: mt.higherIsBetter, peerKey: mt.key,
+			}}})
+		}
+	}
+	return ms
+}
+
+func init() { measurements = append(measurements, uncompactedMeasurements()...) }
+
+func liveHeap(kind measure.Kind) func(context.Context, *measure.Input, subject.Subject) ([]float64, error) {
+	return func(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error) {
+		v, err := measure.LiveHeap(ctx, in.Config, kind, subj)
+		return []float64{v}, err
+	}
 }
 
 func stalled(ctx context.Context, in *measure.Input, subj subject.Subject) ([]float64, error) {

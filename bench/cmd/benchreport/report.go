@@ -78,6 +78,7 @@ func writeReport(path string, res *results) error {
 		}
 		p("| %s: %s | %s | %s |\n", m.title, m.goalText, format(r), verdict)
 	}
+	writeCompactionGoals(&b, res)
 	p("\n![events/s and memory, client-go and ours](%s)\n\n", "benchmarks.png")
 	if res.generator != nil {
 		writeGeneratorSection(&b, res.generator)
@@ -92,6 +93,41 @@ func writeReport(path string, res *results) error {
 		return err
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// compactionGoal is a goal of issue 21 on ours against ours without
+// compaction (today's cache): metric key of ours over metric
+// key+"uncompacted" of ours, per round.
+type compactionGoal struct {
+	key, text      string
+	limit          float64
+	higherIsBetter bool
+}
+
+var compactionGoals = []compactionGoal{
+	{"sync", "Time until HasSynced: within 10% of ours without compaction (ours / ours without compaction ≤ 1.10)", 1.10, false},
+	{"updates1", "Update events/s, 1 handler: within 10% of ours without compaction (ours / ours without compaction ≥ 0.90)", 0.90, true},
+}
+
+// writeCompactionGoals adds the rows of compactionGoals to the goal table,
+// once the run measured ours without compaction.
+func writeCompactionGoals(b *strings.Builder, res *results) {
+	for _, g := range compactionGoals {
+		unc := res.get(g.key+"uncompacted", ours)
+		if len(unc) == 0 {
+			continue
+		}
+		r := ratios(res.get(g.key, ours), unc).median()
+		met := r <= g.limit
+		if g.higherIsBetter {
+			met = r >= g.limit
+		}
+		verdict := "no"
+		if met {
+			verdict = "yes"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", g.text, format(r), verdict)
+	}
 }
 
 // cpuModel is the first "model name" of /proc/cpuinfo.

@@ -9,6 +9,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -20,8 +21,10 @@ import (
 // Source serves one list and one watch. It is safe for concurrent use.
 type Source struct {
 	list runtime.Object
+	// release makes List hand the list out once and forget it.
+	release bool
 
-	mu      sync.Mutex
+	mu      sync.Mutex // guards list (when release is set) and the fields below
 	events  []watch.Event
 	fed     bool          // the feed watch was handed out
 	opened  chan struct{} // closed once the feed watch exists
@@ -40,6 +43,16 @@ func New(list runtime.Object, events []watch.Event) *Source {
 	}
 }
 
+// NewReleasing returns a Source whose List hands list out once and then
+// forgets it, so that only the informer keeps what it took from the list
+// alive (what a decoded list response is to a real informer); a second
+// List fails. It serves no events.
+func NewReleasing(list runtime.Object) *Source {
+	s := New(list, nil)
+	s.release = true
+	return s
+}
+
 // SetEvents replaces the events to feed; it must be called before Start.
 func (s *Source) SetEvents(events []watch.Event) {
 	s.mu.Lock()
@@ -56,7 +69,17 @@ func (s *Source) List(ctx context.Context, _ metav1.ListOptions) (runtime.Object
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.list, nil
+	if !s.release {
+		return s.list, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list := s.list
+	s.list = nil
+	if list == nil {
+		return nil, errors.New("source: the list was handed out already (NewReleasing serves one list)")
+	}
+	return list, nil
 }
 
 // Watch returns, the first time, the watch that feeds the events once

@@ -89,3 +89,26 @@ func TestStopAndCancelCloseEveryWatch(t *testing.T) {
 		})
 	}
 }
+
+func TestListHandsOutTheListOnceOnlyWhenReleasing(t *testing.T) {
+	list := &corev1.ConfigMapList{}
+	for _, tc := range []struct {
+		name       string
+		src        *Source
+		secondFail bool
+	}{
+		{"New serves the list every time", New(list, nil), false},
+		{"NewReleasing serves it once", NewReleasing(list), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.src.List(context.Background(), metav1.ListOptions{})
+			if err != nil || got != list {
+				t.Fatalf("first List = %v, %v; want the list", got, err)
+			}
+			got, err = tc.src.List(context.Background(), metav1.ListOptions{})
+			if failed := err != nil; failed != tc.secondFail || !failed && got != list {
+				t.Errorf("second List = %v, %v; want failure %t", got, err, tc.secondFail)
+			}
+		})
+	}
+}

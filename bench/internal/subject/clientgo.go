@@ -18,7 +18,7 @@ import (
 // ClientGo is client-go's cache.SharedIndexInformer and its generated
 // ConfigMap lister.
 func ClientGo() Subject {
-	return Subject{Name: "clientgo", New: newClientGo}
+	return Subject{Name: "clientgo", New: newClientGo, Typed: newClientGoTyped}
 }
 
 // clientGoLW adapts a Source to client-go's ListerWatcher, with and

@@ -5,16 +5,59 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/informer-gen/informer-gen/bench/internal/source"
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/lister"
+
+	// The compaction walks generated informers register (package
+	// runtime/compact), as a program that uses them links them:
+	// informer-gen's output for k8s.io/api/core/v1 (ConfigMaps) and for
+	// examples/crd (Widgets).
+	_ "github.com/informer-gen/informer-gen/bench/internal/corev1gen/informers/externalversions/core/v1"
+	_ "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/informers/externalversions/stable/v1"
 )
 
+// setCompaction turns our cache's compaction of cached objects (interned
+// strings, shared sub-structures: issue 21) on or off in opts; were it nil
+// (a runtime without compaction), ours would be the cache as it is and
+// OursUncompacted would not be offered.
+var setCompaction = func(opts *cache.SharedIndexInformerOptions, on bool) { opts.Compact = on }
+
 // Ours is informer-gen's runtime/cache SharedIndexInformer and the
-// runtime/lister ResourceIndexer generated listers wrap.
+// runtime/lister ResourceIndexer generated listers wrap, with what a
+// generated factory turns on by default (compaction, once the runtime has
+// it).
 func Ours() Subject {
-	return Subject{Name: "ours", New: func(src *source.Source) Informer { return newOurs(src, cache.HandlerOptions{}) }}
+	return Subject{Name: "ours", New: func(src *source.Source) Informer {
+		return newOurs(src, cache.HandlerOptions{}, true)
+	}, Typed: func(src *source.Source, example runtime.Object) TypedInformer {
+		return newOursTyped(src, example, true)
+	}}
+}
+
+// OursUncompacted is Ours with compaction off (factory.WithoutCompaction),
+// and false while the runtime has no compaction.
+func OursUncompacted() (Subject, bool) {
+	if setCompaction == nil {
+		return Subject{}, false
+	}
+	return Subject{Name: "ours-uncompacted", New: func(src *source.Source) Informer {
+		return newOurs(src, cache.HandlerOptions{}, false)
+	}, Typed: func(src *source.Source, example runtime.Object) TypedInformer {
+		return newOursTyped(src, example, false)
+	}}, true
+}
+
+// oursOptions are the options of our informers: the namespace index, and
+// compaction on or off when the runtime has it.
+func oursOptions(compact bool) cache.SharedIndexInformerOptions {
+	opts := cache.SharedIndexInformerOptions{Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}}
+	if setCompaction != nil {
+		setCompaction(&opts, compact)
+	}
+	return opts
 }
 
 // OursLatestOnly is Ours with every handler registered with
@@ -23,7 +66,9 @@ func Ours() Subject {
 // old object. The report uses it only for the stalled-handler measurement.
 func OursLatestOnly() Subject {
 	return Subject{Name: "ours-latest-only", New: func(src *source.Source) Informer {
-		return newOurs(src, cache.HandlerOptions{LatestOnly: true})
+		return newOurs(src, cache.HandlerOptions{LatestOnly: true}, true)
+	}, Typed: func(src *source.Source, example runtime.Object) TypedInformer {
+		return newOursTyped(src, example, true)
 	}}
 }
 
@@ -32,9 +77,8 @@ type oursInformer struct {
 	opts cache.HandlerOptions // for every AddHandler
 }
 
-func newOurs(src *source.Source, opts cache.HandlerOptions) Informer {
-	return oursInformer{inf: cache.NewSharedIndexInformer(clientGoLW{src}, &corev1.ConfigMap{}, 0,
-		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}), opts: opts}
+func newOurs(src *source.Source, opts cache.HandlerOptions, compact bool) Informer {
+	return oursInformer{inf: cache.NewSharedIndexInformerWithOptions(clientGoLW{src}, &corev1.ConfigMap{}, oursOptions(compact)), opts: opts}
 }
 
 func (o oursInformer) AddHandler(h Handler) (func() bool, error) {

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/informer-gen/informer-gen/bench/internal/source"
@@ -55,6 +56,9 @@ type Subject struct {
 	// New returns an informer over src, with no resync and the namespace
 	// index.
 	New func(src *source.Source) Informer
+	// Typed returns an informer of example's type over src, with no
+	// resync and the namespace index.
+	Typed func(src *source.Source, example runtime.Object) TypedInformer
 }
 
 // All returns client-go first, then ours (default handler options).

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
@@ -24,6 +25,13 @@ import (
 // line on stdin:
 //
 //	child  -> {"phase":"synced", ...}     initial sync measured
+//	parent -> "events\n"                  the child reads its CPU time
+//	child  -> {"phase":"counting"}
+//	parent -> "events-done <namespace/name> <resourceVersion>\n"
+//	                                      the parent changed pods, this one
+//	                                      last
+//	child  -> {"phase":"events", ...}     CPU time until that change is
+//	                                      cached
 //	parent -> "relist <namespace/name> <resourceVersion>\n"
 //	                                      the connection is cut, the history
 //	                                      moved on and was compacted
@@ -32,8 +40,17 @@ import (
 //	child  -> {"phase":"done", ...}       back in sync after the relist
 const (
 	phaseSynced   = "synced"
+	phaseCounting = "counting"
+	phaseEvents   = "events"
 	phaseSampling = "sampling"
 	phaseDone     = "done"
+)
+
+// The parent's commands.
+const (
+	cmdEvents     = "events"
+	cmdEventsDone = "events-done"
+	cmdRelist     = "relist"
 )
 
 // childResult is what a child measures; the parent adds the API server's
@@ -61,6 +78,15 @@ type childResult struct {
 	// of the first sync, by protocol.
 	InitialLists      int64 `json:"initialLists,omitempty"`
 	InitialWatchLists int64 `json:"initialWatchLists,omitempty"`
+	// ProtobufResponses counts the responses to those requests that came
+	// as protobuf.
+	ProtobufResponses int64 `json:"protobufResponses,omitempty"`
+
+	// EventCPUSeconds is the child's user+system CPU time from the
+	// "events" command until the last changed pod was cached;
+	// EventSeconds the wall time.
+	EventCPUSeconds float64 `json:"eventCPUSeconds,omitempty"`
+	EventSeconds    float64 `json:"eventSeconds,omitempty"`
 
 	// RelistPeakHeap is the largest HeapAlloc sampled from the restore
 	// of the connection until the informer held the changed objects
@@ -139,55 +165,33 @@ func runChild(variant, kubeconfig string, timeout time.Duration, stdin io.Reader
 	res.HeapAfterSync = ms.HeapAlloc
 	res.LiveHeap, res.HeapInuse = liveHeap()
 	res.InitialLists, res.InitialWatchLists = counts.lists.Load(), counts.watchLists.Load()
+	res.ProtobufResponses = counts.protobuf.Load()
 	res.Objects, res.WithManagedFields = countObjects(inf)
 	if err := enc.Encode(res); err != nil {
 		return err
 	}
 
-	line, err := bufio.NewReader(stdin).ReadString('\n')
-	if err != nil {
-		return fmt.Errorf("read the relist command: %w", err)
+	cmds := bufio.NewReader(stdin)
+	if err := measureEvents(inf, cmds, enc, deadline); err != nil {
+		return err
 	}
-	var key, rv string
-	if _, err := fmt.Sscanf(line, "relist %s %s", &key, &rv); err != nil {
-		return fmt.Errorf("bad relist command %q: %w", line, err)
+	return measureRelist(inf, counts, res, cmds, enc, deadline)
+}
+
+// measureRelist measures the relist the parent forces after its "relist"
+// command: the heap sampled until the changed pod the command names is
+// cached at its resourceVersion.
+func measureRelist(inf started, counts *requestCounts, res childResult, cmds *bufio.Reader, enc *json.Encoder, deadline time.Time) error {
+	key, rv, err := readCommand(cmds, cmdRelist)
+	if err != nil {
+		return err
 	}
 	relistsBefore := counts.relists()
 	listsBefore, watchListsBefore := counts.lists.Load(), counts.watchLists.Load()
 	runtime.GC()
 	runtime.GC()
 
-	var (
-		peak     atomic.Uint64
-		peakLive atomic.Uint64
-		samples  atomic.Int64
-		wg       sync.WaitGroup
-	)
-	stop := make(chan struct{})
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var ms runtime.MemStats
-		live := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			runtime.ReadMemStats(&ms)
-			rtmetrics.Read(live)
-			samples.Add(1)
-			if ms.HeapAlloc > peak.Load() {
-				peak.Store(ms.HeapAlloc)
-			}
-			if v := live[0].Value.Uint64(); v > peakLive.Load() {
-				peakLive.Store(v)
-			}
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
+	sampler := startHeapSampler()
 	if err := enc.Encode(childResult{Phase: phaseSampling}); err != nil {
 		return err
 	}
@@ -199,19 +203,17 @@ func runChild(variant, kubeconfig string, timeout time.Duration, stdin io.Reader
 			}
 		}
 		if time.Now().After(deadline) {
-			close(stop)
-			wg.Wait()
+			sampler.stop()
 			return fmt.Errorf("no relist within the timeout (initial-list requests %d, before %d)", counts.relists(), relistsBefore)
 		}
 		time.Sleep(time.Millisecond)
 	}
 	res.RelistSeconds = time.Since(t1).Seconds()
-	close(stop)
-	wg.Wait()
+	sampler.stop()
 	res.Phase = phaseDone
-	res.RelistPeakHeap = peak.Load()
-	res.RelistPeakLiveHeap = peakLive.Load()
-	res.RelistSamples = int(samples.Load())
+	res.RelistPeakHeap = sampler.peak.Load()
+	res.RelistPeakLiveHeap = sampler.peakLive.Load()
+	res.RelistSamples = int(sampler.samples.Load())
 	res.Relists = counts.lists.Load() - listsBefore
 	res.RelistWatchLists = counts.watchLists.Load() - watchListsBefore
 	res.ObjectsAfter, res.WithManagedFieldsAfter = countObjects(inf)
@@ -241,4 +243,115 @@ func countObjects(inf informerUnderTest) (n, withManagedFields int) {
 		}
 	}
 	return n, withManagedFields
+}
+
+// measureEvents measures the CPU time the informer spends on watch
+// events: from the parent's "events" command, while the parent changes
+// pods, until the change its "events-done" command names is cached (the
+// events of one watch arrive in order, so every earlier one was handled).
+// The child blocks on its standard input meanwhile: no polling is billed.
+func measureEvents(inf started, cmds *bufio.Reader, enc *json.Encoder, deadline time.Time) error {
+	line, err := cmds.ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("read the %s command: %w", cmdEvents, err)
+	}
+	if strings.TrimSpace(line) != cmdEvents {
+		return fmt.Errorf("bad command %q, want %q", line, cmdEvents)
+	}
+	runtime.GC()
+	cpu0, err := ownCPU()
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	if err := enc.Encode(childResult{Phase: phaseCounting}); err != nil {
+		return err
+	}
+	key, rv, err := readCommand(cmds, cmdEventsDone)
+	if err != nil {
+		return err
+	}
+	for {
+		if obj, ok := inf.get(key); ok && obj.GetResourceVersion() == rv {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the change of %s to resourceVersion %s never reached the cache", key, rv)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cpu1, err := ownCPU()
+	if err != nil {
+		return err
+	}
+	return enc.Encode(childResult{Phase: phaseEvents, EventCPUSeconds: cpu1 - cpu0, EventSeconds: time.Since(t0).Seconds()})
+}
+
+// readCommand reads the parent's next command, which must be verb with a
+// key and a resourceVersion.
+func readCommand(cmds *bufio.Reader, verb string) (key, rv string, err error) {
+	line, err := cmds.ReadString('\n')
+	if err != nil {
+		return "", "", fmt.Errorf("read the %s command: %w", verb, err)
+	}
+	var got string
+	if _, err := fmt.Sscanf(line, "%s %s %s", &got, &key, &rv); err != nil || got != verb {
+		return "", "", fmt.Errorf("bad command %q, want %q <namespace/name> <resourceVersion>", line, verb)
+	}
+	return key, rv, nil
+}
+
+// ownCPU is this process's user plus system CPU time, in seconds (to the
+// microsecond: getrusage, not /proc's clock ticks).
+func ownCPU() (float64, error) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, fmt.Errorf("getrusage: %w", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds(), nil
+}
+
+// heapSampler samples HeapAlloc and the live heap the last GC found every
+// 5 ms until stopped, keeping the peaks.
+type heapSampler struct {
+	peak, peakLive atomic.Uint64
+	samples        atomic.Int64
+	done           chan struct{}
+	wg             sync.WaitGroup
+}
+
+// startHeapSampler starts sampling at once.
+func startHeapSampler() *heapSampler {
+	h := &heapSampler{done: make(chan struct{})}
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		var ms runtime.MemStats
+		live := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			rtmetrics.Read(live)
+			h.samples.Add(1)
+			if ms.HeapAlloc > h.peak.Load() {
+				h.peak.Store(ms.HeapAlloc)
+			}
+			if v := live[0].Value.Uint64(); v > h.peakLive.Load() {
+				h.peakLive.Store(v)
+			}
+			select {
+			case <-h.done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return h
+}
+
+// stop ends the sampling and waits for the last sample.
+func (h *heapSampler) stop() {
+	close(h.done)
+	h.wg.Wait()
 }

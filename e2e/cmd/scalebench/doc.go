@@ -9,23 +9,53 @@
 // (fieldManager kube-controller-manager), the scheduler binds them
 // (kube-scheduler: a PodScheduled=False condition through
 // the status subresource, then the binding subresource), the kubelet writes their status
-// (kubelet, status subresource). Then, for each variant and round, it
-// starts a fresh child process (this binary with -variant) that runs one
-// shared pod informer with that runtime's defaults and measures the time
-// until HasSynced, the heap right after and after forced GCs, and the peak
-// heap during a relist forced by cutting its connection (a proxy the
-// parent owns), changing pods and compacting etcd. Around each initial
+// (kubelet, status subresource).
+//
+// The Pods are shaped like a real cluster's, so that what a cache can share
+// between them is what it could share in production (layout.go, pod.go).
+// In each namespace they belong to ReplicaSets whose sizes are drawn,
+// seeded (the same flags write the same Pods), from 1, 2, 3, 5, 10 and 30
+// with weights 40, 20, 15, 12, 9 and 4 (in ReplicaSets): a mean of 3.95
+// Pods, about 10% of the Pods alone in theirs and 30% in one of 30. The
+// Pods of a ReplicaSet share its template: labels, owner reference,
+// containers with one image tag each (the app's tag per ReplicaSet, a
+// mesh sidecar's cluster-wide), env, probes, ports, resources (one of 4
+// sizes per Deployment), tolerations. Each Pod has of its own what a real
+// one has: its name (<replicaset>-<5 random characters>), a
+// kube-api-access-<5 random characters> projected volume (serviceAccountToken,
+// the kube-root-ca.crt ConfigMap, the namespace through the downward API,
+// as the ServiceAccount admission plugin adds it) mounted in every
+// container, so no whole container or volume list repeats; its IPs,
+// node and container IDs; and its times: each ReplicaSet rolled out at its
+// own second of a month, its Pods started within a minute of that, and a
+// Pod's conditions, start time and container start times are seconds
+// apart from its own start.
+//
+// Then, for each variant and round, it starts a fresh child process (this
+// binary with -variant) that runs one shared pod informer with that
+// runtime's defaults and measures the time until HasSynced, the heap right
+// after and after forced GCs, its own CPU time per watch event while the
+// parent changes -events pods (getrusage; the child blocks meanwhile), and
+// the peak heap during a relist forced by cutting its connection (a proxy
+// the parent owns), changing pods and compacting etcd. Around each initial
 // sync the parent reads kube-apiserver's CPU time and peak RSS from /proc.
 //
 // Variants: client-go (informers.NewSharedInformerFactory defaults),
 // client-go-strip (the same with a transform clearing managedFields),
-// ours (runtime/factory defaults, as generated code builds the informer),
-// ours-metadata (a PartialObjectMetadata informer of our runtime) and
-// client-go-metadata (client-go's metadatainformer).
+// ours (runtime/factory defaults, as generated code builds the informer:
+// cached objects compacted, by the walks informer-gen generates for
+// k8s.io/api/core/v1, linked in from internal/corev1gen), ours-uncompacted (the same
+// with factory.WithoutCompaction: objects cached as decoded), ours-paged
+// (factory.WithoutWatchList), ours-metadata (a PartialObjectMetadata
+// informer of our runtime) and client-go-metadata (client-go's
+// metadatainformer). All of these talk protobuf: client-go v0.37's
+// clientset asks for it for built-in types unless rest.Config.ContentType
+// is set, and the metadata client always does. client-go-json, ours-json
+// and ours-uncompacted-json are their base variants with a JSON client.
 //
 // Usage (from e2e/):
 //
-//	go run ./cmd/scalebench [-pods 50000] [-rounds 3] [-out ../docs/benchmarks.md]
+//	go run ./cmd/scalebench [-pods 50000] [-rounds 3] [-events 2000] [-variants client-go,ours,...] [-out ../docs/benchmarks.md]
 //
 // or SCALE=1 ./hack/bench.sh (SCALE_PODS, SCALE_ROUNDS).
 package main

@@ -24,6 +24,7 @@ func main() {
 	rounds := flag.Int("rounds", 3, "rounds of every variant, the order reversing each round")
 	variants := flag.String("variants", strings.Join(allVariants, ","), "comma-separated variants to run")
 	changes := flag.Int("changes", 200, "pods changed while an informer is cut off, before the compaction")
+	events := flag.Int("events", 2000, "pods changed while an informer's CPU time per watch event is measured")
 	out := flag.String("out", "", "Markdown file whose scalebench section to write (default: docs/benchmarks.md of the repository)")
 	raw := flag.String("json", "", "also write every measurement as JSON to this file")
 	fromJSON := flag.String("from-json", "", "do not measure: rewrite the section from a file written by -json")
@@ -60,7 +61,7 @@ func main() {
 	defer stop()
 	res, err := run(ctx, options{
 		Pods: *pods, Namespaces: *namespaces, Workers: *workers, Rounds: *rounds,
-		Variants: strings.Split(*variants, ","), Changes: *changes, Child: []string{exe},
+		Variants: strings.Split(*variants, ","), Changes: *changes, Events: *events, Child: []string{exe},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,6 +39,9 @@ type options struct {
 	// Changes is the number of pods changed while an informer's
 	// connection is cut, before the compaction.
 	Changes int
+	// Events is the number of pods changed while the child measures the
+	// CPU time of watch events.
+	Events int
 	// Child is the command line (program and leading arguments) of a
 	// child process; the variant's flags are appended.
 	Child []string
@@ -51,6 +56,10 @@ type measurement struct {
 	// relist.
 	Synced childResult `json:"synced"`
 	Done   childResult `json:"done"`
+	// Events is the child's report on the watch events of EventCount
+	// changed pods.
+	Events     childResult `json:"events"`
+	EventCount int         `json:"eventCount"`
 	// APIServerCPUSeconds is kube-apiserver's user+system CPU time from
 	// the child's start until it reported HasSynced.
 	APIServerCPUSeconds float64 `json:"apiserverCPUSeconds"`
@@ -64,8 +73,9 @@ type measurement struct {
 type results struct {
 	// Pods, Namespaces and Rounds are the size of the run.
 	Pods, Namespaces, Rounds int
-	// Changes is the number of pods changed before each compaction.
-	Changes int
+	// Changes is the number of pods changed before each compaction;
+	// Events the number changed while the CPU per watch event is measured.
+	Changes, Events int
 	// Variants are the variants run, in report order.
 	Variants []string
 	// PerVariant holds one measurement per round, in round order.
@@ -107,22 +117,12 @@ func run(ctx context.Context, opts options) (*results, error) {
 		return nil, err
 	}
 	res := &results{
-		Pods: opts.Pods, Namespaces: len(pop.namespaces), Rounds: opts.Rounds, Changes: opts.Changes, Variants: opts.Variants,
+		Pods: opts.Pods, Namespaces: len(pop.namespaces), Rounds: opts.Rounds, Changes: opts.Changes, Events: opts.Events, Variants: opts.Variants,
 		PerVariant: map[string][]measurement{}, PopulateSeconds: time.Since(t).Seconds(), Started: start, Commit: gitCommit(),
 	}
-	ns, name := pop.ref(0)
-	sample, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
+	if res.Managers, err = managersOf(ctx, cs, pop); err != nil {
 		return nil, err
 	}
-	for _, m := range sample.ManagedFields {
-		entry := m.Manager + " (" + string(m.Operation)
-		if m.Subresource != "" {
-			entry += ", " + m.Subresource
-		}
-		res.Managers = append(res.Managers, entry+")")
-	}
-	log.Printf("pod %s/%s: managedFields of %v", ns, name, res.Managers)
 
 	pid, err := c.APIServerPID()
 	if err != nil {
@@ -139,14 +139,34 @@ func run(ctx context.Context, opts options) (*results, error) {
 			if err != nil {
 				return nil, fmt.Errorf("round %d, %s: %w", r+1, v, err)
 			}
-			log.Printf("round %d/%d: %s synced in %.2fs, live heap %.1f MiB, relist peak %.1f MiB in %.2fs, kube-apiserver %.2f CPU-s, peak RSS %.0f MiB",
-				r+1, opts.Rounds, v, m.Synced.SyncSeconds, beyondBaseline(m, m.Synced.LiveHeap)/(1<<20),
+			log.Printf("round %d/%d: %s synced in %.2fs, live heap %.1f MiB, %.0f µs CPU per watch event, relist peak %.1f MiB in %.2fs, kube-apiserver %.2f CPU-s, peak RSS %.0f MiB",
+				r+1, opts.Rounds, v, m.Synced.SyncSeconds, beyondBaseline(m, m.Synced.LiveHeap)/(1<<20), cpuPerEvent(m),
 				beyondBaseline(m, m.Done.RelistPeakHeap)/(1<<20), m.Done.RelistSeconds, m.APIServerCPUSeconds, mib(m.APIServerPeakRSS))
 			res.PerVariant[v] = append(res.PerVariant[v], m)
 		}
 	}
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// managersOf lists the field managers of the population's first pod on
+// the server, "manager (operation[, subresource])".
+func managersOf(ctx context.Context, cs kubernetes.Interface, pop population) ([]string, error) {
+	ns, name := pop.ref(0)
+	sample, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var managers []string
+	for _, m := range sample.ManagedFields {
+		entry := m.Manager + " (" + string(m.Operation)
+		if m.Subresource != "" {
+			entry += ", " + m.Subresource
+		}
+		managers = append(managers, entry+")")
+	}
+	log.Printf("pod %s/%s: managedFields of %v", ns, name, managers)
+	return managers, nil
 }
 
 // runVariant runs one child for variant behind a proxy of its own and
@@ -162,19 +182,12 @@ func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface
 		return measurement{}, err
 	}
 	defer os.RemoveAll(dir)
-	kubeconfig := filepath.Join(dir, "kubeconfig")
-	if err := writeKubeconfig(kubeconfig, proxy.Config(c.AdminConfig())); err != nil {
-		return measurement{}, err
-	}
-
-	args := append(slices.Clone(opts.Child[1:]), "-variant", variant, "-kubeconfig", kubeconfig)
-	cmd := exec.CommandContext(ctx, opts.Child[0], args...)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
+	kubeconfig, err := writeKubeconfig(dir, proxy.Config(c.AdminConfig()))
 	if err != nil {
 		return measurement{}, err
 	}
-	stdout, err := cmd.StdoutPipe()
+
+	cmd, stdin, stdout, err := childCommand(ctx, opts, variant, kubeconfig)
 	if err != nil {
 		return measurement{}, err
 	}
@@ -206,27 +219,10 @@ func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface
 	if m.APIServerPeakRSS, m.RSSMethod, err = rss.end(); err != nil {
 		return m, err
 	}
-
-	// Cut the informer off, move the history on and compact it: the
-	// informer's next watch, from its last resourceVersion, gets 410 Gone
-	// from etcd (no watch cache) and the informer relists.
-	proxy.Cut()
-	key, rv, err := changePods(ctx, cs, pop, opts.Changes, fmt.Sprintf("r%d-%s", round, variant))
-	if err != nil {
+	if m.Events, m.EventCount, err = driveEvents(ctx, cs, pop, opts, stdin, dec, fmt.Sprintf("e%d-%s", round, variant)); err != nil {
 		return m, err
 	}
-	if _, err := c.CompactEtcd(ctx); err != nil {
-		return m, err
-	}
-	if _, err := fmt.Fprintf(stdin, "relist %s %s\n", key, rv); err != nil {
-		return m, err
-	}
-	var sampling childResult
-	if err := expect(dec, phaseSampling, &sampling); err != nil {
-		return m, err
-	}
-	proxy.Restore()
-	if err := expect(dec, phaseDone, &m.Done); err != nil {
+	if m.Done, err = driveRelist(ctx, c, cs, proxy, pop, opts, stdin, dec, fmt.Sprintf("r%d-%s", round, variant)); err != nil {
 		return m, err
 	}
 	stdin.Close()
@@ -235,6 +231,48 @@ func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface
 		return m, fmt.Errorf("child: %w", err)
 	}
 	return m, nil
+}
+
+// childCommand is the child process of variant, not started yet, with its
+// standard input and output.
+func childCommand(ctx context.Context, opts options, variant, kubeconfig string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
+	args := append(slices.Clone(opts.Child[1:]), "-variant", variant, "-kubeconfig", kubeconfig)
+	cmd := exec.CommandContext(ctx, opts.Child[0], args...)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return cmd, stdin, stdout, nil
+}
+
+// driveRelist cuts the informer off, moves the history on and compacts
+// it: the informer's next watch, from its last resourceVersion, gets 410
+// Gone from etcd (no watch cache) and the informer relists once the proxy
+// is restored. It returns the child's report on the relist.
+func driveRelist(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, proxy *cluster.Proxy, pop population, opts options, stdin io.Writer, dec *json.Decoder, value string) (childResult, error) {
+	var res childResult
+	proxy.Cut()
+	_, key, rv, err := changePods(ctx, cs, pop, opts.Changes, opts.Workers, value)
+	if err != nil {
+		return res, err
+	}
+	if _, err := c.CompactEtcd(ctx); err != nil {
+		return res, err
+	}
+	if _, err := fmt.Fprintf(stdin, "%s %s %s\n", cmdRelist, key, rv); err != nil {
+		return res, err
+	}
+	if err := expect(dec, phaseSampling, &res); err != nil {
+		return res, err
+	}
+	proxy.Restore()
+	err = expect(dec, phaseDone, &res)
+	return res, err
 }
 
 // expect decodes the child's next message into into and checks its phase.
@@ -251,29 +289,79 @@ func expect(dec *json.Decoder, phase string, into *childResult) error {
 	return nil
 }
 
-// changePods gives n pods spread over the population a new label value and
-// returns the key and resourceVersion of the pod with the highest
-// resourceVersion written.
-func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n int, value string) (key, rv string, err error) {
-	n = max(1, min(n, pop.n))
-	patch := []byte(fmt.Sprintf(`{"metadata":{"labels":{"scalebench/changed":%q}}}`, value))
-	var best uint64
-	for k := range n {
-		ns, name := pop.ref(k * pop.n / n)
-		p, err := cs.CoreV1().Pods(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: controllerManager})
-		if err != nil {
-			return "", "", fmt.Errorf("patch pod %s/%s: %w", ns, name, err)
-		}
-		if v, err := strconv.ParseUint(p.ResourceVersion, 10, 64); err == nil && v >= best {
-			best, key, rv = v, ns+"/"+name, p.ResourceVersion
-		}
+// driveEvents has the child measure the CPU time of watch events while
+// opts.Events pods change (a new label value, one Modified event each) and
+// returns its report and the number of pods changed.
+func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, opts options, stdin io.Writer, dec *json.Decoder, value string) (childResult, int, error) {
+	var res childResult
+	if _, err := fmt.Fprintf(stdin, "%s\n", cmdEvents); err != nil {
+		return res, 0, err
 	}
-	return key, rv, nil
+	if err := expect(dec, phaseCounting, &res); err != nil {
+		return res, 0, err
+	}
+	n, key, rv, err := changePods(ctx, cs, pop, opts.Events, opts.Workers, value)
+	if err != nil {
+		return res, 0, err
+	}
+	if _, err := fmt.Fprintf(stdin, "%s %s %s\n", cmdEventsDone, key, rv); err != nil {
+		return res, 0, err
+	}
+	err = expect(dec, phaseEvents, &res)
+	return res, n, err
 }
 
-// writeKubeconfig writes cfg (certificate or token authentication) as a
-// kubeconfig file.
-func writeKubeconfig(path string, cfg *rest.Config) error {
+// changePods gives n pods spread over the population a new label value,
+// workers requests at once, and returns how many it changed and the key
+// and resourceVersion of the pod with the highest resourceVersion written.
+func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n, workers int, value string) (changed int, key, rv string, err error) {
+	n = max(1, min(n, pop.n))
+	patch := []byte(fmt.Sprintf(`{"metadata":{"labels":{"scalebench/changed":%q}}}`, value))
+	var (
+		mu       sync.Mutex // guards best, key, rv, firstErr
+		best     uint64
+		firstErr error
+		next     atomic.Int64
+		wg       sync.WaitGroup
+	)
+	for range max(1, workers) {
+		wg.Go(func() {
+			for k := int(next.Add(1) - 1); k < n && ctx.Err() == nil; k = int(next.Add(1) - 1) {
+				ns, name := pop.ref(k * pop.n / n)
+				p, err := cs.CoreV1().Pods(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: controllerManager})
+				var v uint64
+				if err == nil {
+					v, err = strconv.ParseUint(p.ResourceVersion, 10, 64)
+				}
+				mu.Lock()
+				switch {
+				case err != nil && firstErr == nil:
+					firstErr = fmt.Errorf("patch pod %s/%s: %w", ns, name, err)
+				case err == nil && v >= best:
+					best, key, rv = v, ns+"/"+name, p.ResourceVersion
+				}
+				failed := firstErr != nil
+				mu.Unlock()
+				if failed {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return 0, "", "", firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, "", "", err
+	}
+	return n, key, rv, nil
+}
+
+// writeKubeconfig writes cfg (certificate or token authentication) as the
+// kubeconfig file "kubeconfig" of dir and returns its path.
+func writeKubeconfig(dir string, cfg *rest.Config) (string, error) {
+	path := filepath.Join(dir, "kubeconfig")
 	kc := clientcmdapi.NewConfig()
 	kc.Clusters["scalebench"] = &clientcmdapi.Cluster{
 		Server:                   cfg.Host,
@@ -291,7 +379,7 @@ func writeKubeconfig(path string, cfg *rest.Config) error {
 	}
 	kc.Contexts["scalebench"] = &clientcmdapi.Context{Cluster: "scalebench", AuthInfo: "scalebench"}
 	kc.CurrentContext = "scalebench"
-	return clientcmd.WriteToFile(*kc, path)
+	return path, clientcmd.WriteToFile(*kc, path)
 }
 
 func mib(b uint64) float64 { return float64(b) / (1 << 20) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"log"
 	"sync"
 	"sync/atomic"
@@ -12,10 +11,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -26,40 +23,65 @@ const (
 	kubelet           = "kubelet"
 )
 
-// replicas is the size of each fake ReplicaSet: consecutive pods of a
-// namespace share a ReplicaSet, its labels and its owner reference.
-const replicas = 10
-
 // population is the set of Pods the benchmark creates: n pods spread over
-// the namespaces round-robin.
+// the namespaces round-robin (pod i is the (i/N)-th of namespace i mod N),
+// and in each namespace grouped into ReplicaSets of the sizes
+// newNamespaceLayout draws.
 type population struct {
 	n          int
 	namespaces []string
+	// layouts are the ReplicaSets of each namespace, in namespace order.
+	layouts []namespaceLayout
 }
 
 func newPopulation(n, namespaces int) population {
 	p := population{n: n}
-	for i := range namespaces {
-		p.namespaces = append(p.namespaces, fmt.Sprintf("scale-%02d", i))
+	for k := range namespaces {
+		ns := fmt.Sprintf("scale-%02d", k)
+		p.namespaces = append(p.namespaces, ns)
+		p.layouts = append(p.layouts, newNamespaceLayout(ns, max(0, (n-k+namespaces-1)/namespaces)))
 	}
 	return p
 }
 
+// podRef places one Pod of the population.
+type podRef struct {
+	// i is the Pod's index in the population, j in its namespace.
+	i, j int
+	// rs is the index of its ReplicaSet in the namespace.
+	rs              int
+	namespace, name string
+	// start is when its containers started (the first condition).
+	start time.Time
+}
+
+// pod returns the place of pod i.
+func (p population) pod(i int) podRef {
+	k := i % len(p.namespaces)
+	j := i / len(p.namespaces)
+	l := p.layouts[k]
+	ns := p.namespaces[k]
+	rs := int(l.rsOf[j])
+	return podRef{
+		i: i, j: j, rs: rs, namespace: ns,
+		name:  replicaSetName(ns, rs) + "-" + randomSuffix(j, fnvOf(ns)),
+		start: l.start[j],
+	}
+}
+
 // ref returns the namespace and name of pod i.
 func (p population) ref(i int) (namespace, name string) {
-	ns := p.namespaces[i%len(p.namespaces)]
-	j := i / len(p.namespaces)
-	return ns, fmt.Sprintf("%s-%s-%05d", appName(j), templateHash(ns, j/replicas), j)
+	r := p.pod(i)
+	return r.namespace, r.name
 }
 
-func appName(j int) string { return fmt.Sprintf("svc-%03d", j/replicas/5) }
+// appName is the Deployment of ReplicaSet rs of a namespace: each
+// Deployment has one ReplicaSet with Pods (the others are scaled to 0).
+func appName(rs int) string { return fmt.Sprintf("svc-%03d", rs) }
 
-// templateHash is a stable stand-in for a Deployment's pod-template-hash.
-func templateHash(ns string, rs int) string {
-	h := fnv.New32a()
-	fmt.Fprintf(h, "%s/%d", ns, rs)
-	return fmt.Sprintf("%08x", h.Sum32())[:8]
-}
+// replicaSetName is the name of ReplicaSet rs of namespace ns, as the
+// Deployment controller names it.
+func replicaSetName(ns string, rs int) string { return appName(rs) + "-" + templateHash(ns, rs) }
 
 // create makes the namespaces and every pod as the three components of a
 // cluster would: the ReplicaSet controller creates it, the scheduler marks
@@ -124,9 +146,10 @@ func (p population) create(ctx context.Context, cs kubernetes.Interface, workers
 
 // createOne writes pod i with its three managers.
 func (p population) createOne(ctx context.Context, cs kubernetes.Interface, i int) error {
-	ns, name := p.ref(i)
+	r := p.pod(i)
+	ns, name := r.namespace, r.name
 	pods := cs.CoreV1().Pods(ns)
-	created, err := pods.Create(ctx, podSpec(ns, name, i/len(p.namespaces)), metav1.CreateOptions{FieldManager: controllerManager})
+	created, err := pods.Create(ctx, podSpec(r), metav1.CreateOptions{FieldManager: controllerManager})
 	if err != nil {
 		return fmt.Errorf("create pod %s/%s: %w", ns, name, err)
 	}
@@ -137,7 +160,7 @@ func (p population) createOne(ctx context.Context, cs kubernetes.Interface, i in
 	unschedulable, err := json.Marshal(map[string]any{"status": map[string]any{"conditions": []corev1.PodCondition{{
 		Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Reason: corev1.PodReasonUnschedulable,
 		Message:            "0/200 nodes are available: 200 Insufficient cpu. preemption: 0/200 nodes are available: 200 No preemption victims found for incoming pod.",
-		LastTransitionTime: metav1.NewTime(time.Now().Truncate(time.Second)),
+		LastTransitionTime: metav1.NewTime(r.start.Add(-2 * time.Second)),
 	}}}})
 	if err != nil {
 		return err
@@ -152,7 +175,7 @@ func (p population) createOne(ctx context.Context, cs kubernetes.Interface, i in
 	}, metav1.CreateOptions{FieldManager: scheduler}); err != nil {
 		return fmt.Errorf("bind pod %s/%s: %w", ns, name, err)
 	}
-	patch, err := json.Marshal(map[string]any{"status": runningStatus(created, i)})
+	patch, err := json.Marshal(map[string]any{"status": runningStatus(created, r)})
 	if err != nil {
 		return err
 	}
@@ -161,165 +184,3 @@ func (p population) createOne(ctx context.Context, cs kubernetes.Interface, i in
 	}
 	return nil
 }
-
-// podSpec is pod j of namespace ns as a ReplicaSet controller creates it
-// from a Deployment's template: labels, owner reference, two or three
-// containers with env, resources, ports, probes and volume mounts, and the
-// volumes the ServiceAccount admission plugin would add.
-func podSpec(ns, name string, j int) *corev1.Pod {
-	app := appName(j)
-	hash := templateHash(ns, j/replicas)
-	rsName := app + "-" + hash
-	mounts := []corev1.VolumeMount{
-		{Name: "config", MountPath: "/etc/" + app, ReadOnly: true},
-		{Name: "kube-api-access", MountPath: "/var/run/secrets/kubernetes.io/serviceaccount", ReadOnly: true},
-	}
-	env := []corev1.EnvVar{
-		{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}},
-		{Name: "POD_NAMESPACE", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.namespace"}}},
-		{Name: "POD_IP", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "status.podIP"}}},
-		{Name: "LOG_LEVEL", Value: "info"},
-		{Name: "GOMAXPROCS", Value: "2"},
-		{Name: "UPSTREAM_URL", Value: fmt.Sprintf("http://%s-backend.%s.svc.cluster.local:8080", app, ns)},
-	}
-	containers := []corev1.Container{
-		{
-			Name:  "app",
-			Image: fmt.Sprintf("registry.example.com/team/%s:v1.%d.3", app, j%7),
-			Args:  []string{"--listen=:8080", "--metrics=:9090", "--config=/etc/" + app + "/config.yaml"},
-			Env:   env,
-			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}, {Name: "metrics", ContainerPort: 9090, Protocol: corev1.ProtocolTCP}},
-			Resources: corev1.ResourceRequirements{
-				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")},
-				Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1"), corev1.ResourceMemory: resource.MustParse("512Mi")},
-			},
-			VolumeMounts:             mounts,
-			ReadinessProbe:           &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/readyz", Port: intstr.FromString("http"), Scheme: corev1.URISchemeHTTP}}, PeriodSeconds: 10, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 3},
-			LivenessProbe:            &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/healthz", Port: intstr.FromString("http"), Scheme: corev1.URISchemeHTTP}}, InitialDelaySeconds: 10, PeriodSeconds: 10, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 3},
-			TerminationMessagePath:   corev1.TerminationMessagePathDefault,
-			TerminationMessagePolicy: corev1.TerminationMessageReadFile,
-			ImagePullPolicy:          corev1.PullIfNotPresent,
-		},
-		{
-			Name:  "proxy",
-			Image: "registry.example.com/mesh/proxy:v1.31.2",
-			Args:  []string{"proxy", "sidecar", "--domain", ns + ".svc.cluster.local", "--concurrency", "2"},
-			Env: []corev1.EnvVar{
-				{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.name"}}},
-				{Name: "SERVICE_ACCOUNT", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "spec.serviceAccountName"}}},
-				{Name: "PROXY_CONFIG", Value: `{"holdApplicationUntilProxyStarts":true}`},
-			},
-			Ports: []corev1.ContainerPort{{Name: "http-envoy-prom", ContainerPort: 15090, Protocol: corev1.ProtocolTCP}},
-			Resources: corev1.ResourceRequirements{
-				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m"), corev1.ResourceMemory: resource.MustParse("40Mi")},
-				Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2"), corev1.ResourceMemory: resource.MustParse("1Gi")},
-			},
-			VolumeMounts:             mounts[1:],
-			TerminationMessagePath:   corev1.TerminationMessagePathDefault,
-			TerminationMessagePolicy: corev1.TerminationMessageReadFile,
-			ImagePullPolicy:          corev1.PullIfNotPresent,
-		},
-	}
-	if j%3 == 0 {
-		containers = append(containers, corev1.Container{
-			Name:  "log-shipper",
-			Image: "registry.example.com/observability/shipper:2.4.0",
-			Env:   []corev1.EnvVar{{Name: "SHIP_TO", Value: "logs.observability.svc:24224"}},
-			Resources: corev1.ResourceRequirements{
-				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("5m"), corev1.ResourceMemory: resource.MustParse("16Mi")},
-			},
-			VolumeMounts:             []corev1.VolumeMount{{Name: "varlog", MountPath: "/var/log"}},
-			TerminationMessagePath:   corev1.TerminationMessagePathDefault,
-			TerminationMessagePolicy: corev1.TerminationMessageReadFile,
-			ImagePullPolicy:          corev1.PullIfNotPresent,
-		})
-	}
-	expiry := int64(3607)
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      name,
-			Namespace: ns,
-			Labels:    map[string]string{"app": app, "pod-template-hash": hash, "app.kubernetes.io/part-of": "scalebench"},
-			Annotations: map[string]string{
-				"kubectl.kubernetes.io/default-container": "app",
-				"prometheus.io/scrape":                    "true",
-				"prometheus.io/port":                      "9090",
-			},
-			OwnerReferences: []metav1.OwnerReference{{
-				APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rsName,
-				UID:        types.UID(fmt.Sprintf("%08x-0000-4000-8000-%012x", j/replicas, fnvOf(ns))),
-				Controller: ptr(true), BlockOwnerDeletion: ptr(true),
-			}},
-		},
-		Spec: corev1.PodSpec{
-			Containers:                    containers,
-			RestartPolicy:                 corev1.RestartPolicyAlways,
-			TerminationGracePeriodSeconds: ptr(int64(30)),
-			DNSPolicy:                     corev1.DNSClusterFirst,
-			ServiceAccountName:            "default",
-			SecurityContext:               &corev1.PodSecurityContext{RunAsNonRoot: ptr(true), FSGroup: ptr(int64(2000))},
-			SchedulerName:                 corev1.DefaultSchedulerName,
-			Tolerations: []corev1.Toleration{
-				{Key: "node.kubernetes.io/not-ready", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr(int64(300))},
-				{Key: "node.kubernetes.io/unreachable", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr(int64(300))},
-			},
-			Volumes: []corev1.Volume{
-				{Name: "config", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: app + "-config"}, DefaultMode: ptr(int32(0o644))}}},
-				{Name: "varlog", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
-				{Name: "kube-api-access", VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{
-					DefaultMode: ptr(int32(0o644)),
-					Sources: []corev1.VolumeProjection{
-						{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{Path: "token", ExpirationSeconds: &expiry}},
-						{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "kube-root-ca.crt"}, Items: []corev1.KeyToPath{{Key: "ca.crt", Path: "ca.crt"}}}},
-						{DownwardAPI: &corev1.DownwardAPIProjection{Items: []corev1.DownwardAPIVolumeFile{{Path: "namespace", FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.namespace"}}}}},
-					},
-				}}},
-			},
-		},
-	}
-}
-
-// runningStatus is the status a kubelet writes once every container of pod
-// runs and is ready.
-func runningStatus(pod *corev1.Pod, i int) corev1.PodStatus {
-	now := metav1.NewTime(time.Now().Truncate(time.Second))
-	podIP := fmt.Sprintf("10.%d.%d.%d", 64+i>>16&63, i>>8&255, i&255)
-	hostIP := fmt.Sprintf("192.168.%d.%d", i%200/250, 10+i%200)
-	st := corev1.PodStatus{
-		Phase: corev1.PodRunning,
-		Conditions: []corev1.PodCondition{
-			{Type: corev1.PodReadyToStartContainers, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: now},
-			{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: now},
-		},
-		HostIP:    hostIP,
-		HostIPs:   []corev1.HostIP{{IP: hostIP}},
-		PodIP:     podIP,
-		PodIPs:    []corev1.PodIP{{IP: podIP}},
-		StartTime: &now,
-		QOSClass:  corev1.PodQOSBurstable,
-	}
-	for k, c := range pod.Spec.Containers {
-		st.ContainerStatuses = append(st.ContainerStatuses, corev1.ContainerStatus{
-			Name:         c.Name,
-			State:        corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}},
-			Ready:        true,
-			RestartCount: 0,
-			Image:        c.Image,
-			ImageID:      fmt.Sprintf("%s@sha256:%064x", c.Image, fnvOf(c.Image)),
-			ContainerID:  fmt.Sprintf("containerd://%032x%032x", fnvOf(pod.Name), k),
-			Started:      ptr(true),
-		})
-	}
-	return st
-}
-
-func fnvOf(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
-}
-
-func ptr[T any](v T) *T { return &v }

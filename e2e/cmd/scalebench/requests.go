@@ -12,13 +12,16 @@ import (
 // WatchListClient).
 type requestCounts struct {
 	lists, watchLists, watches atomic.Int64
+	// protobuf counts the responses to those requests that came as
+	// protobuf.
+	protobuf atomic.Int64
 }
 
 // relists is the number of initial-list requests of either protocol.
 func (c *requestCounts) relists() int64 { return c.lists.Load() + c.watchLists.Load() }
 
 // wrap returns a round tripper that counts the GET requests of pods
-// through rt.
+// through rt and the protobuf responses to them.
 func (c *requestCounts) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		if req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, "/pods") {
@@ -32,7 +35,12 @@ func (c *requestCounts) wrap(rt http.RoundTripper) http.RoundTripper {
 				c.lists.Add(1)
 			}
 		}
-		return rt.RoundTrip(req)
+		resp, err := rt.RoundTrip(req)
+		if err == nil && req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, "/pods") &&
+			strings.HasPrefix(resp.Header.Get("Content-Type"), contentTypeProtobuf) {
+			c.protobuf.Add(1)
+		}
+		return resp, err
 	})
 }
 

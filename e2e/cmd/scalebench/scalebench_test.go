@@ -19,8 +19,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// smokeEvents is the number of pods the smoke test changes for the CPU per
+// watch event.
+const smokeEvents = 50
+
 // The whole pipeline at tiny size against a real cluster: every variant
-// syncs and sees every pod, heaps are positive, the relist happened, ours
+// (JSON clients included) syncs and sees every pod, heaps are
+// positive, the watch events were counted, the relist happened, ours
 // caches no managedFields while client-go keeps them, and the section is
 // written between its markers.
 func TestScalebenchSmoke(t *testing.T) {
@@ -39,7 +44,7 @@ func TestScalebenchSmoke(t *testing.T) {
 	const n = 200
 	start := time.Now()
 	res, err := run(ctx, options{
-		Pods: n, Namespaces: 5, Workers: 8, Rounds: 1, Variants: allVariants, Changes: 20,
+		Pods: n, Namespaces: 5, Workers: 8, Rounds: 1, Variants: allVariants, Changes: 20, Events: smokeEvents,
 		Child: []string{exe}, Binaries: bins,
 	})
 	if err != nil {
@@ -55,37 +60,16 @@ func TestScalebenchSmoke(t *testing.T) {
 		if len(ms) != 1 {
 			t.Fatalf("%s: %d measurements, want 1", v, len(ms))
 		}
-		m := ms[0]
-		if m.Synced.Objects != n || m.Done.ObjectsAfter != n {
-			t.Errorf("%s: cached %d pods after sync and %d after the relist, want %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
-		}
-		if m.Synced.SyncSeconds <= 0 || m.Synced.LiveHeap == 0 || m.Synced.HeapAfterSync == 0 || m.Synced.HeapInuse == 0 || m.Done.RelistPeakHeap == 0 || m.Done.RelistPeakLiveHeap == 0 {
-			t.Errorf("%s: implausible numbers %+v %+v", v, m.Synced, m.Done)
-		}
-		if m.Done.Relists+m.Done.RelistWatchLists == 0 {
-			t.Errorf("%s: no list request after the compaction: the relist did not happen", v)
-		}
-		if m.Done.RelistSamples == 0 {
-			t.Errorf("%s: the heap was never sampled during the relist", v)
-		}
-		if m.APIServerCPUSeconds < 0 || m.APIServerPeakRSS == 0 {
-			t.Errorf("%s: kube-apiserver CPU %v s, peak RSS %d", v, m.APIServerCPUSeconds, m.APIServerPeakRSS)
-		}
-		if streams := v != variantOursPaged; (m.Synced.InitialWatchLists > 0) != streams || (m.Synced.InitialLists > 0) == streams {
-			t.Errorf("%s: %d list and %d streamed-list requests for the first sync, want streamed=%t", v, m.Synced.InitialLists, m.Synced.InitialWatchLists, streams)
-		}
-		switch v {
-		case variantClientGo, variantClientGoMetadata:
-			if m.Synced.WithManagedFields != n {
-				t.Errorf("%s: %d of %d cached pods have managedFields, want all", v, m.Synced.WithManagedFields, n)
-			}
-		default:
-			if m.Synced.WithManagedFields != 0 || m.Done.WithManagedFieldsAfter != 0 {
-				t.Errorf("%s: %d cached pods have managedFields after sync, %d after the relist, want none", v, m.Synced.WithManagedFields, m.Done.WithManagedFieldsAfter)
-			}
-		}
+		checkMeasurement(t, v, ms[0], n)
 	}
 
+	checkSection(t, res)
+}
+
+// checkSection writes the section of res twice into a document and checks
+// it is there once, before "## Method", with its tables.
+func checkSection(t *testing.T, res *results) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "benchmarks.md")
 	if err := os.WriteFile(path, []byte("# Benchmarks\n\nintro\n\n## Method\n\ntext\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -106,9 +90,63 @@ func TestScalebenchSmoke(t *testing.T) {
 	if i, j := strings.Index(s, sectionEnd), strings.Index(s, "## Method"); i > j {
 		t.Errorf("the section is not before ## Method:\n%s", s)
 	}
-	for _, want := range []string{"## Real kube-apiserver: memory at scale", "| ours |", "| client-go-strip |", "### Goals"} {
+	for _, want := range []string{"## Real kube-apiserver: memory at scale", "| ours |", "| ours-json |", "| client-go-json |", "| client-go-strip |", "### Goals", "kube-api-access-"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the section lacks %q", want)
+		}
+	}
+}
+
+// checkMeasurement checks what the smoke test wants of variant's
+// measurement over n pods.
+func checkMeasurement(t *testing.T, v string, m measurement, n int) {
+	t.Helper()
+	if m.Synced.Objects != n || m.Done.ObjectsAfter != n {
+		t.Errorf("%s: cached %d pods after sync and %d after the relist, want %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
+	}
+	if m.Synced.SyncSeconds <= 0 || m.Synced.LiveHeap == 0 || m.Synced.HeapAfterSync == 0 || m.Synced.HeapInuse == 0 || m.Done.RelistPeakHeap == 0 || m.Done.RelistPeakLiveHeap == 0 {
+		t.Errorf("%s: implausible numbers %+v %+v", v, m.Synced, m.Done)
+	}
+	checkEventsAndRelist(t, v, m)
+	if m.APIServerCPUSeconds < 0 || m.APIServerPeakRSS == 0 {
+		t.Errorf("%s: kube-apiserver CPU %v s, peak RSS %d", v, m.APIServerCPUSeconds, m.APIServerPeakRSS)
+	}
+	checkProtocol(t, v, m, n)
+}
+
+// checkEventsAndRelist checks that variant's watch events were measured
+// and its relist happened and was sampled.
+func checkEventsAndRelist(t *testing.T, v string, m measurement) {
+	t.Helper()
+	if m.EventCount != smokeEvents || m.Events.EventCPUSeconds <= 0 || m.Events.EventSeconds <= 0 {
+		t.Errorf("%s: %d watch events took %v CPU-s in %v s, want %d events and positive times", v, m.EventCount, m.Events.EventCPUSeconds, m.Events.EventSeconds, smokeEvents)
+	}
+	if m.Done.Relists+m.Done.RelistWatchLists == 0 {
+		t.Errorf("%s: no list request after the compaction: the relist did not happen", v)
+	}
+	if m.Done.RelistSamples == 0 {
+		t.Errorf("%s: the heap was never sampled during the relist", v)
+	}
+}
+
+// checkProtocol checks how variant's informer talked to the server and
+// what it kept: streamed or paged lists, protobuf or JSON, managedFields.
+func checkProtocol(t *testing.T, v string, m measurement, n int) {
+	t.Helper()
+	if streams := v != variantOursPaged; (m.Synced.InitialWatchLists > 0) != streams || (m.Synced.InitialLists > 0) == streams {
+		t.Errorf("%s: %d list and %d streamed-list requests for the first sync, want streamed=%t", v, m.Synced.InitialLists, m.Synced.InitialWatchLists, streams)
+	}
+	if proto := !strings.HasSuffix(v, variantJSON); (m.Synced.ProtobufResponses > 0) != proto {
+		t.Errorf("%s: %d protobuf responses to the first sync's requests, want protobuf=%t", v, m.Synced.ProtobufResponses, proto)
+	}
+	switch {
+	case keepsManagedFields(v):
+		if m.Synced.WithManagedFields != n {
+			t.Errorf("%s: %d of %d cached pods have managedFields, want all", v, m.Synced.WithManagedFields, n)
+		}
+	default:
+		if m.Synced.WithManagedFields != 0 || m.Done.WithManagedFieldsAfter != 0 {
+			t.Errorf("%s: %d cached pods have managedFields after sync, %d after the relist, want none", v, m.Synced.WithManagedFields, m.Done.WithManagedFieldsAfter)
 		}
 	}
 }

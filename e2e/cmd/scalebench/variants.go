@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -23,20 +24,59 @@ import (
 	_ "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/core/v1"
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+
+	// The compaction walks of core/v1 that informer-gen's output for
+	// k8s.io/api registers, as a program using generated informers for
+	// Pods links them (otherwise the runtime's reflective walk compacts).
+	_ "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/core/v1"
 )
 
-// The variants measured, in the order of the report's tables.
+// The variants measured, in the order of the report's tables. A variant
+// ending in variantJSON is its base variant with a JSON client: client-go
+// v0.37's clientset asks for protobuf for built-in types unless
+// rest.Config.ContentType is set (rest.Request.UseProtobufAsDefault), so
+// the default variants talk protobuf.
 const (
-	variantClientGo         = "client-go"
-	variantClientGoStrip    = "client-go-strip"
-	variantOurs             = "ours"
-	variantOursPaged        = "ours-paged"
-	variantOursMetadata     = "ours-metadata"
-	variantClientGoMetadata = "client-go-metadata"
+	variantClientGo              = "client-go"
+	variantClientGoStrip         = "client-go-strip"
+	variantClientGoJSON          = variantClientGo + variantJSON
+	variantOurs                  = "ours"
+	variantOursJSON              = variantOurs + variantJSON
+	variantOursUncompacted       = "ours-uncompacted"
+	variantOursUncompactedJSON   = variantOursUncompacted + variantJSON
+	variantOursPaged             = "ours-paged"
+	variantOursMetadata          = "ours-metadata"
+	variantClientGoMetadata      = "client-go-metadata"
+	variantJSON                  = "-json"
+	contentTypeProtobuf          = "application/vnd.kubernetes.protobuf"
+	compactionSwitchNotAvailable = "needs factory.WithoutCompaction (issue 21), which this runtime does not have yet"
 )
+
+// withoutCompaction is the factory option that turns the cache's
+// interning and sharing off (issue 21); the ours-uncompacted variants are
+// run only while it is set.
+var withoutCompaction = factory.WithoutCompaction
 
 // allVariants lists every variant in report order.
-var allVariants = []string{variantClientGo, variantClientGoStrip, variantOurs, variantOursPaged, variantOursMetadata, variantClientGoMetadata}
+var allVariants = availableVariants()
+
+func availableVariants() []string {
+	v := []string{variantClientGo, variantClientGoStrip, variantClientGoJSON, variantOurs, variantOursJSON}
+	if withoutCompaction != nil {
+		v = append(v, variantOursUncompacted, variantOursUncompactedJSON)
+	}
+	return append(v, variantOursPaged, variantOursMetadata, variantClientGoMetadata)
+}
+
+// keepsManagedFields reports whether variant caches managedFields: client-go
+// without a transform does.
+func keepsManagedFields(variant string) bool {
+	switch variant {
+	case variantClientGo, variantClientGoJSON, variantClientGoMetadata:
+		return true
+	}
+	return false
+}
 
 // podsGVR is the resource the metadata informers watch.
 var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
@@ -58,63 +98,107 @@ type started struct {
 }
 
 // startVariant builds the informer of variant over cfg, exactly as a user
-// of that runtime would with default options, and runs it. The informer
-// starts as late as possible: the returned time is taken just before Run
-// (or Start).
+// of that runtime would with default options, and runs it; a variant
+// ending in variantJSON talks JSON (cfg.ContentType), as a user who sets
+// it does. The informer starts as late as possible: the returned time is
+// taken just before Run (or Start).
 func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) {
+	base, useJSON := strings.CutSuffix(variant, variantJSON)
+	if useJSON {
+		switch base {
+		case variantClientGo, variantOurs, variantOursUncompacted:
+		default:
+			return started{}, time.Time{}, fmt.Errorf("variant %q: no JSON form of %q (known: %v)", variant, base, allVariants)
+		}
+		cfg = rest.CopyConfig(cfg)
+		cfg.ContentType, cfg.AcceptContentTypes = runtime.ContentTypeJSON, runtime.ContentTypeJSON
+	}
+	switch base {
+	case variantClientGo, variantClientGoStrip:
+		return startClientGo(cfg, base == variantClientGoStrip)
+	case variantClientGoMetadata:
+		return startClientGoMetadata(cfg)
+	case variantOurs, variantOursPaged, variantOursUncompacted:
+		var opts []factory.Option
+		switch base {
+		case variantOursPaged:
+			opts = append(opts, factory.WithoutWatchList())
+		case variantOursUncompacted:
+			if withoutCompaction == nil {
+				return started{}, time.Time{}, fmt.Errorf("variant %q %s", variant, compactionSwitchNotAvailable)
+			}
+			opts = append(opts, withoutCompaction())
+		}
+		return startOurs(cfg, opts)
+	case variantOursMetadata:
+		return startOursMetadata(cfg)
+	}
+	return started{}, time.Time{}, fmt.Errorf("unknown variant %q (known: %v)", variant, allVariants)
+}
+
+// startClientGo runs client-go's pod informer from its factory's
+// defaults, with a transform clearing managedFields when strip is set.
+func startClientGo(cfg *rest.Config, strip bool) (started, time.Time, error) {
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return started{}, time.Time{}, err
+	}
+	var opts []informers.SharedInformerOption
+	if strip {
+		opts = append(opts, informers.WithTransform(stripManagedFieldsClientGo))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	f := informers.NewSharedInformerFactoryWithOptions(cs, 0, opts...)
+	inf := f.Core().V1().Pods().Informer()
+	t0 := time.Now()
+	f.Start(ctx.Done())
+	return started{clientGoInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
+}
+
+// startClientGoMetadata runs client-go's metadatainformer for Pods.
+func startClientGoMetadata(cfg *rest.Config) (started, time.Time, error) {
+	mc, err := clientmetadata.NewForConfig(cfg)
+	if err != nil {
+		return started{}, time.Time{}, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	f := metadatainformer.NewSharedInformerFactory(mc, 0)
+	inf := f.ForResource(podsGVR).Informer()
+	t0 := time.Now()
+	f.Start(ctx.Done())
+	return started{clientGoInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
+}
+
+// startOurs runs our pod informer as generated code builds it, from a
+// factory with opts.
+func startOurs(cfg *rest.Config, opts []factory.Option) (started, time.Time, error) {
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return started{}, time.Time{}, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	switch variant {
-	case variantClientGo, variantClientGoStrip:
-		var opts []informers.SharedInformerOption
-		if variant == variantClientGoStrip {
-			opts = append(opts, informers.WithTransform(stripManagedFieldsClientGo))
-		}
-		f := informers.NewSharedInformerFactoryWithOptions(cs, 0, opts...)
-		inf := f.Core().V1().Pods().Informer()
-		t0 := time.Now()
-		f.Start(ctx.Done())
-		return started{clientGoInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
-	case variantClientGoMetadata:
-		mc, err := clientmetadata.NewForConfig(cfg)
-		if err != nil {
-			cancel()
-			return started{}, time.Time{}, err
-		}
-		f := metadatainformer.NewSharedInformerFactory(mc, 0)
-		inf := f.ForResource(podsGVR).Informer()
-		t0 := time.Now()
-		f.Start(ctx.Done())
-		return started{clientGoInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
-	case variantOurs, variantOursPaged:
-		var opts []factory.Option
-		if variant == variantOursPaged {
-			opts = append(opts, factory.WithoutWatchList())
-		}
-		f := factory.New(opts...)
-		inf := f.InformerFor(&corev1.Pod{}, func(c factory.InformerConfig) cache.SharedIndexInformer {
-			return newPodInformer(cs, c)
-		})
-		t0 := time.Now()
-		f.Start(ctx)
-		return started{oursInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
-	case variantOursMetadata:
-		mc, err := clientmetadata.NewForConfig(cfg)
-		if err != nil {
-			cancel()
-			return started{}, time.Time{}, err
-		}
-		f := factory.New()
-		inf := f.MetadataInformerFor(metadataClient{mc}, podsGVR, true)
-		t0 := time.Now()
-		f.Start(ctx)
-		return started{oursInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
+	f := factory.New(opts...)
+	inf := f.InformerFor(&corev1.Pod{}, func(c factory.InformerConfig) cache.SharedIndexInformer {
+		return newPodInformer(cs, c)
+	})
+	t0 := time.Now()
+	f.Start(ctx)
+	return started{oursInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
+}
+
+// startOursMetadata runs our metadata informer for Pods over client-go's
+// metadata client.
+func startOursMetadata(cfg *rest.Config) (started, time.Time, error) {
+	mc, err := clientmetadata.NewForConfig(cfg)
+	if err != nil {
+		return started{}, time.Time{}, err
 	}
-	cancel()
-	return started{}, time.Time{}, fmt.Errorf("unknown variant %q (known: %v)", variant, allVariants)
+	ctx, cancel := context.WithCancel(context.Background())
+	f := factory.New()
+	inf := f.MetadataInformerFor(metadataClient{mc}, podsGVR, true)
+	t0 := time.Now()
+	f.Start(ctx)
+	return started{oursInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
 }
 
 // newPodInformer is what the generated informer of a namespaced type does
