@@ -76,7 +76,37 @@ func (rs Ranges) Intersect(o Ranges) Ranges {
 
 // Subtract is the points in rs and not in o.
 func (rs Ranges) Subtract(o Ranges) Ranges {
-	return rs.Intersect(o.complement())
+	if len(o) == 0 {
+		return rs
+	}
+	out := make(Ranges, 0, len(rs))
+	j := 0
+	for _, r := range rs {
+		for j < len(o) && o[j].Last < r.First {
+			j++
+		}
+		out = subtractFrom(out, r, o[j:])
+	}
+	return out
+}
+
+// subtractFrom appends to out the points of r not in o, whose first range
+// does not end before r.
+func subtractFrom(out Ranges, r Range, o Ranges) Ranges {
+	next := r.First
+	for _, cut := range o {
+		if cut.First > r.Last {
+			break
+		}
+		if cut.First > next {
+			out = append(out, Range{next, cut.First - 1})
+		}
+		if cut.Last >= r.Last {
+			return out
+		}
+		next = cut.Last + 1
+	}
+	return append(out, Range{next, r.Last})
 }
 
 // complement is the points of the space not in rs.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -97,6 +98,9 @@ type Replica struct {
 	st    state
 	lv    liveness
 	lease *coordinationv1.Lease // as last written or read
+	// assigned is the assignment over the members assignedTo.
+	assigned   map[string]Ranges
+	assignedTo []string
 
 	// mu guards held, what Held reports.
 	mu   sync.Mutex
@@ -210,12 +214,31 @@ func (r *Replica) view(now time.Time, leases []*coordinationv1.Lease, stopping b
 			others = append(others, m)
 		}
 	}
-	live := r.lv.live(now, others)
-	ids := []string{r.cfg.Identity}
-	var claimed Ranges
+	return viewOf(r.cfg.Identity, r.lv.live(now, others), r.assign, stopping)
+}
+
+// assign is Assign over ids, computed again only when they change.
+func (r *Replica) assign(ids []string) map[string]Ranges {
+	ids = slices.Sorted(slices.Values(ids))
+	if !slices.Equal(ids, r.assignedTo) {
+		r.assignedTo, r.assigned = ids, Assign(ids, r.cfg.VirtualNodes)
+	}
+	return r.assigned
+}
+
+// viewOf is the view of self given the other live members and the
+// assignment function.
+func viewOf(self string, live []member, assign func(ids []string) map[string]Ranges, stopping bool) view {
+	ids := []string{self}
 	for _, m := range live {
 		ids = append(ids, m.identity)
-		claimed = claimed.Union(m.recorded)
 	}
-	return view{desired: Assign(ids, r.cfg.VirtualNodes)[r.cfg.Identity], claimed: claimed, stopping: stopping}
+	desired := assign(ids)[self]
+	free := desired
+	for _, m := range live {
+		if !free.Empty() {
+			free = free.Subtract(m.recorded)
+		}
+	}
+	return view{desired: desired, free: free, stopping: stopping}
 }

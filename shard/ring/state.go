@@ -142,9 +142,9 @@ type view struct {
 	// desired is this replica's part of the assignment over the live
 	// members, itself included.
 	desired Ranges
-	// claimed is the union of what the other live members' Leases
-	// record.
-	claimed Ranges
+	// free is the part of desired that no other live member's Lease
+	// records.
+	free Ranges
 	// stopping is set once the replica is asked to leave.
 	stopping bool
 }
@@ -228,7 +228,7 @@ func (s state) tick(e event, t timing) (state, action) {
 		s.phase, s.pending = phaseNarrowing, s.held.Intersect(v.desired)
 		return s, action{kind: actApply, ranges: s.pending}
 	}
-	if claim := v.desired.Subtract(s.held).Subtract(v.claimed); !claim.Empty() {
+	if claim := v.free.Subtract(s.held); !claim.Empty() {
 		s.phase, s.pending = phaseClaiming, s.held.Union(claim)
 		return s, action{kind: actRecord, ranges: s.pending}
 	}

@@ -56,7 +56,7 @@ func eventNamed(t *testing.T, name string) eventKind {
 func rowSetup(t *testing.T, p phase, condition string, tm timing, now time.Time) (state, view) {
 	half := Ranges{{0, math.MaxUint64 / 2}}
 	s := state{phase: p, held: half, recorded: half, pending: half, renewedAt: now}
-	v := view{desired: half, claimed: half.complement()}
+	v := view{desired: half}
 	switch condition {
 	case "-":
 	case "stopping":
@@ -66,7 +66,7 @@ func rowSetup(t *testing.T, p phase, condition string, tm timing, now time.Time)
 	case "holdsUndesired":
 		s.held = Full()
 	case "canClaim":
-		s.held, s.recorded, v.claimed = nil, nil, nil
+		s.held, s.recorded, v.free = nil, nil, half
 	case "renewDue":
 		s.renewedAt = now.Add(-tm.renewPeriod)
 	default:
@@ -106,9 +106,9 @@ func TestStateRecordedCoversHeldAfterEveryStep(t *testing.T) {
 	quarter := uint64(math.MaxUint64 / 4)
 	views := []view{
 		{desired: Ranges{{0, quarter}}},
-		{desired: Ranges{{quarter, 2 * quarter}}, claimed: Ranges{{0, quarter}}},
-		{desired: Full()},
-		{desired: Ranges{{0, 3 * quarter}}, claimed: Ranges{{quarter, 2 * quarter}}},
+		{desired: Ranges{{quarter, 2 * quarter}}, free: Ranges{{quarter, 2 * quarter}}},
+		{desired: Full(), free: Full()},
+		{desired: Ranges{{0, 3 * quarter}}, free: Ranges{{0, quarter - 1}, {2*quarter + 1, 3 * quarter}}},
 	}
 	outcomes := [][2]eventKind{{evRecorded, evApplied}, {evRecordFailed, evApplyFailed}}
 	for seed := range 64 {
