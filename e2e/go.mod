@@ -6,6 +6,7 @@ require (
 	github.com/go-logr/logr v1.4.3
 	github.com/informer-gen/informer-gen v0.0.0
 	github.com/informer-gen/informer-gen/examples/crd v0.0.0-00010101000000-000000000000
+	github.com/informer-gen/informer-gen/shard v0.0.0-00010101000000-000000000000
 	go.etcd.io/etcd/client/v3 v3.7.0
 	go.uber.org/goleak v1.3.0
 	go.uber.org/zap v1.27.1
@@ -83,4 +84,5 @@ require (
 replace (
 	github.com/informer-gen/informer-gen => ..
 	github.com/informer-gen/informer-gen/examples/crd => ../examples/crd
+	github.com/informer-gen/informer-gen/shard => ../shard
 )

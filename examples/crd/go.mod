@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/informer-gen/informer-gen v0.0.0
+	github.com/informer-gen/informer-gen/shard v0.0.0-00010101000000-000000000000
 	go.uber.org/goleak v1.3.0
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
@@ -58,3 +59,5 @@ require (
 )
 
 replace github.com/informer-gen/informer-gen => ../..
+
+replace github.com/informer-gen/informer-gen/shard => ../../shard

@@ -170,6 +170,13 @@ type DeltaFIFO struct {
 	// Replace after the first), nil when none is queued: queue[head:]
 	// up to and including it is one relist unit, popped as one batch.
 	relistLast *fifoEntry
+	// queuedTotal counts the entries ever appended to queue, and
+	// processedTotal those popped whose batch finished processing: the
+	// entries queued before a moment are processed once processedTotal
+	// reaches queuedTotal's value then (afterProcessed). barriers wait
+	// for that, oldest first.
+	queuedTotal, processedTotal uint64
+	barriers                    []fifoBarrier
 
 	populated bool // a Replace completed
 	// initialPopulationCount is the number of keys of the initial
@@ -514,6 +521,7 @@ func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transfo
 		f.items[key] = e
 		f.itemsHigh = max(f.itemsHigh, len(f.items))
 		f.queue = append(f.queue, e)
+		f.queuedTotal++
 		if len(f.queue)-f.head == 1 {
 			f.cond.Signal()
 		}
@@ -658,8 +666,10 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDe
 	f.processing = false
 	f.idle.Broadcast()
 	f.initialPopulationCount -= initial
+	f.processedTotal += uint64(n)
 	f.noteSyncedLocked()
 	f.releaseBatchLocked()
+	f.runBarriersLocked()
 	if f.metrics != nil {
 		f.metrics.QueueDepth(len(f.queue) - f.head)
 	}

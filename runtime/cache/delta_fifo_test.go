@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -609,5 +610,35 @@ func TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog(t *testing
 	}
 	if _, ok := f.queuedLocked("ns/o0"); ok {
 		t.Fatal("popped key ns/o0 still queued")
+	}
+}
+
+// afterProcessed runs at once on an idle queue, and otherwise once every
+// key queued before it was popped and processed, not before.
+func TestDeltaFIFOAfterProcessedWaitsForTheKeysQueuedBefore(t *testing.T) {
+	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: MetaNamespaceKeyFunc})
+	ran := 0
+	f.afterProcessed(func() { ran++ })
+	if ran != 1 {
+		t.Fatalf("on an idle queue: ran %d times, want 1", ran)
+	}
+	for _, name := range []string{"a", "b"} {
+		if err := f.Add(testObject("ns", name, "1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.afterProcessed(func() { ran++ })
+	if err := f.Add(testObject("ns", "c", "1")); err != nil {
+		t.Fatal(err)
+	}
+	var seen []int
+	for range 3 {
+		if _, err := f.popBatch(1, func([]poppedDeltas, bool) { seen = append(seen, ran) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Processing a and b saw the barrier pending; it ran after b, before c.
+	if want := []int{1, 1, 2}; !slices.Equal(seen, want) || ran != 2 {
+		t.Errorf("barrier count seen while processing = %v (final %d), want %v (final 2)", seen, ran, want)
 	}
 }

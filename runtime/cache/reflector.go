@@ -122,6 +122,14 @@ type ReflectorOptions struct {
 	// longest timeout the server was asked to honour, so a healthy but
 	// quiet watch is never cut short by the client.
 	IdleTimeout time.Duration
+	// Shard, when set, limits the reflector to a shard of the collection
+	// (shard.go): every list, watch list and watch carries the selector
+	// of the shard Current gives at the relist, every object outside it
+	// is dropped (whether or not the server applied the selector), and
+	// when Current's channel closes the reflector ends its watch and
+	// relists under the new shard, calling Applied once the store holds
+	// the relist. The caller closes the subscription after Run returns.
+	Shard ShardSubscription
 }
 
 // Reflector keeps a ReflectorStore in sync with the server: it lists, then
@@ -156,6 +164,16 @@ type Reflector struct {
 	// paginatedResult is owned by the Run goroutine: the first list came
 	// back paginated, so later ones page too.
 	paginatedResult bool
+
+	// shard is the shard of the last list or watch list (nil without
+	// ReflectorOptions.Shard), shardChanged the channel Current gave with
+	// it; shardIgnoredLogged is set once the reflector logged that the
+	// server ignored the selector, shardNoEcho once a list response did
+	// not echo it. Owned by the Run goroutine.
+	shard              Shard
+	shardChanged       <-chan struct{}
+	shardIgnoredLogged bool
+	shardNoEcho        bool
 
 	// rv is the resourceVersion of the position ("" before the first
 	// list): written by the Run goroutine only, read by any
@@ -392,9 +410,11 @@ func (r *Reflector) pageSize(resourceVersion string) int64 {
 
 // listStep is the list phase.
 func (r *Reflector) listStep(ctx context.Context, s state) outcome {
+	r.takeShard()
 	if err := r.list(ctx, s.listFrom(r.LastSyncResourceVersion())); err != nil {
 		return outcome{end: endFailed, err: err}
 	}
+	r.shardStored()
 	return outcome{end: endStored}
 }
 
@@ -442,7 +462,7 @@ func (r *Reflector) replace(items []any, resourceVersion string) error {
 // consistent read (RV ""), and unpaged when that expires too.
 func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any, string, bool, error) {
 	limit := r.pageSize(resourceVersion)
-	opts := metav1.ListOptions{ResourceVersion: resourceVersion, Limit: limit}
+	opts := r.withShard(metav1.ListOptions{ResourceVersion: resourceVersion, Limit: limit})
 	var items []any
 	pages, restarts := 0, 0
 	for {
@@ -454,7 +474,7 @@ func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any,
 				if restarts == 2 {
 					limit = 0
 				}
-				opts = metav1.ListOptions{Limit: limit}
+				opts = r.withShard(metav1.ListOptions{Limit: limit})
 				items, pages = items[:0], 0
 				continue
 			}
@@ -470,7 +490,7 @@ func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any,
 			return items, listMeta.GetResourceVersion(), pages > 1, nil
 		}
 		// Continue requests carry no resourceVersion: the token pins it.
-		opts = metav1.ListOptions{Limit: opts.Limit, Continue: next}
+		opts = r.withShard(metav1.ListOptions{Limit: opts.Limit, Continue: next})
 	}
 }
 
@@ -488,9 +508,13 @@ func (r *Reflector) appendPage(ctx context.Context, items []any, obj runtime.Obj
 		}
 	}
 	pageStart := len(items)
+	r.checkShardApplied(ctx, obj)
 	err = meta.EachListItemWithAlloc(obj, func(item runtime.Object) error {
 		if r.expectedType != nil && reflect.TypeOf(item) != r.expectedType {
 			klog.FromContext(ctx).Error(nil, "Dropping listed object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(item))
+			return nil
+		}
+		if !r.inShard(ctx, item) {
 			return nil
 		}
 		items = append(items, item)
@@ -511,17 +535,23 @@ func (r *Reflector) appendPage(ctx context.Context, items []any, obj runtime.Obj
 // open, or opens one from the position, until the watch ends.
 func (r *Reflector) watchStep(ctx context.Context, s state) outcome {
 	w, replaying := s.w, false
+	if r.shardReplaced() {
+		if w != nil {
+			w.Stop()
+		}
+		return outcome{end: endReshard}
+	}
 	if w == nil {
 		rv := r.LastSyncResourceVersion()
 		// A watch from "" or "0" first replays the current state.
 		replaying = rv == "" || rv == "0"
 		timeout := r.watchTimeoutSeconds()
 		var err error
-		w, err = r.lw.WatchWithContext(ctx, metav1.ListOptions{
+		w, err = r.lw.WatchWithContext(ctx, r.withShard(metav1.ListOptions{
 			ResourceVersion:     rv,
 			TimeoutSeconds:      &timeout,
 			AllowWatchBookmarks: true,
-		})
+		}))
 		if err != nil {
 			err = fmt.Errorf("%s: watch: %w", r.name, err)
 			return outcome{end: errorEnding(err), err: err}
@@ -563,6 +593,11 @@ func (r *Reflector) storeEvent(ctx context.Context, ev watch.Event, store Reflec
 	if err != nil {
 		klog.FromContext(ctx).Error(err, "Dropping watch event without object metadata", "reflector", r.name, "type", ev.Type)
 		return "", false
+	}
+	if ev.Type != watch.Bookmark && !r.contains(ctx, m) {
+		// Outside the shard: the server ignored the selector. The event
+		// still moves the position.
+		return m.GetResourceVersion(), true
 	}
 	switch ev.Type {
 	case watch.Added:

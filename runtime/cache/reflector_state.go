@@ -29,6 +29,7 @@ import (
 //	watch      closedEarly  watch        -       yes       +1
 //	watch      veryShort    watch        yes     yes       +1
 //	watch      idle         watch        yes     -         =
+//	watch      reshard      relist       -       -         =         the shard changed
 //	watch      transient    watch        yes     yes       +1
 //	watch      expired      relist       yes     -         =         position expired; resumed
 //	watch      expired      relist       yes     yes       +1        position expired; listed
@@ -48,6 +49,12 @@ import (
 // stored clears the position's expiry; it does not reset failures, so a
 // server that fails every watch after a good list still sees the back-off
 // grow.
+//
+// A watch whose shard changed (ReflectorOptions.Shard: the subscription's
+// channel closed) ends with reshard, before it opens or while it runs;
+// the relist under the new shard follows at once, from the position, and
+// is no failure. Every list and watch list takes the subscription's
+// current shard; a watch keeps the shard of the list it follows.
 //
 // A watch that resumed from a position a watch reached (resumed) and ends
 // with 410 Gone is the normal end of a long disconnection: the server
@@ -108,11 +115,15 @@ const (
 	endStalled
 	// endFailed: any other failure.
 	endFailed
+	// endReshard: the shard changed (ReflectorOptions.Shard): the watch
+	// ended so that the reflector relists under the new shard.
+	endReshard
 )
 
 var endingNames = [...]string{endStopped: "stopped", endStored: "stored", endClosed: "closed",
 	endClosedEarly: "closedEarly", endVeryShort: "veryShort", endIdle: "idle", endTransient: "transient",
-	endExpired: "expired", endUnsupported: "unsupported", endStalled: "stalled", endFailed: "failed"}
+	endExpired: "expired", endUnsupported: "unsupported", endStalled: "stalled", endFailed: "failed",
+	endReshard: "reshard"}
 
 func (e ending) String() string { return endingNames[e] }
 
@@ -246,6 +257,9 @@ func (s state) afterWatch(o outcome) (state, effect) {
 		return s, effect{}
 	case endIdle:
 		return s, effect{report: true}
+	case endReshard:
+		s.phase = s.relist(o.at)
+		return s, effect{}
 	case endClosedEarly:
 		s.failures++
 		return s, effect{backoff: true}
@@ -296,6 +310,8 @@ const healthyWatch = time.Minute
 // delivered.
 func watchEnding(err error, lived time.Duration, got tally) ending {
 	switch {
+	case errors.Is(err, errReshard):
+		return endReshard
 	case err == nil && (got.changes > 0 || lived >= veryShortWatch):
 		return endClosed
 	case err == nil && got.events > 0:

@@ -52,6 +52,8 @@ func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.T
 		select {
 		case <-ctx.Done():
 			return b.tally, ctx.Err()
+		case <-r.shardChanged:
+			return b.tally, fmt.Errorf("%s: %w", r.name, errReshard)
 		case <-idle.C():
 			// The timer is armed for the idle timeout after the event seen
 			// when it was last armed; re-arm it for the time left since.

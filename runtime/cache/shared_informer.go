@@ -56,6 +56,12 @@ type SharedIndexInformerOptions struct {
 	DetectCacheMutations bool
 	// Clock drives resync scheduling; the real clock by default.
 	Clock clock.WithTicker
+	// Shard, when set, makes the informer hold only the shard the source
+	// gives it, which may change while it runs (see Shard and
+	// ShardSubscription; SetShard sets it after construction). The
+	// informer subscribes when it starts and closes its subscription when
+	// it stops.
+	Shard ShardSource
 }
 
 // applyBatch is the most keys the informer pops from its queue at once.
@@ -101,6 +107,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		fastCapacity:      defaultFastCapacity,
 		stoppedCh:         make(chan struct{}),
 		syncedCh:          make(chan struct{}),
+		shard:             opts.Shard,
 	}
 	if opts.DetectCacheMutations || mutationDetectorFromEnv() {
 		s.detector = newMutationDetector(name)
@@ -133,6 +140,7 @@ type sharedIndexInformer struct {
 	resyncCheckPeriod time.Duration
 	transform         TransformFunc
 	watchErrorHandler WatchErrorHandlerWithContext
+	shard             ShardSource
 
 	// lastErr is the reflector's last list or watch failure (SyncError).
 	lastErr   atomic.Pointer[InformerSyncError]
@@ -169,7 +177,12 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		return
 	}
 	s.started = true
-	fifo, r := s.newPipelineLocked()
+	var sub ShardSubscription
+	if s.shard != nil {
+		sub = s.shard.Subscribe(s.name)
+		defer sub.Close()
+	}
+	fifo, r := s.newPipelineLocked(sub)
 	s.mu.Unlock()
 
 	var wg sync.WaitGroup
@@ -211,7 +224,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 
 // newPipelineLocked makes the DeltaFIFO and the Reflector of a run, with
 // the configuration s.mu guards, and publishes them.
-func (s *sharedIndexInformer) newPipelineLocked() (*DeltaFIFO, *Reflector) {
+func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFIFO, *Reflector) {
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 		KeyFunction:  MetaNamespaceKeyFunc,
 		KnownObjects: s.indexer,
@@ -228,6 +241,7 @@ func (s *sharedIndexInformer) newPipelineLocked() (*DeltaFIFO, *Reflector) {
 		WatchErrorHandler: s.recordingErrors(s.watchErrorHandler),
 		Metrics:           s.opts.Metrics,
 		Clock:             s.clock,
+		Shard:             sub,
 	})
 	s.fifo.Store(fifo)
 	s.reflector.Store(r)
@@ -541,6 +555,20 @@ func (s *sharedIndexInformer) SetTransform(transform TransformFunc) error {
 	s.transform = transform
 	return nil
 }
+
+// SetShard makes the informer hold only the shard src gives it; it fails
+// once Run started. See SharedIndexInformerOptions.Shard.
+func (s *sharedIndexInformer) SetShard(src ShardSource) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return fmt.Errorf("cache %s: informer already started", s.name)
+	}
+	s.shard = src
+	return nil
+}
+
+var _ ShardSetter = (*sharedIndexInformer)(nil)
 
 // IsStopped is true once Run has returned.
 func (s *sharedIndexInformer) IsStopped() bool { return s.isStopped.Load() }

@@ -68,9 +68,12 @@ var clientGoNames = []string{
 // ownNames are this runtime's additions, each used by users or generated
 // code: per-informer metrics, the resync handler, the context form of
 // WaitForCacheSync, why an informer has not synced (SyncResult's reasons,
-// for errors.As and for informers that wrap ours), and whether a client
-// can stream lists (generated client adapters).
-var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext"}
+// for errors.As and for informers that wrap ours), whether a client
+// can stream lists (generated client adapters), and the seam of sharded
+// informers (implemented by the shard module and by coordinators, set by
+// factories).
+var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext",
+	"Shard", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription"}
 
 // The public surface of runtime/cache is what users and generated code use:
 // client-go's drop-in names and a few of our own. A new exported name must

@@ -58,10 +58,12 @@ func (r *Reflector) watchListIdle(w watch.Interface) (time.Duration, error) {
 
 // watchListStep is the watch-list phase.
 func (r *Reflector) watchListStep(ctx context.Context, s state) outcome {
+	r.takeShard()
 	w, err := r.watchList(ctx, s.watchListFrom(r.LastSyncResourceVersion()))
 	if err != nil {
 		return outcome{end: watchListEnding(err), err: err}
 	}
+	r.shardStored()
 	return outcome{end: endStored, w: w}
 }
 
@@ -76,13 +78,13 @@ func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watc
 	start := r.clock.Now()
 	timeout := r.watchTimeoutSeconds()
 	sendInitialEvents := true
-	w, err := r.lw.WatchWithContext(ctx, metav1.ListOptions{
+	w, err := r.lw.WatchWithContext(ctx, r.withShard(metav1.ListOptions{
 		ResourceVersion:      resourceVersion,
 		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
 		SendInitialEvents:    &sendInitialEvents,
 		AllowWatchBookmarks:  true,
 		TimeoutSeconds:       &timeout,
-	})
+	}))
 	if err != nil {
 		return nil, fmt.Errorf("%s: watch list: %w", r.name, err)
 	}

@@ -20,7 +20,7 @@ import (
 // A namespaced resource's informer watches the factory's namespaces
 // (WithNamespace, WithNamespaces); a cluster-scoped one
 // (namespaced false) watches all. The factory's list-options tweak,
-// default resync period and WithoutWatchList apply, and managedFields are
+// default resync period, WithoutWatchList and WithShard apply, and managedFields are
 // stripped unless WithManagedFields() keeps them for every type. Per-type
 // options
 // (WithByObject, WithCustomResyncConfig, WithManagedFields(obj)) and
@@ -43,7 +43,7 @@ func (s *Shared) MetadataInformerFor(client metadata.Client, resource schema.Gro
 			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 			UseWatchList: config.UseWatchList,
 		})
-	}, namespaces, informerSettings{resync: s.config.defaultResync, tweak: s.config.tweak, transform: transform, watchList: !s.config.noWatchList})
+	}, namespaces, informerSettings{resync: s.config.defaultResync, tweak: s.config.tweak, transform: transform, watchList: !s.config.noWatchList, shard: s.config.shard})
 }
 
 // RemoveMetadataInformer is RemoveInformer for the metadata-only informer

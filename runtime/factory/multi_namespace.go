@@ -144,6 +144,13 @@ func (m *multiNamespaceInformer) SetTransform(transform cache.TransformFunc) err
 	return m.each(func(p cache.SharedIndexInformer) error { return p.SetTransform(transform) })
 }
 
+// SetShard gives every namespace's informer the shard of src; each
+// subscribes to it on its own. It fails once the informer started, or when
+// a namespace's informer cannot hold a shard.
+func (m *multiNamespaceInformer) SetShard(src cache.ShardSource) error {
+	return m.each(func(p cache.SharedIndexInformer) error { return setShard(p, src) })
+}
+
 // AddIndexers adds indexers to every namespace's cache, or to none: it
 // first checks that no namespace has an index of the same name and that
 // the index functions accept every cached object. An object a namespace's

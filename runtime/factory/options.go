@@ -31,6 +31,9 @@ type config struct {
 	// failFastSync stops WaitForCacheSync at the first 403 or 404
 	// (WithFailFastSync).
 	failFastSync bool
+	// shard is every informer's shard source (WithShard); nil: whole
+	// collections.
+	shard cache.ShardSource
 }
 
 // WithWatchList makes the factory's informers stream their initial lists
@@ -80,6 +83,31 @@ func (c *config) watchListFor(t reflect.Type) bool {
 // does, and reports the same failures in SyncResult.Errors.
 func WithFailFastSync() Option {
 	return func(c *config) { c.failFastSync = true }
+}
+
+// WithShard makes every informer of the factory, metadata-only informers
+// included, hold only a shard of its collection: the shard src gives it,
+// which may change while it runs. Lists, watch lists and watches carry the
+// shard's selector (server-side sharded list and watch, Kubernetes 1.36+
+// with the ShardedListAndWatch feature gate), and every object outside the
+// shard is dropped before it reaches the cache and the handlers, so the
+// cache holds exactly the shard also when the server ignored the
+// selector. The package github.com/informer-gen/informer-gen/shard makes
+// sources (shard.Static, shard.Dynamic). ByObject.Shard sets or replaces
+// it for one type. Informers made by a NewInformerFunc must implement
+// cache.ShardSetter (those of runtime/cache, and so generated ones, do):
+// InformerFor panics, naming the informer's type, for one that does not,
+// rather than let it cache the whole collection.
+func WithShard(src cache.ShardSource) Option {
+	return func(c *config) { c.shard = src }
+}
+
+// shardFor returns the shard source of type t's informers; nil for none.
+func (c *config) shardFor(t reflect.Type) cache.ShardSource {
+	if src := c.byObject[t].Shard; src != nil {
+		return src
+	}
+	return c.shard
 }
 
 // WithNamespace limits every informer of the factory to one namespace.

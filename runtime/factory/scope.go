@@ -35,6 +35,9 @@ type ByObject struct {
 	// DisableWatchList makes this type's informer list in pages instead of
 	// streaming its initial list, as WithoutWatchList does for every type.
 	DisableWatchList bool
+	// Shard replaces the factory's WithShard for this type: its informer
+	// holds only the shard this source gives it.
+	Shard cache.ShardSource
 }
 
 // WithByObject scopes the informer of obj's Go type. A later WithByObject

@@ -2,6 +2,7 @@ package factory
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"sync"
 	"time"
@@ -150,6 +151,7 @@ func (s *Shared) informerOf(key informerKey, newInformer NewInformerFunc, namesp
 		tweak:     s.config.tweakFor(t),
 		transform: s.config.transformFor(t),
 		watchList: s.config.watchListFor(t),
+		shard:     s.config.shardFor(t),
 	})
 }
 
@@ -160,6 +162,7 @@ type informerSettings struct {
 	tweak     func(*metav1.ListOptions)
 	transform cache.TransformFunc
 	watchList bool
+	shard     cache.ShardSource
 }
 
 // makeOnce returns the informer of key, making it on first request with
@@ -175,6 +178,14 @@ func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespac
 		if set.transform != nil {
 			// A fresh informer has not started, so this cannot fail.
 			_ = inf.SetTransform(set.transform)
+		}
+		if set.shard != nil {
+			if err := setShard(inf, set.shard); err != nil {
+				// A misuse the factory cannot report through InformerFor:
+				// an informer that would hold the whole collection where a
+				// shard was asked for must not run.
+				panic(err.Error())
+			}
 		}
 		return inf
 	}
@@ -193,6 +204,15 @@ func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespac
 	}
 	s.informers[key] = inf
 	return inf
+}
+
+// setShard gives inf the shard of src, or says why it cannot hold one.
+func setShard(inf cache.SharedIndexInformer, src cache.ShardSource) error {
+	setter, ok := inf.(cache.ShardSetter)
+	if !ok {
+		return fmt.Errorf("factory: informer %T cannot hold a shard (it does not implement cache.ShardSetter)", inf)
+	}
+	return setter.SetShard(src)
 }
 
 // Start runs every informer requested so far that is not running yet. They

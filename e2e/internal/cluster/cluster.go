@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,6 +34,10 @@ type Options struct {
 	// resourceVersion then fails with 410 Gone right after CompactEtcd,
 	// whatever the size of the API server's watch cache.
 	DisableWatchCache bool
+	// FeatureGates are kube-apiserver feature gates to set, such as
+	// "ShardedListAndWatch=true" (server-side sharded list and watch,
+	// alpha in Kubernetes 1.36).
+	FeatureGates []string
 	// CRDDirectory holds the CRD manifests to install; empty means the
 	// example project's examples/crd/config/crd.
 	CRDDirectory string
@@ -88,6 +93,9 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, retErr error) {
 	}
 	if opts.DisableWatchCache {
 		apiServer.Configure().Set("watch-cache", "false")
+	}
+	if len(opts.FeatureGates) > 0 {
+		apiServer.Configure().Set("feature-gates", strings.Join(opts.FeatureGates, ","))
 	}
 	env := &envtest.Environment{
 		ControlPlane: envtest.ControlPlane{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/informer-gen/informer-gen/shard"
 )
 
 func TestMain(m *testing.M) {
@@ -101,6 +104,53 @@ func TestNamespacesFlagCollectsCommaListsAcrossRepeats(t *testing.T) {
 			}
 			if got, want := len(o.factoryOptions()), min(len(tt.want), 1); got != want {
 				t.Errorf("%d factory options, want %d", got, want)
+			}
+		})
+	}
+}
+
+// --shard i/n gives the Widget informer the i-th of n equal parts of the
+// UID hash space; anything but i/n with 0 <= i < n is refused, naming it.
+func TestShardFlagSelectsAStaticPart(t *testing.T) {
+	tests := []struct {
+		arg     string
+		wantErr string
+		wantOpt int
+	}{
+		{"", "", 0},
+		{"--shard=1/3", "", 1},
+		{"--shard=3/3", "part 3 of 3", 0},
+		{"--shard=1", `want i/n, such as 0/3, got "1"`, 0},
+		{"--shard=1/3x", `want i/n, such as 0/3, got "1/3x"`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.arg, func(t *testing.T) {
+			fs := flag.NewFlagSet("test", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			var o options
+			o.register(fs)
+			var args []string
+			if tt.arg != "" {
+				args = []string{tt.arg}
+			}
+			err := fs.Parse(args)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(o.factoryOptions()); got != tt.wantOpt {
+				t.Errorf("%d factory options, want %d", got, tt.wantOpt)
+			}
+			if tt.wantOpt == 1 {
+				want, _ := shard.Part(shard.UID, 1, 3)
+				if o.shard == nil || o.shard.String() != want.String() {
+					t.Errorf("shard %v, want the second third %v", o.shard, want)
+				}
 			}
 		})
 	}

@@ -1,0 +1,54 @@
+package cache
+
+// queueBarrier is implemented by a ReflectorStore (the DeltaFIFO) whose
+// writes reach the cache later, on another goroutine: the reflector calls
+// afterProcessed to learn when what it queued is in the cache and handed
+// to the handlers (a shard's Applied).
+type queueBarrier interface {
+	// afterProcessed calls fn once every key queued before the call has
+	// been popped and its batch processed: at once, on the caller's
+	// goroutine, when there is none; otherwise on the popping goroutine,
+	// after the batch that completes them, without the queue's lock. fn
+	// must not call the queue's Replace or Resync. Barriers of a queue
+	// that is closed before they are reached never run.
+	afterProcessed(fn func())
+}
+
+var _ queueBarrier = (*DeltaFIFO)(nil)
+
+// fifoBarrier is a function waiting for the entries queued before it.
+type fifoBarrier struct {
+	queued uint64 // DeltaFIFO.queuedTotal when it was set
+	fn     func()
+}
+
+// afterProcessed implements queueBarrier.
+func (f *DeltaFIFO) afterProcessed(fn func()) {
+	f.mu.Lock()
+	if f.processedTotal >= f.queuedTotal {
+		f.mu.Unlock()
+		fn()
+		return
+	}
+	f.barriers = append(f.barriers, fifoBarrier{queued: f.queuedTotal, fn: fn})
+	f.mu.Unlock()
+}
+
+// runBarriersLocked runs, with the lock released, the barriers whose
+// entries are all processed. Called with f.mu held, by popBatch.
+func (f *DeltaFIFO) runBarriersLocked() {
+	n := 0
+	for n < len(f.barriers) && f.barriers[n].queued <= f.processedTotal {
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	due := f.barriers[:n:n]
+	f.barriers = append([]fifoBarrier(nil), f.barriers[n:]...)
+	f.mu.Unlock()
+	defer f.mu.Lock()
+	for _, b := range due {
+		b.fn()
+	}
+}

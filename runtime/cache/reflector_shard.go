@@ -1,0 +1,105 @@
+package cache
+
+import (
+	"context"
+	"errors"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
+)
+
+// errReshard ends a watch whose shard was replaced: the reflector relists
+// under the new one (the reshard ending of reflector_state.go).
+var errReshard = errors.New("the shard changed; relisting under the new one")
+
+// takeShard makes the subscription's current shard the one of the next
+// list or watch list.
+func (r *Reflector) takeShard() {
+	if r.opts.Shard != nil {
+		r.shard, r.shardChanged = r.opts.Shard.Current()
+	}
+}
+
+// shardStored tells the subscription that the list under r.shard is in
+// the store: once the store's consumer has processed it when the store is
+// a queue (queueBarrier), at once otherwise.
+func (r *Reflector) shardStored() {
+	sub, s := r.opts.Shard, r.shard
+	if sub == nil {
+		return
+	}
+	if q, ok := r.store.(queueBarrier); ok {
+		q.afterProcessed(func() { sub.Applied(s) })
+		return
+	}
+	sub.Applied(s)
+}
+
+// shardReplaced reports whether a newer shard replaced that of the last
+// list.
+func (r *Reflector) shardReplaced() bool {
+	select {
+	case <-r.shardChanged:
+		return r.shardChanged != nil
+	default:
+		return false
+	}
+}
+
+// withShard returns opts with the shard's selector.
+func (r *Reflector) withShard(opts metav1.ListOptions) metav1.ListOptions {
+	if r.shard != nil {
+		r.shard.ApplyTo(&opts)
+	}
+	return opts
+}
+
+// inShard reports whether the listed item belongs to the shard.
+func (r *Reflector) inShard(ctx context.Context, item runtime.Object) bool {
+	if r.shard == nil {
+		return true
+	}
+	m, err := meta.Accessor(item)
+	if err != nil {
+		klog.FromContext(ctx).Error(err, "Dropping listed object without object metadata", "reflector", r.name)
+		return false
+	}
+	return r.contains(ctx, m)
+}
+
+// contains reports whether m belongs to the shard, and logs, once, that
+// the server ignored the selector when it does not: a server that applies
+// it sends nothing outside it.
+func (r *Reflector) contains(ctx context.Context, m metav1.Object) bool {
+	if r.shard == nil || r.shard.Contains(m) {
+		return true
+	}
+	r.logShardIgnored(ctx)
+	return false
+}
+
+// checkShardApplied notes, when the shard can tell from the listed page
+// obj, that the server did not echo the selector. That alone does not
+// show it ignored it: kube-apiserver 1.36 filters custom resources without
+// echoing ShardInfo (its unstructured lists do not carry it). An object
+// outside the shard does show it (contains).
+func (r *Reflector) checkShardApplied(ctx context.Context, obj runtime.Object) {
+	a, ok := r.shard.(ShardServerApplied)
+	if !ok || r.shardNoEcho || a.ServerApplied(obj) {
+		return
+	}
+	r.shardNoEcho = true
+	klog.FromContext(ctx).V(4).Info("A list response does not echo the shard selector (ShardInfo)", "reflector", r.name)
+}
+
+// logShardIgnored logs, once, that the server ignored the selector.
+func (r *Reflector) logShardIgnored(ctx context.Context) {
+	if r.shardIgnoredLogged {
+		return
+	}
+	r.shardIgnoredLogged = true
+	klog.FromContext(ctx).Info("The server ignored the shard selector (feature gate ShardedListAndWatch off, or a server older than Kubernetes 1.36): it sent an object outside the shard; the informer filters the collection itself",
+		"reflector", r.name, "listEchoedSelector", !r.shardNoEcho)
+}
