@@ -174,7 +174,7 @@ func (r *Replica) reconcile(ctx context.Context, leases []*coordinationv1.Lease,
 		r.mu.Lock()
 		r.held = st.held
 		r.mu.Unlock()
-		if act.kind == actNone {
+		if act.kind == actNone || ctx.Err() != nil {
 			return
 		}
 		e = r.do(ctx, act)
@@ -190,7 +190,11 @@ func (r *Replica) do(ctx context.Context, act action) event {
 	case actRecord:
 		err, ok, failed = r.record(ctx, act.ranges, start), evRecorded, evRecordFailed
 	case actApply:
-		err, ok, failed = r.cfg.Target.Set(ctx, act.ranges), evApplied, evApplyFailed
+		// Bounded, so that a slow relist does not hold up the renewals:
+		// the Lease was renewed (by a claim) or is about to be given up.
+		applyCtx, cancel := context.WithTimeout(ctx, r.cfg.RenewDeadline-r.cfg.RenewPeriod)
+		err, ok, failed = r.cfg.Target.Set(applyCtx, act.ranges), evApplied, evApplyFailed
+		cancel()
 	case actDelete:
 		err, ok, failed = r.deleteLease(ctx), evDeleted, evDeleteFailed
 	}
