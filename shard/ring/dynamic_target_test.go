@@ -14,7 +14,9 @@ func TestDynamicTargetSetsTheRangesAndWaitsForEveryInformer(t *testing.T) {
 	first, changed := sub.Current()
 	sub.Applied(first)
 	done := make(chan error, 1)
-	go func() { done <- DynamicTarget{Source: src}.Set(context.Background(), Ranges{{0, 9}, {1 << 63, math.MaxUint64}}) }()
+	go func() {
+		done <- DynamicTarget{Source: src}.Set(context.Background(), Ranges{{0, 9}, {1 << 63, math.MaxUint64}})
+	}()
 	<-changed
 	select {
 	case err := <-done:

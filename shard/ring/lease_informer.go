@@ -18,9 +18,10 @@ import (
 // informer watches the Leases of ring in namespace: the ring's membership.
 func newLeaseFactory(client coordinationv1client.LeasesGetter, namespace, ring string) (*factory.Shared, cache.SharedIndexInformer) {
 	selector := labels.Set{RingLabel: ring}.String()
-	f := factory.New(factory.WithNamespace(namespace), factory.WithTweakListOptions(func(o *metav1.ListOptions) {
-		o.LabelSelector = selector
-	}))
+	// Leases are small: keeping their managedFields costs little, and no
+	// transform then writes to the objects the client hands over.
+	f := factory.New(factory.WithNamespace(namespace), factory.WithManagedFields(&coordinationv1.Lease{}),
+		factory.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = selector }))
 	inf := f.InformerFor(&coordinationv1.Lease{}, func(c factory.InformerConfig) cache.SharedIndexInformer {
 		leases := client.Leases(c.Namespace)
 		lw := &cache.ListWatch{

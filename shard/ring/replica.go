@@ -208,6 +208,7 @@ func (r *Replica) do(ctx context.Context, act action) event {
 // view is what the replica sees of the ring at now through leases.
 func (r *Replica) view(now time.Time, leases []*coordinationv1.Lease, stopping bool) view {
 	var others []member
+	var own Ranges
 	for _, l := range leases {
 		m, err := parseLease(l)
 		if err != nil {
@@ -216,9 +217,13 @@ func (r *Replica) view(now time.Time, leases []*coordinationv1.Lease, stopping b
 		}
 		if m.identity != r.cfg.Identity {
 			others = append(others, m)
+		} else {
+			own = m.recorded
 		}
 	}
-	return viewOf(r.cfg.Identity, r.lv.live(now, others), r.assign, stopping)
+	v := viewOf(r.cfg.Identity, r.lv.live(now, others), r.assign, stopping)
+	v.own = own
+	return v
 }
 
 // assign is Assign over ids, computed again only when they change.

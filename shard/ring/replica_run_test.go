@@ -30,7 +30,11 @@ func TestRunningReplicasConvergeAndHandOverWhenOneStops(t *testing.T) {
 	}
 	waitConverged := func(what string) {
 		t.Helper()
+		// The fake clock moves 100ms a poll: the replicas' tickers fire
+		// (a replica that withdrew a contested claim tries again at a
+		// tick) and their Leases are renewed well within their duration.
 		err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, time.Minute, true, func(context.Context) (bool, error) {
+			h.clock.Step(100 * time.Millisecond)
 			return h.converged(rs), nil
 		})
 		if err != nil {

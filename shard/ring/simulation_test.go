@@ -116,10 +116,8 @@ func (s *sim) publish(from string, m member, gone bool) {
 	} else {
 		s.store[from] = m
 	}
-	for id, r := range s.replicas {
-		if id != from {
-			r.inbox = append(r.inbox, simDelivery{at: s.now.Add(r.delay), m: m, gone: gone})
-		}
+	for _, r := range s.replicas {
+		r.inbox = append(r.inbox, simDelivery{at: s.now.Add(r.delay), m: m, gone: gone})
 	}
 }
 
@@ -200,7 +198,7 @@ func (s *sim) tick(r *simReplica) {
 		r.view, r.liveKey = viewOf(r.id, live, s.assign, false), key.String()
 	}
 	v := r.view
-	v.stopping = r.stopping
+	v.stopping, v.own = r.stopping, r.cache[r.id].recorded
 	r.nextTick, r.dirty = s.now.Add(s.p.renewPeriod/2), false
 	s.step(r, event{kind: evTick, at: s.now, view: v})
 }

@@ -26,14 +26,20 @@ import "time"
 //	narrowing  applyFailed   -                      steady     -
 //	releasing  recorded      -                      steady     -
 //	releasing  recordFailed  -                      steady     -
-//	claiming   recorded      -                      widening   apply
+//	claiming   recorded      -                      confirming -
 //	claiming   recordFailed  -                      steady     -
+//	confirming tick          stopping               leaving    apply
+//	confirming tick          claimUnseen            confirming -
+//	confirming tick          claimContested         renewing   record
+//	confirming tick          -                      widening   apply
 //	widening   applied       -                      steady     -
 //	widening   applyFailed   -                      steady     -
 //	lost       applied       -                      joining    -
-//	lost       applyFailed   -                      lost       apply
+//	lost       applyFailed   -                      lost       -
+//	lost       tick          -                      lost       apply
 //	leaving    applied       -                      leaving    delete
-//	leaving    applyFailed   -                      leaving    apply
+//	leaving    applyFailed   -                      leaving    -
+//	leaving    tick          -                      leaving    apply
 //	leaving    deleted       -                      left       -
 //	leaving    deleteFailed  -                      left       -
 //
@@ -54,6 +60,17 @@ import "time"
 //   - renewDue: RenewPeriod passed since the last successful write, or
 //     the Lease does not record what the informers hold (a release
 //     whose record failed).
+//
+// A claim is confirmed before the replica widens onto it: it waits until
+// its own informer shows the claim recorded in its Lease (claimUnseen
+// until then). The watch delivers the ring's Lease writes in one order,
+// so by then it sees every claim recorded before its own; if one of them
+// takes a point of its claim (claimContested: the claim is no longer
+// within view.free), it withdraws the claim (records what it holds) and
+// tries again at a later tick. Of two replicas that claim a point at
+// once, not seeing each other (two starting on an empty ring), the
+// later claim is always withdrawn; both may be, and then both try again
+// with views that now see each other.
 //
 // So the Lease always records a superset of what the informers hold, and
 // a replica widens only onto points no live Lease it sees records. A
@@ -78,6 +95,8 @@ const (
 	phaseReleasing
 	// phaseClaiming: recording held plus what it may take.
 	phaseClaiming
+	// phaseConfirming: waiting to see the claim in its own Lease.
+	phaseConfirming
 	// phaseWidening: applying the claimed set.
 	phaseWidening
 	// phaseLost: the Lease may have expired; applying the empty set.
@@ -89,7 +108,7 @@ const (
 )
 
 var phaseNames = [...]string{phaseJoining: "joining", phaseSteady: "steady", phaseRenewing: "renewing",
-	phaseNarrowing: "narrowing", phaseReleasing: "releasing", phaseClaiming: "claiming", phaseWidening: "widening",
+	phaseNarrowing: "narrowing", phaseReleasing: "releasing", phaseClaiming: "claiming", phaseConfirming: "confirming", phaseWidening: "widening",
 	phaseLost: "lost", phaseLeaving: "leaving", phaseLeft: "left"}
 
 func (p phase) String() string { return phaseNames[p] }
@@ -147,6 +166,9 @@ type view struct {
 	free Ranges
 	// stopping is set once the replica is asked to leave.
 	stopping bool
+	// own is what this replica's Lease records, as its informer shows
+	// it; nil when it shows no Lease of its own.
+	own Ranges
 }
 
 // event is the input of one step: its kind, when it happened (for
@@ -187,7 +209,14 @@ func (s state) next(e event, t timing) (state, action) {
 		return s.tick(e, t)
 	case phaseRenewing, phaseReleasing, phaseClaiming:
 		return s.afterRecord(e)
-	case phaseNarrowing, phaseWidening, phaseLost:
+	case phaseConfirming:
+		return s.confirm(e)
+	case phaseNarrowing, phaseWidening:
+		return s.afterApply(e)
+	case phaseLost:
+		if e.kind == evTick {
+			return s, action{kind: actApply}
+		}
 		return s.afterApply(e)
 	case phaseLeaving:
 		return s.afterLeaving(e)
@@ -245,8 +274,8 @@ func (s state) afterRecord(e event) (state, action) {
 	case evRecorded:
 		s.recorded, s.renewedAt = s.pending, e.at
 		if s.phase == phaseClaiming {
-			s.phase = phaseWidening
-			return s, action{kind: actApply, ranges: s.pending}
+			s.phase = phaseConfirming
+			return s, action{}
 		}
 	case evRecordFailed:
 	default:
@@ -254,6 +283,26 @@ func (s state) afterRecord(e event) (state, action) {
 	}
 	s.phase, s.pending = phaseSteady, nil
 	return s, action{}
+}
+
+// confirm widens onto a claim once the replica sees it recorded and no
+// claim recorded before it contests it.
+func (s state) confirm(e event) (state, action) {
+	if e.kind != evTick {
+		return s, action{}
+	}
+	switch v := e.view; {
+	case v.stopping:
+		s.phase, s.pending = phaseLeaving, nil
+		return s, action{kind: actApply}
+	case !v.own.Equal(s.pending):
+		return s, action{}
+	case !s.pending.Subtract(s.held).Subtract(v.free).Empty():
+		s.phase, s.pending = phaseRenewing, s.held
+		return s, action{kind: actRecord, ranges: s.pending}
+	}
+	s.phase = phaseWidening
+	return s, action{kind: actApply, ranges: s.pending}
 }
 
 // afterApply ends an informer change: narrowing, widening, or dropping
@@ -264,10 +313,9 @@ func (s state) afterApply(e event) (state, action) {
 		s.held = s.pending
 	case evApplyFailed:
 		s.held = s.held.Union(s.pending)
-		if s.phase == phaseLost {
-			return s, action{kind: actApply}
+		if s.phase != phaseLost {
+			s.phase, s.pending = phaseSteady, nil
 		}
-		s.phase, s.pending = phaseSteady, nil
 		return s, action{}
 	default:
 		return s, action{}
@@ -290,7 +338,7 @@ func (s state) afterLeaving(e event) (state, action) {
 	case evApplied:
 		s.held = nil
 		return s, action{kind: actDelete}
-	case evApplyFailed:
+	case evTick:
 		return s, action{kind: actApply}
 	case evDeleted, evDeleteFailed:
 		s.phase, s.recorded = phaseLeft, nil

@@ -56,7 +56,7 @@ func eventNamed(t *testing.T, name string) eventKind {
 func rowSetup(t *testing.T, p phase, condition string, tm timing, now time.Time) (state, view) {
 	half := Ranges{{0, math.MaxUint64 / 2}}
 	s := state{phase: p, held: half, recorded: half, pending: half, renewedAt: now}
-	v := view{desired: half}
+	v := view{desired: half, free: half, own: half}
 	switch condition {
 	case "-":
 	case "stopping":
@@ -67,6 +67,10 @@ func rowSetup(t *testing.T, p phase, condition string, tm timing, now time.Time)
 		s.held = Full()
 	case "canClaim":
 		s.held, s.recorded, v.free = nil, nil, half
+	case "claimUnseen":
+		s.held, v.own = nil, nil
+	case "claimContested":
+		s.held, v.own, v.free = nil, half, nil
 	case "renewDue":
 		s.renewedAt = now.Add(-tm.renewPeriod)
 	default:
