@@ -13,7 +13,7 @@ func simTable(p simParams, changes []change) string {
 		kind   string
 		lo, hi int
 	}
-	buckets := []bucket{{"join", 1, 10}, {"join", 11, 50}, {"join", 51, 100}, {"leave", 50, 99}, {"crash", 50, 99}}
+	buckets := []bucket{{"join", 2, 10}, {"join", 11, 50}, {"join", 51, 100}, {"leave", 50, 99}, {"crash", 50, 99}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "LeaseDuration %v, RenewDeadline %v, RenewPeriod %v, watch delay %v, apply %v, %d virtual nodes\n\n",
 		p.leaseDuration, p.renewDeadline, p.renewPeriod, p.watchDelay, p.applyTime, p.vnodes)
