@@ -109,26 +109,6 @@ func subtractFrom(out Ranges, r Range, o Ranges) Ranges {
 	return append(out, Range{next, r.Last})
 }
 
-// complement is the points of the space not in rs.
-func (rs Ranges) complement() Ranges {
-	var out Ranges
-	next, open := uint64(0), true // next: the first point not yet covered
-	for _, r := range rs {
-		if r.First > next {
-			out = append(out, Range{next, r.First - 1})
-		}
-		if r.Last == math.MaxUint64 {
-			open = false
-			break
-		}
-		next = r.Last + 1
-	}
-	if open {
-		out = append(out, Range{next, math.MaxUint64})
-	}
-	return out
-}
-
 // Empty reports whether rs holds no point.
 func (rs Ranges) Empty() bool { return len(rs) == 0 }
 

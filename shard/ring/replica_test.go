@@ -62,9 +62,7 @@ func newHarness(t *testing.T) *harness {
 		switch a := a.(type) {
 		case k8stesting.GetAction:
 			name = a.GetName()
-		case k8stesting.UpdateAction:
-			name = a.GetObject().(*coordinationv1.Lease).Name
-		case k8stesting.CreateAction:
+		case k8stesting.UpdateAction: // and CreateAction, the same interface
 			name = a.GetObject().(*coordinationv1.Lease).Name
 		}
 		h.mu.Lock()
