@@ -511,6 +511,15 @@ func TestInformerStalledHandlerIsBoundedAndConverges(t *testing.T) {
 		mustAdd(t, s, healthy, HandlerOptions{Name: "healthy"})
 	})
 	defer inf.stop(t)
+	// On failure, open the gate before stopping: the stalled handler's
+	// goroutine must return for Run to return and leak nothing into the
+	// tests that follow.
+	gateOpen := false
+	defer func() {
+		if !gateOpen {
+			close(stalled.gate)
+		}
+	}()
 	waitConverged(t, srv, inf, healthy)
 	stalledListener := stalledReg.(*registration).listener
 	maxPending := 0
@@ -535,6 +544,7 @@ func TestInformerStalledHandlerIsBoundedAndConverges(t *testing.T) {
 	}
 	t.Logf("stalled handler held at most %d notifications for %d keys and %d updates", maxPending, keys, updates)
 	close(stalled.gate)
+	gateOpen = true
 	waitConverged(t, srv, inf, healthy, stalled)
 	stalled.checkViolations(t)
 	healthy.checkViolations(t)
