@@ -421,11 +421,12 @@ func (r *Reflector) list(ctx context.Context, rv string) error {
 		pages.abandon()
 		return fmt.Errorf("%s: list: %w", r.name, err)
 	}
+	streamed := pages.first != nil
 	if err := pages.finish(listRV); err != nil {
 		return fmt.Errorf("%s: storing the list: %w", r.name, err)
 	}
 	r.setLastSyncResourceVersion(listRV)
-	klog.FromContext(ctx).V(2).Info("Caches populated", "reflector", r.name, "items", pages.n, "streamed", pages.first != nil, "resourceVersion", listRV)
+	klog.FromContext(ctx).V(2).Info("Caches populated", "reflector", r.name, "items", pages.n, "streamed", streamed, "resourceVersion", listRV)
 	return nil
 }
 
