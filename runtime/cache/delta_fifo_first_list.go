@@ -70,7 +70,15 @@ func (f *DeltaFIFO) queueFirstListed(batch []any) error {
 	if !f.firstListOpen {
 		return fmt.Errorf("cache: %s: no first list is open", f.name)
 	}
-	for _, obj := range batch {
+	for i, obj := range batch {
+		if i%replaceYieldEvery == replaceYieldEvery-1 {
+			// Let popBatch apply the first objects meanwhile.
+			f.mu.Unlock()
+			f.mu.Lock()
+			if !f.firstListOpen {
+				return fmt.Errorf("cache: %s: the first list closed while being queued", f.name)
+			}
+		}
 		key, err := f.KeyOf(obj)
 		if err != nil {
 			return fmt.Errorf("cache: cannot key %T: %w", obj, err)

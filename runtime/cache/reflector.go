@@ -419,30 +419,34 @@ func (r *Reflector) listStep(ctx context.Context, s state) outcome {
 }
 
 // list lists every object at rv and replaces the store's content with
-// them.
+// them; a first list goes into the store page by page (see listedPages).
 func (r *Reflector) list(ctx context.Context, rv string) error {
 	start := r.clock.Now()
-	items, listRV, paginated, err := r.listAll(ctx, rv)
+	pages := r.newListedPages()
+	listRV, paginated, err := r.listAll(ctx, rv, pages)
 	if err != nil && (isExpiredError(err) || isTooLargeResourceVersionError(err)) {
 		// The resourceVersion is gone or not there yet: list the latest
 		// state with a consistent read.
 		rv = ""
-		items, listRV, paginated, err = r.listAll(ctx, rv)
+		pages.restart()
+		listRV, paginated, err = r.listAll(ctx, rv, pages)
 	}
 	if r.opts.Metrics != nil {
-		r.opts.Metrics.ListDone(len(items), r.clock.Since(start), err)
+		r.opts.Metrics.ListDone(pages.n, r.clock.Since(start), err)
 	}
-	if err != nil {
-		return fmt.Errorf("%s: list: %w", r.name, err)
-	}
-	if rv == "0" && paginated {
+	if err == nil && rv == "0" && paginated {
 		r.paginatedResult = true
 	}
-	if err := r.replace(items, listRV); err != nil {
+	if err != nil {
+		pages.abandon()
+		return fmt.Errorf("%s: list: %w", r.name, err)
+	}
+	streamed := pages.first != nil
+	if err := pages.finish(listRV); err != nil {
 		return fmt.Errorf("%s: storing the list: %w", r.name, err)
 	}
 	r.setLastSyncResourceVersion(listRV)
-	klog.FromContext(ctx).V(2).Info("Caches populated", "reflector", r.name, "items", len(items), "resourceVersion", listRV)
+	klog.FromContext(ctx).V(2).Info("Caches populated", "reflector", r.name, "items", pages.n, "streamed", streamed, "resourceVersion", listRV)
 	return nil
 }
 
@@ -456,15 +460,14 @@ func (r *Reflector) replace(items []any, resourceVersion string) error {
 	return r.store.Replace(items, resourceVersion)
 }
 
-// listAll lists at resourceVersion, page by page, and returns the objects,
+// listAll lists at resourceVersion, page by page, into pages, and returns
 // the list's resourceVersion and whether it came in several pages. When a
 // continue token expires mid-way, the list restarts from scratch with a
 // consistent read (RV ""), and unpaged when that expires too.
-func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any, string, bool, error) {
+func (r *Reflector) listAll(ctx context.Context, resourceVersion string, pages *listedPages) (string, bool, error) {
 	limit := r.pageSize(resourceVersion)
 	opts := r.withShard(metav1.ListOptions{ResourceVersion: resourceVersion, Limit: limit})
-	var items []any
-	pages, restarts := 0, 0
+	n, restarts := 0, 0
 	for {
 		obj, err := r.lw.ListWithContext(ctx, opts)
 		if err != nil {
@@ -475,40 +478,35 @@ func (r *Reflector) listAll(ctx context.Context, resourceVersion string) ([]any,
 					limit = 0
 				}
 				opts = r.withShard(metav1.ListOptions{Limit: limit})
-				items, pages = items[:0], 0
+				pages.restart()
+				n = 0
 				continue
 			}
-			return nil, "", false, err
+			return "", false, err
 		}
-		pages++
-		var listMeta metav1.ListInterface
-		if items, listMeta, err = r.appendPage(ctx, items, obj); err != nil {
-			return nil, "", false, err
+		n++
+		listMeta, err := r.addPage(ctx, pages, obj)
+		if err != nil {
+			return "", false, err
 		}
 		next := listMeta.GetContinue()
 		if next == "" || opts.Limit == 0 {
-			return items, listMeta.GetResourceVersion(), pages > 1, nil
+			return listMeta.GetResourceVersion(), n > 1, nil
 		}
 		// Continue requests carry no resourceVersion: the token pins it.
 		opts = r.withShard(metav1.ListOptions{Limit: opts.Limit, Continue: next})
 	}
 }
 
-// appendPage appends the objects of the listed page obj to items,
-// prepared for the store when it is a listPreparer, and returns the
-// page's list metadata.
-func (r *Reflector) appendPage(ctx context.Context, items []any, obj runtime.Object) ([]any, metav1.ListInterface, error) {
+// addPage adds the objects of the listed page obj to pages and returns
+// the page's list metadata.
+func (r *Reflector) addPage(ctx context.Context, pages *listedPages, obj runtime.Object) (metav1.ListInterface, error) {
 	listMeta, err := meta.ListAccessor(obj)
 	if err != nil {
-		return nil, nil, fmt.Errorf("unable to understand list result %T: %w", obj, err)
+		return nil, fmt.Errorf("unable to understand list result %T: %w", obj, err)
 	}
-	if items == nil {
-		if n := meta.LenList(obj); n > 0 {
-			items = make([]any, 0, n)
-		}
-	}
-	pageStart := len(items)
 	r.checkShardApplied(ctx, obj)
+	page := make([]any, 0, meta.LenList(obj))
 	err = meta.EachListItemWithAlloc(obj, func(item runtime.Object) error {
 		if r.expectedType != nil && reflect.TypeOf(item) != r.expectedType {
 			klog.FromContext(ctx).Error(nil, "Dropping listed object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(item))
@@ -517,18 +515,16 @@ func (r *Reflector) appendPage(ctx context.Context, items []any, obj runtime.Obj
 		if !r.inShard(ctx, item) {
 			return nil
 		}
-		items = append(items, item)
+		page = append(page, item)
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("unable to extract list items of %T: %w", obj, err)
+		return nil, fmt.Errorf("unable to extract list items of %T: %w", obj, err)
 	}
-	if p, ok := r.store.(listPreparer); ok {
-		if err := p.prepareListed(items[pageStart:]); err != nil {
-			return nil, nil, fmt.Errorf("preparing listed objects: %w", err)
-		}
+	if err := pages.add(page); err != nil {
+		return nil, err
 	}
-	return items, listMeta, nil
+	return listMeta, nil
 }
 
 // watchStep is the watch phase: it consumes the watch a watch list left

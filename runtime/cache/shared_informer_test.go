@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -99,35 +100,170 @@ func mustAdd(t testing.TB, inf SharedInformer, h ResourceEventHandler, opts Hand
 	return reg
 }
 
+// convergeStall is how long waitConverged waits without any move towards
+// convergence before it fails; convergeCap bounds the whole wait.
+const (
+	convergeStall = 20 * time.Second
+	convergeCap   = 3 * time.Minute
+)
+
 // waitConverged waits until the cache equals the server's state and every
-// handler's view equals the cache.
+// handler's view equals the cache. Each round reads the handlers' views
+// before the cache: the informer stores a change before it notifies it,
+// so a view may lag the cache but is never ahead of it, and a view ahead
+// of the cache is a real inconsistency, not a later snapshot. It fails
+// when nothing moved towards convergence (the reflector's resourceVersion,
+// the keys the cache has right, the keys each view has right) for
+// convergeStall, not after a fixed time: under -race on a loaded machine
+// an informer of 100k objects may need longer than any fixed budget to
+// drain a burst of updates, and that is no failure.
 func waitConverged(t testing.TB, srv *modelServer, inf *informerRun, handlers ...*viewHandler) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	start := time.Now()
+	stallDeadline := start.Add(convergeStall)
+	var last convergeProgress
 	for {
-		want := srv.state()
-		objs := inf.GetStore().List()
-		got := storeState(objs)
-		ok := maps.Equal(got, want)
-		cache := make(map[string]any, len(objs))
-		for _, o := range objs {
-			k, _ := MetaNamespaceKeyFunc(o)
-			cache[k] = o
-		}
-		var viewDiff []string
-		for i, h := range handlers {
-			if d := diffViews(h.snapshot(), cache); len(d) > 0 {
-				viewDiff = append(viewDiff, fmt.Sprintf("handler %d: %v", i, d))
-			}
-		}
-		if ok && len(viewDiff) == 0 {
+		c := readConvergence(srv, inf, handlers)
+		if c.done() {
 			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not converged:\ncache %v\nserver %v\nhandler views: %v", got, want, viewDiff)
+		if len(c.viewAhead) > 0 {
+			t.Fatalf("a handler was notified of objects the cache does not hold (the cache went back in time): %v", c.viewAhead)
 		}
-		time.Sleep(time.Duration(1+len(objs)/1000) * time.Millisecond)
+		if p := c.progress(inf); p != last {
+			last, stallDeadline = p, time.Now().Add(convergeStall)
+		}
+		if now := time.Now(); now.After(stallDeadline) || now.Sub(start) > convergeCap {
+			t.Fatalf("not converged after %v (no progress for %v; server at resourceVersion %s, reflector at %s, %d keys queued): %s",
+				time.Since(start).Round(time.Millisecond), time.Since(stallDeadline.Add(-convergeStall)).Round(time.Millisecond),
+				srv.ResourceVersion(), inf.LastSyncResourceVersion(), inf.fifo.Load().Len(), c)
+		}
+		time.Sleep(time.Duration(1+len(c.objs)/1000) * time.Millisecond)
 	}
+}
+
+// convergence is one reading of the server, the cache and the handlers'
+// views, the views read first.
+type convergence struct {
+	want, got map[string]string // server and cache: key -> uid@rv
+	objs      []any             // the cache's objects
+	viewDiff  [][]string        // per handler: how its view differs from the cache
+	viewRight []int             // per handler: keys whose view is the cached object
+	// viewAhead lists, per handler, keys whose view holds a newer object
+	// than the cache, read after it: never right (see viewsAheadOfCache).
+	viewAhead []string
+}
+
+func readConvergence(srv *modelServer, inf *informerRun, handlers []*viewHandler) convergence {
+	views := make([]map[string]any, len(handlers))
+	for i, h := range handlers {
+		views[i] = h.snapshot()
+	}
+	c := convergence{want: srv.state(), objs: inf.GetStore().List()}
+	c.got = storeState(c.objs)
+	cache := make(map[string]any, len(c.objs))
+	for _, o := range c.objs {
+		k, _ := MetaNamespaceKeyFunc(o)
+		cache[k] = o
+	}
+	for i, v := range views {
+		for _, k := range viewsAheadOfCache(v, cache) {
+			c.viewAhead = append(c.viewAhead, fmt.Sprintf("handler %d: %s", i, k))
+		}
+		c.viewDiff = append(c.viewDiff, diffViews(v, cache))
+		right := 0
+		for k, o := range v {
+			if cache[k] == o {
+				right++
+			}
+		}
+		c.viewRight = append(c.viewRight, right)
+	}
+	return c
+}
+
+// viewsAheadOfCache returns the keys (with both objects) for which view,
+// read before cache, holds an object with a higher resourceVersion than
+// the cache does. The informer stores every change before it notifies it,
+// so a view read first can lag the cache but never lead it; a key for
+// which it leads was notified and then lost, or overwritten with an older
+// object, by the cache.
+func viewsAheadOfCache(view, cache map[string]any) []string {
+	var ahead []string
+	for k, v := range view {
+		c, ok := cache[k]
+		if !ok {
+			continue // deleted from the cache, delete not yet delivered
+		}
+		vo, co := v.(*metav1.PartialObjectMetadata), c.(*metav1.PartialObjectMetadata)
+		vrv, _ := strconv.ParseInt(vo.ResourceVersion, 10, 64)
+		crv, _ := strconv.ParseInt(co.ResourceVersion, 10, 64)
+		if vrv > crv {
+			ahead = append(ahead, fmt.Sprintf("%s: view @%d, cache @%d", k, vrv, crv))
+		}
+	}
+	sort.Strings(ahead)
+	return ahead
+}
+
+func (c convergence) done() bool {
+	if !maps.Equal(c.got, c.want) {
+		return false
+	}
+	for _, d := range c.viewDiff {
+		if len(d) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// convergeProgress is what waitConverged watches move.
+type convergeProgress struct {
+	resourceVersion string
+	cacheRight      int
+	viewsRight      string
+}
+
+func (c convergence) progress(inf *informerRun) convergeProgress {
+	right := 0
+	for k, v := range c.want {
+		if c.got[k] == v {
+			right++
+		}
+	}
+	return convergeProgress{resourceVersion: inf.LastSyncResourceVersion(), cacheRight: right, viewsRight: fmt.Sprint(c.viewRight)}
+}
+
+// String describes how the cache differs from the server, and the views
+// from the cache, in at most ten lines each.
+func (c convergence) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cache holds %d objects, server %d", len(c.got), len(c.want))
+	n := 0
+	for k, w := range c.want {
+		if g := c.got[k]; g != w {
+			if n++; n <= 10 {
+				fmt.Fprintf(&b, "\n  %s: cache %q, server %q", k, g, w)
+			}
+		}
+	}
+	for k, g := range c.got {
+		if _, ok := c.want[k]; !ok {
+			if n++; n <= 10 {
+				fmt.Fprintf(&b, "\n  %s: cache %q, not on the server", k, g)
+			}
+		}
+	}
+	if n > 10 {
+		fmt.Fprintf(&b, "\n  ... %d differences in all", n)
+	}
+	for i, d := range c.viewDiff {
+		if len(d) > 0 {
+			fmt.Fprintf(&b, "\nhandler %d view vs cache: %v", i, d)
+		}
+	}
+	return b.String()
 }
 
 func fill(srv *modelServer, n int) {
@@ -375,6 +511,15 @@ func TestInformerStalledHandlerIsBoundedAndConverges(t *testing.T) {
 		mustAdd(t, s, healthy, HandlerOptions{Name: "healthy"})
 	})
 	defer inf.stop(t)
+	// On failure, open the gate before stopping: the stalled handler's
+	// goroutine must return for Run to return and leak nothing into the
+	// tests that follow.
+	gateOpen := false
+	defer func() {
+		if !gateOpen {
+			close(stalled.gate)
+		}
+	}()
 	waitConverged(t, srv, inf, healthy)
 	stalledListener := stalledReg.(*registration).listener
 	maxPending := 0
@@ -399,6 +544,7 @@ func TestInformerStalledHandlerIsBoundedAndConverges(t *testing.T) {
 	}
 	t.Logf("stalled handler held at most %d notifications for %d keys and %d updates", maxPending, keys, updates)
 	close(stalled.gate)
+	gateOpen = true
 	waitConverged(t, srv, inf, healthy, stalled)
 	stalled.checkViolations(t)
 	healthy.checkViolations(t)

@@ -166,7 +166,7 @@ func diffViews(got, want map[string]any) []string {
 		if g, ok := got[k]; !ok {
 			note("missing %s", k)
 		} else if g != w {
-			note("%s: got %p, want %p", k, g, w)
+			note("%s: got %p %v, want %p %v", k, g, objName(g.(object)), w, objName(w.(object)))
 		}
 	}
 	for k := range got {

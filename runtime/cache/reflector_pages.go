@@ -1,0 +1,71 @@
+package cache
+
+import "fmt"
+
+// listedPages takes the pages of a LIST as they arrive. A first list goes
+// into the reflector's store page by page when the store is a firstLister
+// (the DeltaFIFO), so the informer stores and hands out the first pages'
+// objects while later ones are being listed; any other list is kept whole
+// (each page prepared for the store as it arrives, when the store is a
+// listPreparer) and replaces the store's content at its end, atomically.
+// A first list that restarts (its continue token expired) stops
+// streaming: what it queued stays, and the restarted list is stored whole
+// like a relist, deleting what it no longer holds.
+type listedPages struct {
+	r     *Reflector
+	first firstLister // non-nil while the pages stream into the store
+	items []any       // the objects, when not streaming
+	n     int         // objects listed, streamed or kept
+}
+
+func (r *Reflector) newListedPages() *listedPages {
+	p := &listedPages{r: r}
+	if f, ok := r.store.(firstLister); ok && f.openFirstList() {
+		p.first = f
+	}
+	return p
+}
+
+// add takes one page's objects.
+func (p *listedPages) add(page []any) error {
+	p.n += len(page)
+	if p.first != nil {
+		return p.first.queueFirstListed(page)
+	}
+	if prep, ok := p.r.store.(listPreparer); ok {
+		if err := prep.prepareListed(page); err != nil {
+			return fmt.Errorf("preparing listed objects: %w", err)
+		}
+	}
+	if p.items == nil {
+		p.items = page
+		return nil
+	}
+	p.items = append(p.items, page...)
+	return nil
+}
+
+// restart drops what was listed, for a list that starts again from its
+// first page.
+func (p *listedPages) restart() {
+	p.abandon()
+	p.items, p.n = p.items[:0], 0
+}
+
+// finish stores the complete list at resourceVersion.
+func (p *listedPages) finish(resourceVersion string) error {
+	if p.first != nil {
+		p.first.closeFirstList(resourceVersion)
+		p.first = nil
+		return nil
+	}
+	return p.r.replace(p.items, resourceVersion)
+}
+
+// abandon ends the streaming of a first list that failed or restarts.
+func (p *listedPages) abandon() {
+	if p.first != nil {
+		p.first.abandonFirstList()
+		p.first = nil
+	}
+}
