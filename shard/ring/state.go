@@ -29,6 +29,7 @@ import "time"
 //	claiming   recorded      -                      confirming -
 //	claiming   recordFailed  -                      steady     -
 //	confirming tick          stopping               leaving    apply
+//	confirming tick          claimStale             steady     -
 //	confirming tick          claimUnseen            confirming -
 //	confirming tick          claimContested         renewing   record
 //	confirming tick          -                      widening   apply
@@ -63,7 +64,10 @@ import "time"
 //
 // A claim is confirmed before the replica widens onto it: it waits until
 // its own informer shows the claim recorded in its Lease (claimUnseen
-// until then). The watch delivers the ring's Lease writes in one order,
+// until then; claimStale when RenewPeriod passed since the claim was
+// recorded and it is still unseen: the replica goes back to steady,
+// where the next tick claims again or renews, so a stalled watch does
+// not stop its renewals). The watch delivers the ring's Lease writes in one order,
 // so by then it sees every claim recorded before its own; if one of them
 // takes a point of its claim (claimContested: the claim is no longer
 // within view.free), it withdraws the claim (records what it holds) and
@@ -210,7 +214,7 @@ func (s state) next(e event, t timing) (state, action) {
 	case phaseRenewing, phaseReleasing, phaseClaiming:
 		return s.afterRecord(e)
 	case phaseConfirming:
-		return s.confirm(e)
+		return s.confirm(e, t)
 	case phaseNarrowing, phaseWidening:
 		return s.afterApply(e)
 	case phaseLost:
@@ -287,7 +291,7 @@ func (s state) afterRecord(e event) (state, action) {
 
 // confirm widens onto a claim once the replica sees it recorded and no
 // claim recorded before it contests it.
-func (s state) confirm(e event) (state, action) {
+func (s state) confirm(e event, t timing) (state, action) {
 	if e.kind != evTick {
 		return s, action{}
 	}
@@ -295,6 +299,9 @@ func (s state) confirm(e event) (state, action) {
 	case v.stopping:
 		s.phase, s.pending = phaseLeaving, nil
 		return s, action{kind: actApply}
+	case !v.own.Equal(s.pending) && e.at.Sub(s.renewedAt) >= t.renewPeriod:
+		s.phase, s.pending = phaseSteady, nil
+		return s, action{}
 	case !v.own.Equal(s.pending):
 		return s, action{}
 	case !s.pending.Subtract(s.held).Subtract(v.free).Empty():

@@ -67,6 +67,8 @@ func rowSetup(t *testing.T, p phase, condition string, tm timing, now time.Time)
 		s.held = Full()
 	case "canClaim":
 		s.held, s.recorded, v.free = nil, nil, half
+	case "claimStale":
+		s.held, v.own, s.renewedAt = nil, nil, now.Add(-tm.renewPeriod)
 	case "claimUnseen":
 		s.held, v.own = nil, nil
 	case "claimContested":
