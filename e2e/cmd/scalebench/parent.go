@@ -95,7 +95,11 @@ type results struct {
 // every round.
 func run(ctx context.Context, opts options) (*results, error) {
 	start := time.Now()
-	c, err := cluster.Start(ctx, cluster.Options{Binaries: opts.Binaries, DisableWatchCache: true})
+	c, err := cluster.Start(ctx, cluster.Options{
+		Binaries: opts.Binaries, DisableWatchCache: true,
+		// Server-side selection for the ours-shard-N variants.
+		FeatureGates: []string{shardedListAndWatchGate},
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +108,7 @@ func run(ctx context.Context, opts options) (*results, error) {
 			log.Printf("stop cluster: %v", err)
 		}
 	}()
-	log.Printf("control plane up at %s (watch cache disabled)", c.APIServerAddress())
+	log.Printf("control plane up at %s (watch cache disabled, %s)", c.APIServerAddress(), shardedListAndWatchGate)
 	admin := c.AdminConfig()
 	admin.QPS, admin.Burst = 5000, 10000
 	cs, err := kubernetes.NewForConfig(admin)
@@ -123,6 +127,10 @@ func run(ctx context.Context, opts options) (*results, error) {
 	if res.Managers, err = managersOf(ctx, cs, pop); err != nil {
 		return nil, err
 	}
+	uids, err := podUIDs(ctx, cs, opts.Variants)
+	if err != nil {
+		return nil, err
+	}
 
 	pid, err := c.APIServerPID()
 	if err != nil {
@@ -138,6 +146,9 @@ func run(ctx context.Context, opts options) (*results, error) {
 			m, err := runVariant(ctx, c, cs, pid, pop, opts, v, r)
 			if err != nil {
 				return nil, fmt.Errorf("round %d, %s: %w", r+1, v, err)
+			}
+			if err := checkShardCount(v, m, uids); err != nil {
+				return nil, fmt.Errorf("round %d: %w", r+1, err)
 			}
 			log.Printf("round %d/%d: %s synced in %.2fs, live heap %.1f MiB, %.0f µs CPU per watch event, relist peak %.1f MiB in %.2fs, kube-apiserver %.2f CPU-s, peak RSS %.0f MiB",
 				r+1, opts.Rounds, v, m.Synced.SyncSeconds, beyondBaseline(m, m.Synced.LiveHeap)/(1<<20), cpuPerEvent(m),
@@ -191,6 +202,10 @@ func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface
 	if err != nil {
 		return measurement{}, err
 	}
+	in, err := shardFilter(variant)
+	if err != nil {
+		return measurement{}, err
+	}
 	var m measurement
 	cpu0, err := processCPU(pid)
 	if err != nil {
@@ -219,10 +234,10 @@ func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface
 	if m.APIServerPeakRSS, m.RSSMethod, err = rss.end(); err != nil {
 		return m, err
 	}
-	if m.Events, m.EventCount, err = driveEvents(ctx, cs, pop, opts, stdin, dec, fmt.Sprintf("e%d-%s", round, variant)); err != nil {
+	if m.Events, m.EventCount, err = driveEvents(ctx, cs, pop, opts, in, stdin, dec, fmt.Sprintf("e%d-%s", round, variant)); err != nil {
 		return m, err
 	}
-	if m.Done, err = driveRelist(ctx, c, cs, proxy, pop, opts, stdin, dec, fmt.Sprintf("r%d-%s", round, variant)); err != nil {
+	if m.Done, err = driveRelist(ctx, c, cs, proxy, pop, opts, in, stdin, dec, fmt.Sprintf("r%d-%s", round, variant)); err != nil {
 		return m, err
 	}
 	stdin.Close()
@@ -254,10 +269,10 @@ func childCommand(ctx context.Context, opts options, variant, kubeconfig string)
 // it: the informer's next watch, from its last resourceVersion, gets 410
 // Gone from etcd (no watch cache) and the informer relists once the proxy
 // is restored. It returns the child's report on the relist.
-func driveRelist(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, proxy *cluster.Proxy, pop population, opts options, stdin io.Writer, dec *json.Decoder, value string) (childResult, error) {
+func driveRelist(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, proxy *cluster.Proxy, pop population, opts options, in func(types.UID) bool, stdin io.Writer, dec *json.Decoder, value string) (childResult, error) {
 	var res childResult
 	proxy.Cut()
-	_, key, rv, err := changePods(ctx, cs, pop, opts.Changes, opts.Workers, value)
+	_, key, rv, err := changePods(ctx, cs, pop, opts.Changes, opts.Workers, value, in)
 	if err != nil {
 		return res, err
 	}
@@ -291,8 +306,9 @@ func expect(dec *json.Decoder, phase string, into *childResult) error {
 
 // driveEvents has the child measure the CPU time of watch events while
 // opts.Events pods change (a new label value, one Modified event each) and
-// returns its report and the number of pods changed.
-func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, opts options, stdin io.Writer, dec *json.Decoder, value string) (childResult, int, error) {
+// returns its report and the number of changed pods in the child's shard
+// (in; nil: all of them), the watch events it receives.
+func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, opts options, in func(types.UID) bool, stdin io.Writer, dec *json.Decoder, value string) (childResult, int, error) {
 	var res childResult
 	if _, err := fmt.Fprintf(stdin, "%s\n", cmdEvents); err != nil {
 		return res, 0, err
@@ -300,7 +316,7 @@ func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, o
 	if err := expect(dec, phaseCounting, &res); err != nil {
 		return res, 0, err
 	}
-	n, key, rv, err := changePods(ctx, cs, pop, opts.Events, opts.Workers, value)
+	n, key, rv, err := changePods(ctx, cs, pop, opts.Events, opts.Workers, value, in)
 	if err != nil {
 		return res, 0, err
 	}
@@ -312,14 +328,17 @@ func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, o
 }
 
 // changePods gives n pods spread over the population a new label value,
-// workers requests at once, and returns how many it changed and the key
-// and resourceVersion of the pod with the highest resourceVersion written.
-func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n, workers int, value string) (changed int, key, rv string, err error) {
+// workers requests at once, and returns how many of them are in the
+// shard in (nil: every pod is) and the key and resourceVersion of the pod
+// in it with the highest resourceVersion written: an informer of the shard
+// that caches that version has had every change of its shard before.
+func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n, workers int, value string, in func(types.UID) bool) (changed int, key, rv string, err error) {
 	n = max(1, min(n, pop.n))
 	patch := []byte(fmt.Sprintf(`{"metadata":{"labels":{"scalebench/changed":%q}}}`, value))
 	var (
 		mu       sync.Mutex // guards best, key, rv, firstErr
 		best     uint64
+		inShard  int
 		firstErr error
 		next     atomic.Int64
 		wg       sync.WaitGroup
@@ -333,12 +352,16 @@ func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n,
 				if err == nil {
 					v, err = strconv.ParseUint(p.ResourceVersion, 10, 64)
 				}
+				counted := err == nil && (in == nil || in(p.UID))
 				mu.Lock()
 				switch {
 				case err != nil && firstErr == nil:
 					firstErr = fmt.Errorf("patch pod %s/%s: %w", ns, name, err)
-				case err == nil && v >= best:
+				case counted && v >= best:
+					inShard++
 					best, key, rv = v, ns+"/"+name, p.ResourceVersion
+				case counted:
+					inShard++
 				}
 				failed := firstErr != nil
 				mu.Unlock()
@@ -355,7 +378,10 @@ func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n,
 	if err := ctx.Err(); err != nil {
 		return 0, "", "", err
 	}
-	return n, key, rv, nil
+	if inShard == 0 {
+		return 0, "", "", fmt.Errorf("none of the %d changed pods is in the informer's shard: change more (-changes, -events)", n)
+	}
+	return inShard, key, rv, nil
 }
 
 // writeKubeconfig writes cfg (certificate or token authentication) as the
