@@ -133,6 +133,8 @@ func TestVariantShardIsPartZeroOfNForOursShardVariantsOnly(t *testing.T) {
 		{variant: variantOursPaged},
 		{variant: variantOursShard2, sharded: true, parts: 2},
 		{variant: variantOursShard4, sharded: true, parts: 4},
+		{variant: variantOursPaged + shardInfix + "3", sharded: true, parts: 3},
+		{variant: variantClientGo + shardInfix + "3"},
 		{variant: variantOursShardPrefix + "1", sharded: true, bad: true},
 		{variant: variantOursShardPrefix + "x", sharded: true, bad: true},
 	} {

@@ -20,8 +20,12 @@ import (
 // shard.Static), so the run measures what one of N replicas holds and
 // receives. The server must have the ShardedListAndWatch feature gate on
 // (run starts it so) for the selection to happen server-side.
+// ours-paged-shard-N is the same over paged lists (not in allVariants): with
+// the watch cache off, kube-apiserver 1.36 applies the selector to lists
+// but not to watches, streamed initial lists included.
 const (
-	variantOursShardPrefix = variantOurs + "-shard-"
+	shardInfix             = "-shard-"
+	variantOursShardPrefix = variantOurs + shardInfix
 	variantOursShard2      = variantOursShardPrefix + "2"
 	variantOursShard3      = variantOursShardPrefix + "3"
 	variantOursShard4      = variantOursShardPrefix + "4"
@@ -39,16 +43,17 @@ var scaleOutVariants = []struct {
 	{1, variantOurs}, {2, variantOursShard2}, {3, variantOursShard3}, {4, variantOursShard4},
 }
 
-// variantShard returns the shard of a scale-out variant: part 0 of N of
-// the uid hash space for ours-shard-N. ok is false for any other variant.
+// variantShard returns the shard of a sharded variant: part 0 of N of the
+// uid hash space for ours-shard-N and ours-paged-shard-N. ok is false for
+// any other variant.
 func variantShard(variant string) (sel shard.Selector, ok bool, err error) {
-	rest, ok := strings.CutPrefix(variant, variantOursShardPrefix)
-	if !ok {
+	base, rest, ok := strings.Cut(variant, shardInfix)
+	if !ok || (base != variantOurs && base != variantOursPaged) {
 		return shard.Selector{}, false, nil
 	}
 	n, err := strconv.Atoi(rest)
 	if err != nil || n < 2 {
-		return shard.Selector{}, true, fmt.Errorf("variant %q: want %s<N> with N >= 2 replicas", variant, variantOursShardPrefix)
+		return shard.Selector{}, true, fmt.Errorf("variant %q: want %s%s<N> with N >= 2 replicas", variant, base, shardInfix)
 	}
 	sel, err = shard.Part(shard.UID, 0, n)
 	if err != nil {
@@ -121,7 +126,7 @@ func checkShardCount(variant string, m measurement, uids []types.UID) error {
 // podUIDs lists every pod's uid, in pages, when a variant of variants is
 // sharded (nil otherwise).
 func podUIDs(ctx context.Context, cs kubernetes.Interface, variants []string) ([]types.UID, error) {
-	if !slices.ContainsFunc(variants, func(v string) bool { return strings.HasPrefix(v, variantOursShardPrefix) }) {
+	if !slices.ContainsFunc(variants, func(v string) bool { return strings.Contains(v, shardInfix) }) {
 		return nil, nil
 	}
 	var uids []types.UID

@@ -140,7 +140,11 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		if err != nil {
 			return started{}, time.Time{}, err
 		}
-		return startOurs(cfg, []factory.Option{factory.WithShard(shard.Static(sel))})
+		opts := []factory.Option{factory.WithShard(shard.Static(sel))}
+		if strings.HasPrefix(base, variantOursPaged+shardInfix) {
+			opts = append(opts, factory.WithoutWatchList())
+		}
+		return startOurs(cfg, opts)
 	}
 	return started{}, time.Time{}, fmt.Errorf("unknown variant %q (known: %v)", variant, allVariants)
 }
