@@ -64,9 +64,10 @@ func replica(heapMiB float64, objects int, bytesMiB, syncSeconds float64) measur
 func TestScaleOutTableRendersRatiosToOneReplicaGoalsPerNAndWhatWasNotRun(t *testing.T) {
 	const goalText = "| each of N replicas holds ≤ 1.1/N of the single replica's live heap "
 	for _, tc := range []struct {
-		name string
-		runs map[string][]measurement
-		want []string
+		name   string
+		runs   map[string][]measurement
+		want   []string
+		absent []string
 	}{{
 		name: "all replicas measured",
 		runs: map[string][]measurement{
@@ -84,6 +85,15 @@ func TestScaleOutTableRendersRatiosToOneReplicaGoalsPerNAndWhatWasNotRun(t *test
 			goalText + "| 3 | 0.400 | ≤ 0.367 | missed |",
 			goalText + "| 4 | 0.250 | ≤ 0.275 | met |",
 		},
+		absent: []string{"about the whole collection"},
+	}, {
+		name: "a server that did not select",
+		runs: map[string][]measurement{
+			variantOurs:       {replica(100, 4000, 20, 2)},
+			variantOursShard2: {replica(50, 2000, 19, 1)},
+			variantOursShard4: {replica(25, 1000, 5, 0.5)},
+		},
+		want: []string{"The replicas of N=2 (0.950) received about the whole collection"},
 	}, {
 		name: "medians over rounds",
 		runs: map[string][]measurement{
@@ -117,6 +127,11 @@ func TestScaleOutTableRendersRatiosToOneReplicaGoalsPerNAndWhatWasNotRun(t *test
 			for _, want := range tc.want {
 				if !strings.Contains(s, want) {
 					t.Errorf("the table lacks the row\n%s\n in:\n%s", want, s)
+				}
+			}
+			for _, absent := range tc.absent {
+				if strings.Contains(s, absent) {
+					t.Errorf("the section says %q:\n%s", absent, s)
 				}
 			}
 		})

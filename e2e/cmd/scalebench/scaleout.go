@@ -44,6 +44,7 @@ func scaleOutSection(r *results) string {
 		p("| %d | %s | %s | %s | %s | %s | %s | %s |\n", so.replicas, so.variant, heap.summary(), ratioCell(heap, base),
 			r.values(so.variant, metricObjects).summary(), bytes.summary(), ratioCell(bytes, baseBytes), r.values(so.variant, metricSync).summary())
 	}
+	p("%s", scaleOutBytesNote(r))
 	p("\n| Goal | Replicas N | Measured (live heap / N=1, median of the per-round ratios) | Limit | Met |\n|---|---|---|---|---|\n")
 	for _, so := range scaleOutVariants[1:] {
 		p("%s", scaleOutGoalRow(r, so.replicas, so.variant))
@@ -68,4 +69,24 @@ func scaleOutGoalRow(r *results, n int, variant string) string {
 		met = "met"
 	}
 	return fmt.Sprintf("| %s | %d | %s | ≤ %s | %s |\n", text, n, s.summary(), format(limit), met)
+}
+
+// scaleOutBytesNote explains, when a replica of N received more than
+// 1.5/N of the single replica's bytes, why: the server did not select.
+func scaleOutBytesNote(r *results) string {
+	var whole []string
+	for _, so := range scaleOutVariants[1:] {
+		got := ratios(r.values(so.variant, metricInitialBytes), r.values(variantOurs, metricInitialBytes))
+		if len(got) > 0 && got.median() > 1.5/float64(so.replicas) {
+			whole = append(whole, fmt.Sprintf("N=%d (%s)", so.replicas, format(got.median())))
+		}
+	}
+	if len(whole) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nThe replicas of %s received about the whole collection for their initial list, not their shard: "+
+		"kube-apiserver 1.36 with `--watch-cache=false` serves watches, and so streamed initial lists, from its etcd watcher, "+
+		"which treats a predicate that holds only a shard selector as matching everything (`SelectionPredicate.Empty` looks at the label and field selectors only); "+
+		"lists are filtered. The informers filtered the objects themselves, so their caches hold exactly their shards.\n",
+		strings.Join(whole, ", "))
 }
