@@ -61,67 +61,73 @@ func replica(heapMiB float64, objects int, bytesMiB, syncSeconds float64) measur
 	}}
 }
 
+// scaleOutGoalText begins each goal row of the scale-out table.
+const scaleOutGoalText = "| each of N replicas holds ≤ 1.1/N of the single replica's live heap "
+
+// scaleOutCases are fake measurements and the rows the scale-out section
+// must (want) and must not (absent) have.
+var scaleOutCases = []struct {
+	name   string
+	runs   map[string][]measurement
+	want   []string
+	absent []string
+}{{
+	name: "all replicas measured",
+	runs: map[string][]measurement{
+		variantOurs:       {replica(100, 4000, 20, 2)},
+		variantOursShard2: {replica(50, 2000, 10, 1)},
+		variantOursShard3: {replica(40, 1333, 7, 0.8)},
+		variantOursShard4: {replica(25, 1000, 5, 0.5)},
+	},
+	want: []string{
+		"| 1 | ours | 100.0 | 1.00 | 4000 | 20.00 | 1.00 | 2.00 |",
+		"| 2 | ours-shard-2 | 50.00 | 0.500 | 2000 | 10.00 | 0.500 | 1.00 |",
+		"| 3 | ours-shard-3 | 40.00 | 0.400 | 1333 | 7.00 | 0.350 | 0.800 |",
+		"| 4 | ours-shard-4 | 25.00 | 0.250 | 1000 | 5.00 | 0.250 | 0.500 |",
+		scaleOutGoalText + "| 2 | 0.500 | ≤ 0.550 | met |",
+		scaleOutGoalText + "| 3 | 0.400 | ≤ 0.367 | missed |",
+		scaleOutGoalText + "| 4 | 0.250 | ≤ 0.275 | met |",
+	},
+	absent: []string{"about the whole collection"},
+}, {
+	name: "a server that did not select",
+	runs: map[string][]measurement{
+		variantOurs:       {replica(100, 4000, 20, 2)},
+		variantOursShard2: {replica(50, 2000, 19, 1)},
+		variantOursShard4: {replica(25, 1000, 5, 0.5)},
+	},
+	want: []string{"The replicas of N=2 (0.950) received about the whole collection"},
+}, {
+	name: "medians over rounds",
+	runs: map[string][]measurement{
+		variantOurs:       {replica(100, 4000, 20, 2), replica(200, 4000, 20, 2), replica(100, 4000, 20, 2)},
+		variantOursShard2: {replica(60, 2000, 10, 1), replica(100, 2000, 10, 1), replica(50, 2000, 10, 1)},
+	},
+	want: []string{
+		"| 2 | ours-shard-2 | 60.00 (50.00–100.0) | 0.500 (0.500–0.600) | 2000 (2000–2000) |",
+		scaleOutGoalText + "| 2 | 0.500 (0.500–0.600) | ≤ 0.550 | met |",
+	},
+}, {
+	name: "shards not run",
+	runs: map[string][]measurement{variantOurs: {replica(100, 4000, 20, 2)}, variantOursShard2: {replica(60, 2000, 10, 1)}},
+	want: []string{
+		"| 3 | ours-shard-3 | not measured | – | – | – | – | – |",
+		"| 4 | ours-shard-4 | not measured | – | – | – | – | – |",
+		scaleOutGoalText + "| 2 | 0.600 | ≤ 0.550 | missed |",
+		scaleOutGoalText + "| 3 | not measured: ours-shard-3 was not run | ≤ 0.367 | – |",
+	},
+}, {
+	name: "single replica not run",
+	runs: map[string][]measurement{variantOursShard2: {replica(50, 2000, 10, 1)}},
+	want: []string{
+		"| 1 | ours | not measured | – | – | – | – | – |",
+		"| 2 | ours-shard-2 | 50.00 | – | 2000 | 10.00 | – | 1.00 |",
+		scaleOutGoalText + "| 2 | not measured: ours was not run | ≤ 0.550 | – |",
+	},
+}}
+
 func TestScaleOutTableRendersRatiosToOneReplicaGoalsPerNAndWhatWasNotRun(t *testing.T) {
-	const goalText = "| each of N replicas holds ≤ 1.1/N of the single replica's live heap "
-	for _, tc := range []struct {
-		name   string
-		runs   map[string][]measurement
-		want   []string
-		absent []string
-	}{{
-		name: "all replicas measured",
-		runs: map[string][]measurement{
-			variantOurs:       {replica(100, 4000, 20, 2)},
-			variantOursShard2: {replica(50, 2000, 10, 1)},
-			variantOursShard3: {replica(40, 1333, 7, 0.8)},
-			variantOursShard4: {replica(25, 1000, 5, 0.5)},
-		},
-		want: []string{
-			"| 1 | ours | 100.0 | 1.00 | 4000 | 20.00 | 1.00 | 2.00 |",
-			"| 2 | ours-shard-2 | 50.00 | 0.500 | 2000 | 10.00 | 0.500 | 1.00 |",
-			"| 3 | ours-shard-3 | 40.00 | 0.400 | 1333 | 7.00 | 0.350 | 0.800 |",
-			"| 4 | ours-shard-4 | 25.00 | 0.250 | 1000 | 5.00 | 0.250 | 0.500 |",
-			goalText + "| 2 | 0.500 | ≤ 0.550 | met |",
-			goalText + "| 3 | 0.400 | ≤ 0.367 | missed |",
-			goalText + "| 4 | 0.250 | ≤ 0.275 | met |",
-		},
-		absent: []string{"about the whole collection"},
-	}, {
-		name: "a server that did not select",
-		runs: map[string][]measurement{
-			variantOurs:       {replica(100, 4000, 20, 2)},
-			variantOursShard2: {replica(50, 2000, 19, 1)},
-			variantOursShard4: {replica(25, 1000, 5, 0.5)},
-		},
-		want: []string{"The replicas of N=2 (0.950) received about the whole collection"},
-	}, {
-		name: "medians over rounds",
-		runs: map[string][]measurement{
-			variantOurs:       {replica(100, 4000, 20, 2), replica(200, 4000, 20, 2), replica(100, 4000, 20, 2)},
-			variantOursShard2: {replica(60, 2000, 10, 1), replica(100, 2000, 10, 1), replica(50, 2000, 10, 1)},
-		},
-		want: []string{
-			"| 2 | ours-shard-2 | 60.00 (50.00–100.0) | 0.500 (0.500–0.600) | 2000 (2000–2000) |",
-			goalText + "| 2 | 0.500 (0.500–0.600) | ≤ 0.550 | met |",
-		},
-	}, {
-		name: "shards not run",
-		runs: map[string][]measurement{variantOurs: {replica(100, 4000, 20, 2)}, variantOursShard2: {replica(60, 2000, 10, 1)}},
-		want: []string{
-			"| 3 | ours-shard-3 | not measured | – | – | – | – | – |",
-			"| 4 | ours-shard-4 | not measured | – | – | – | – | – |",
-			goalText + "| 2 | 0.600 | ≤ 0.550 | missed |",
-			goalText + "| 3 | not measured: ours-shard-3 was not run | ≤ 0.367 | – |",
-		},
-	}, {
-		name: "single replica not run",
-		runs: map[string][]measurement{variantOursShard2: {replica(50, 2000, 10, 1)}},
-		want: []string{
-			"| 1 | ours | not measured | – | – | – | – | – |",
-			"| 2 | ours-shard-2 | 50.00 | – | 2000 | 10.00 | – | 1.00 |",
-			goalText + "| 2 | not measured: ours was not run | ≤ 0.550 | – |",
-		},
-	}} {
+	for _, tc := range scaleOutCases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := scaleOutSection(&results{PerVariant: tc.runs})
 			for _, want := range tc.want {

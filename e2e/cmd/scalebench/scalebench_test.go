@@ -102,14 +102,7 @@ func checkSection(t *testing.T, res *results) {
 // measurement over n pods.
 func checkMeasurement(t *testing.T, v string, m measurement, n int) {
 	t.Helper()
-	if _, sharded, _ := variantShard(v); sharded {
-		// run checked the count against the pods' uids.
-		if m.Synced.Objects <= 0 || m.Synced.Objects >= n || m.Done.ObjectsAfter != m.Synced.Objects {
-			t.Errorf("%s: cached %d pods after sync and %d after the relist, want a part of %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
-		}
-	} else if m.Synced.Objects != n || m.Done.ObjectsAfter != n {
-		t.Errorf("%s: cached %d pods after sync and %d after the relist, want %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
-	}
+	checkObjects(t, v, m, n)
 	if m.Synced.SyncSeconds <= 0 || m.Synced.LiveHeap == 0 || m.Synced.HeapAfterSync == 0 || m.Synced.HeapInuse == 0 || m.Done.RelistPeakHeap == 0 || m.Done.RelistPeakLiveHeap == 0 {
 		t.Errorf("%s: implausible numbers %+v %+v", v, m.Synced, m.Done)
 	}
@@ -121,6 +114,20 @@ func checkMeasurement(t *testing.T, v string, m measurement, n int) {
 		t.Errorf("%s: kube-apiserver CPU %v s, peak RSS %d", v, m.APIServerCPUSeconds, m.APIServerPeakRSS)
 	}
 	checkProtocol(t, v, m, n)
+}
+
+// checkObjects checks that variant cached all n pods after sync and
+// relist, a sharded variant a part of them (run checked that part against
+// the pods' uids).
+func checkObjects(t *testing.T, v string, m measurement, n int) {
+	t.Helper()
+	if _, sharded, _ := variantShard(v); sharded {
+		if m.Synced.Objects <= 0 || m.Synced.Objects >= n || m.Done.ObjectsAfter != m.Synced.Objects {
+			t.Errorf("%s: cached %d pods after sync and %d after the relist, want a part of %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
+		}
+	} else if m.Synced.Objects != n || m.Done.ObjectsAfter != n {
+		t.Errorf("%s: cached %d pods after sync and %d after the relist, want %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
+	}
 }
 
 // checkEventsAndRelist checks that variant's watch events were measured

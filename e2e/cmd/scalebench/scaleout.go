@@ -87,6 +87,6 @@ func scaleOutBytesNote(r *results) string {
 	return fmt.Sprintf("\nThe replicas of %s received about the whole collection for their initial list, not their shard: "+
 		"kube-apiserver 1.36 with `--watch-cache=false` serves watches, and so streamed initial lists, from its etcd watcher, "+
 		"which treats a predicate that holds only a shard selector as matching everything (`SelectionPredicate.Empty` looks at the label and field selectors only); "+
-		"lists are filtered. The informers filtered the objects themselves, so their caches hold exactly their shards.\n",
+		"lists are filtered (the variant ours-paged-shard-N, which lists in pages, receives its shard). The informers filtered the objects themselves, so their caches hold exactly their shards.\n",
 		strings.Join(whole, ", "))
 }
