@@ -77,13 +77,13 @@ var scaleOutCases = []struct {
 		variantOurs:       {replica(100, 4000, 20, 2)},
 		variantOursShard2: {replica(50, 2000, 10, 1)},
 		variantOursShard3: {replica(40, 1333, 7, 0.8)},
-		variantOursShard4: {replica(25, 1000, 5, 0.5)},
+		variantOursShard4: {replica(25, 536, 5, 0.5)},
 	},
 	want: []string{
 		"| 1 | ours | 100.0 | 1.00 | 4000 | 20.00 | 1.00 | 2.00 |",
 		"| 2 | ours-shard-2 | 50.00 | 0.500 | 2000 | 10.00 | 0.500 | 1.00 |",
 		"| 3 | ours-shard-3 | 40.00 | 0.400 | 1333 | 7.00 | 0.350 | 0.800 |",
-		"| 4 | ours-shard-4 | 25.00 | 0.250 | 1000 | 5.00 | 0.250 | 0.500 |",
+		"| 4 | ours-shard-4 | 25.00 | 0.250 | 536 | 5.00 | 0.250 | 0.500 |",
 		scaleOutGoalText + "| 2 | 0.500 | ≤ 0.550 | met |",
 		scaleOutGoalText + "| 3 | 0.400 | ≤ 0.367 | missed |",
 		scaleOutGoalText + "| 4 | 0.250 | ≤ 0.275 | met |",
@@ -101,10 +101,10 @@ var scaleOutCases = []struct {
 	name: "medians over rounds",
 	runs: map[string][]measurement{
 		variantOurs:       {replica(100, 4000, 20, 2), replica(200, 4000, 20, 2), replica(100, 4000, 20, 2)},
-		variantOursShard2: {replica(60, 2000, 10, 1), replica(100, 2000, 10, 1), replica(50, 2000, 10, 1)},
+		variantOursShard2: {replica(60, 970, 10, 1), replica(100, 990, 10, 1), replica(50, 980, 10, 1)},
 	},
 	want: []string{
-		"| 2 | ours-shard-2 | 60.00 (50.00–100.0) | 0.500 (0.500–0.600) | 2000 (2000–2000) |",
+		"| 2 | ours-shard-2 | 60.00 (50.00–100.0) | 0.500 (0.500–0.600) | 980 (970–990) |",
 		scaleOutGoalText + "| 2 | 0.500 (0.500–0.600) | ≤ 0.550 | met |",
 	},
 }, {

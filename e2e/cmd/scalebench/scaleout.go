@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -28,7 +29,7 @@ func scaleOutSection(r *results) string {
 	p("### Scale-out: one replica of N\n\n")
 	p("Replica 0 of N holds the shard `shard.Part(shard.UID, 0, N)` (N equal ranges of the 64-bit FNV-1a hash of `metadata.uid`) ")
 	p("through `factory.WithShard(shard.Static(sel))`, with ours' defaults otherwise; kube-apiserver runs with `--feature-gates=%s`, ", shardedListAndWatchGate)
-	p("so the selection happens on the server. N = 1 is the `ours` variant. Each child checks that every cached pod is in its shard, ")
+	p("so the server can select the shard. N = 1 is the `ours` variant. Each child checks that every cached pod is in its shard, ")
 	p("and the parent that it cached exactly the pods of its shard. Bytes are the pod response bodies the client read until HasSynced ")
 	p("(after transparent gzip decompression, if any).\n\n")
 	p("| Replicas N | Variant | Live heap per replica (MiB) | / N=1 | Pods cached | Bytes received for the initial list (MiB) | / N=1 | Time to HasSynced (s) |\n")
@@ -42,7 +43,7 @@ func scaleOutSection(r *results) string {
 		}
 		heap, bytes := r.values(so.variant, metricLiveHeap), r.values(so.variant, metricInitialBytes)
 		p("| %d | %s | %s | %s | %s | %s | %s | %s |\n", so.replicas, so.variant, heap.summary(), ratioCell(heap, base),
-			r.values(so.variant, metricObjects).summary(), bytes.summary(), ratioCell(bytes, baseBytes), r.values(so.variant, metricSync).summary())
+			countSummary(r.values(so.variant, metricObjects)), bytes.summary(), ratioCell(bytes, baseBytes), r.values(so.variant, metricSync).summary())
 	}
 	p("%s", scaleOutBytesNote(r))
 	p("\n| Goal | Replicas N | Measured (live heap / N=1, median of the per-round ratios) | Limit | Met |\n|---|---|---|---|---|\n")
@@ -89,4 +90,15 @@ func scaleOutBytesNote(r *results) string {
 		"which treats a predicate that holds only a shard selector as matching everything (`SelectionPredicate.Empty` looks at the label and field selectors only); "+
 		"lists are filtered (the variant ours-paged-shard-N, which lists in pages, receives its shard). The informers filtered the objects themselves, so their caches hold exactly their shards.\n",
 		strings.Join(whole, ", "))
+}
+
+// countSummary is summary for counts: whole numbers.
+func countSummary(s series) string {
+	switch len(s) {
+	case 0:
+		return "–"
+	case 1:
+		return fmt.Sprintf("%.0f", s[0])
+	}
+	return fmt.Sprintf("%.0f (%.0f–%.0f)", s.median(), slices.Min(s), slices.Max(s))
 }
