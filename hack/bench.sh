@@ -32,9 +32,12 @@
 # With SCALE=1, e2e/cmd/scalebench then starts etcd and kube-apiserver on
 # 127.0.0.1 (hack/kube-binaries.sh builds them the first time), creates
 # SCALE_PODS pods (default 50000; about 10 minutes on 2 cores) and measures
-# the pod informers of client-go and ours in fresh processes; it writes the
-# section "Real kube-apiserver: memory at scale" of docs/benchmarks.md,
-# which benchreport keeps when it rewrites the file.
+# the pod informers of client-go and ours in fresh processes, and one
+# replica of 2, 3 and 4 sharded ones (ours-shard-N, kube-apiserver with
+# ShardedListAndWatch on; every variant runs, as no -variants is passed);
+# it writes the section "Real kube-apiserver: memory at scale" of
+# docs/benchmarks.md, with its "Scale-out" table, which benchreport keeps
+# when it rewrites the file.
 set -euo pipefail
 cd "$(dirname "$0")/../bench"
 

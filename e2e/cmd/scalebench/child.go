@@ -81,6 +81,12 @@ type childResult struct {
 	// ProtobufResponses counts the responses to those requests that came
 	// as protobuf.
 	ProtobufResponses int64 `json:"protobufResponses,omitempty"`
+	// InitialBytes is the body bytes of the pod responses read until
+	// HasSynced: what the replica received for its initial list;
+	// GzippedResponses how many of those responses came gzipped (the
+	// bytes are counted after decompression).
+	InitialBytes     int64 `json:"initialBytes,omitempty"`
+	GzippedResponses int64 `json:"gzippedResponses,omitempty"`
 
 	// EventCPUSeconds is the child's user+system CPU time from the
 	// "events" command until the last changed pod was cached;
@@ -160,13 +166,9 @@ func runChild(variant, kubeconfig string, timeout time.Duration, stdin io.Reader
 		time.Sleep(time.Millisecond)
 	}
 	res.SyncSeconds = time.Since(t0).Seconds()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	res.HeapAfterSync = ms.HeapAlloc
-	res.LiveHeap, res.HeapInuse = liveHeap()
-	res.InitialLists, res.InitialWatchLists = counts.lists.Load(), counts.watchLists.Load()
-	res.ProtobufResponses = counts.protobuf.Load()
-	res.Objects, res.WithManagedFields = countObjects(inf)
+	if err := readSynced(&res, inf, counts); err != nil {
+		return err
+	}
 	if err := enc.Encode(res); err != nil {
 		return err
 	}
@@ -176,6 +178,31 @@ func runChild(variant, kubeconfig string, timeout time.Duration, stdin io.Reader
 		return err
 	}
 	return measureRelist(inf, counts, res, cmds, enc, deadline)
+}
+
+// readSynced fills in what res reports right after HasSynced: the heap,
+// the requests and bytes of the initial list, and the cached objects,
+// which for a sharded variant must all be in its shard.
+func readSynced(res *childResult, inf started, counts *requestCounts) error {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	res.HeapAfterSync = ms.HeapAlloc
+	res.InitialBytes, res.GzippedResponses = counts.bytes.Load(), counts.gzipped.Load()
+	res.LiveHeap, res.HeapInuse = liveHeap()
+	res.InitialLists, res.InitialWatchLists = counts.lists.Load(), counts.watchLists.Load()
+	res.ProtobufResponses = counts.protobuf.Load()
+	res.Objects, res.WithManagedFields = countObjects(inf)
+	return checkShard(res.Variant, inf)
+}
+
+// checkShard fails when variant is sharded and inf holds an object
+// outside its shard.
+func checkShard(variant string, inf informerUnderTest) error {
+	sel, ok, err := variantShard(variant)
+	if err != nil || !ok {
+		return err
+	}
+	return checkShardCache(variant, sel, inf)
 }
 
 // measureRelist measures the relist the parent forces after its "relist"
@@ -217,6 +244,9 @@ func measureRelist(inf started, counts *requestCounts, res childResult, cmds *bu
 	res.Relists = counts.lists.Load() - listsBefore
 	res.RelistWatchLists = counts.watchLists.Load() - watchListsBefore
 	res.ObjectsAfter, res.WithManagedFieldsAfter = countObjects(inf)
+	if err := checkShard(res.Variant, inf); err != nil {
+		return fmt.Errorf("after the relist: %w", err)
+	}
 	return enc.Encode(res)
 }
 

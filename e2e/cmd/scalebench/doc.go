@@ -53,6 +53,18 @@
 // is set, and the metadata client always does. client-go-json, ours-json
 // and ours-uncompacted-json are their base variants with a JSON client.
 //
+// Scale-out: ours-shard-2, ours-shard-3 and ours-shard-4 are ours holding
+// replica 0's shard of N equal ranges of the uid hash space
+// (shard.Part(shard.UID, 0, N) through factory.WithShard(shard.Static));
+// with ours as N = 1 they make the section's "Scale-out" table: per-replica
+// live heap, pods cached, bytes of the pod responses read until HasSynced
+// (counted for every variant) and time to HasSynced, and the goal that
+// each of N replicas holds at most 1.1/N of the single replica's live
+// heap. kube-apiserver runs with --feature-gates=ShardedListAndWatch=true;
+// the child fails if its cache holds a pod outside its shard, and the
+// parent if it does not hold exactly the pods whose uids are in it.
+// ours-paged-shard-N (not run by default) is the same over paged lists.
+//
 // Usage (from e2e/):
 //
 //	go run ./cmd/scalebench [-pods 50000] [-rounds 3] [-events 2000] [-variants client-go,ours,...] [-out ../docs/benchmarks.md]

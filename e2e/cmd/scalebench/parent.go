@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
@@ -95,7 +96,11 @@ type results struct {
 // every round.
 func run(ctx context.Context, opts options) (*results, error) {
 	start := time.Now()
-	c, err := cluster.Start(ctx, cluster.Options{Binaries: opts.Binaries, DisableWatchCache: true})
+	c, err := cluster.Start(ctx, cluster.Options{
+		Binaries: opts.Binaries, DisableWatchCache: true,
+		// Server-side selection for the ours-shard-N variants.
+		FeatureGates: []string{shardedListAndWatchGate},
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +109,7 @@ func run(ctx context.Context, opts options) (*results, error) {
 			log.Printf("stop cluster: %v", err)
 		}
 	}()
-	log.Printf("control plane up at %s (watch cache disabled)", c.APIServerAddress())
+	log.Printf("control plane up at %s (watch cache disabled, %s)", c.APIServerAddress(), shardedListAndWatchGate)
 	admin := c.AdminConfig()
 	admin.QPS, admin.Burst = 5000, 10000
 	cs, err := kubernetes.NewForConfig(admin)
@@ -123,10 +128,23 @@ func run(ctx context.Context, opts options) (*results, error) {
 	if res.Managers, err = managersOf(ctx, cs, pop); err != nil {
 		return nil, err
 	}
+	if err := measureRounds(ctx, c, cs, pop, opts, res); err != nil {
+		return nil, err
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}
 
+// measureRounds runs every variant of opts in every round into res, and
+// checks that each sharded one cached exactly its shard's pods.
+func measureRounds(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pop population, opts options, res *results) error {
+	uids, err := podUIDs(ctx, cs, opts.Variants)
+	if err != nil {
+		return err
+	}
 	pid, err := c.APIServerPID()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for r := range opts.Rounds {
 		order := slices.Clone(opts.Variants)
@@ -137,7 +155,10 @@ func run(ctx context.Context, opts options) (*results, error) {
 			log.Printf("round %d/%d: %s", r+1, opts.Rounds, v)
 			m, err := runVariant(ctx, c, cs, pid, pop, opts, v, r)
 			if err != nil {
-				return nil, fmt.Errorf("round %d, %s: %w", r+1, v, err)
+				return fmt.Errorf("round %d, %s: %w", r+1, v, err)
+			}
+			if err := checkShardCount(v, m, uids); err != nil {
+				return fmt.Errorf("round %d: %w", r+1, err)
 			}
 			log.Printf("round %d/%d: %s synced in %.2fs, live heap %.1f MiB, %.0f µs CPU per watch event, relist peak %.1f MiB in %.2fs, kube-apiserver %.2f CPU-s, peak RSS %.0f MiB",
 				r+1, opts.Rounds, v, m.Synced.SyncSeconds, beyondBaseline(m, m.Synced.LiveHeap)/(1<<20), cpuPerEvent(m),
@@ -145,8 +166,7 @@ func run(ctx context.Context, opts options) (*results, error) {
 			res.PerVariant[v] = append(res.PerVariant[v], m)
 		}
 	}
-	res.Duration = time.Since(start)
-	return res, nil
+	return nil
 }
 
 // managersOf lists the field managers of the population's first pod on
@@ -172,22 +192,17 @@ func managersOf(ctx context.Context, cs kubernetes.Interface, pop population) ([
 // runVariant runs one child for variant behind a proxy of its own and
 // drives it through the initial sync and a relist forced by a compaction.
 func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pid int, pop population, opts options, variant string, round int) (measurement, error) {
-	proxy, err := cluster.NewProxy(c.APIServerAddress())
+	proxy, kubeconfig, cleanup, err := proxiedKubeconfig(c)
 	if err != nil {
 		return measurement{}, err
 	}
-	defer proxy.Close()
-	dir, err := os.MkdirTemp("", "scalebench-")
-	if err != nil {
-		return measurement{}, err
-	}
-	defer os.RemoveAll(dir)
-	kubeconfig, err := writeKubeconfig(dir, proxy.Config(c.AdminConfig()))
-	if err != nil {
-		return measurement{}, err
-	}
+	defer cleanup()
 
 	cmd, stdin, stdout, err := childCommand(ctx, opts, variant, kubeconfig)
+	if err != nil {
+		return measurement{}, err
+	}
+	in, err := shardFilter(variant)
 	if err != nil {
 		return measurement{}, err
 	}
@@ -219,10 +234,10 @@ func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface
 	if m.APIServerPeakRSS, m.RSSMethod, err = rss.end(); err != nil {
 		return m, err
 	}
-	if m.Events, m.EventCount, err = driveEvents(ctx, cs, pop, opts, stdin, dec, fmt.Sprintf("e%d-%s", round, variant)); err != nil {
+	if m.Events, m.EventCount, err = driveEvents(ctx, cs, pop, opts, in, stdin, dec, fmt.Sprintf("e%d-%s", round, variant)); err != nil {
 		return m, err
 	}
-	if m.Done, err = driveRelist(ctx, c, cs, proxy, pop, opts, stdin, dec, fmt.Sprintf("r%d-%s", round, variant)); err != nil {
+	if m.Done, err = driveRelist(ctx, c, cs, proxy, pop, opts, in, stdin, dec, fmt.Sprintf("r%d-%s", round, variant)); err != nil {
 		return m, err
 	}
 	stdin.Close()
@@ -231,6 +246,27 @@ func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface
 		return m, fmt.Errorf("child: %w", err)
 	}
 	return m, nil
+}
+
+// proxiedKubeconfig starts a proxy to c's API server and writes a
+// kubeconfig through it into a temporary directory; cleanup closes the
+// proxy and removes the directory.
+func proxiedKubeconfig(c *cluster.Cluster) (proxy *cluster.Proxy, kubeconfig string, cleanup func(), err error) {
+	proxy, err = cluster.NewProxy(c.APIServerAddress())
+	if err != nil {
+		return nil, "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "scalebench-")
+	if err != nil {
+		proxy.Close()
+		return nil, "", nil, err
+	}
+	cleanup = func() { proxy.Close(); os.RemoveAll(dir) }
+	if kubeconfig, err = writeKubeconfig(dir, proxy.Config(c.AdminConfig())); err != nil {
+		cleanup()
+		return nil, "", nil, err
+	}
+	return proxy, kubeconfig, cleanup, nil
 }
 
 // childCommand is the child process of variant, not started yet, with its
@@ -254,10 +290,10 @@ func childCommand(ctx context.Context, opts options, variant, kubeconfig string)
 // it: the informer's next watch, from its last resourceVersion, gets 410
 // Gone from etcd (no watch cache) and the informer relists once the proxy
 // is restored. It returns the child's report on the relist.
-func driveRelist(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, proxy *cluster.Proxy, pop population, opts options, stdin io.Writer, dec *json.Decoder, value string) (childResult, error) {
+func driveRelist(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, proxy *cluster.Proxy, pop population, opts options, in func(types.UID) bool, stdin io.Writer, dec *json.Decoder, value string) (childResult, error) {
 	var res childResult
 	proxy.Cut()
-	_, key, rv, err := changePods(ctx, cs, pop, opts.Changes, opts.Workers, value)
+	_, key, rv, err := changePods(ctx, cs, pop, opts.Changes, opts.Workers, value, in)
 	if err != nil {
 		return res, err
 	}
@@ -291,8 +327,9 @@ func expect(dec *json.Decoder, phase string, into *childResult) error {
 
 // driveEvents has the child measure the CPU time of watch events while
 // opts.Events pods change (a new label value, one Modified event each) and
-// returns its report and the number of pods changed.
-func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, opts options, stdin io.Writer, dec *json.Decoder, value string) (childResult, int, error) {
+// returns its report and the number of changed pods in the child's shard
+// (in; nil: all of them), the watch events it receives.
+func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, opts options, in func(types.UID) bool, stdin io.Writer, dec *json.Decoder, value string) (childResult, int, error) {
 	var res childResult
 	if _, err := fmt.Fprintf(stdin, "%s\n", cmdEvents); err != nil {
 		return res, 0, err
@@ -300,7 +337,7 @@ func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, o
 	if err := expect(dec, phaseCounting, &res); err != nil {
 		return res, 0, err
 	}
-	n, key, rv, err := changePods(ctx, cs, pop, opts.Events, opts.Workers, value)
+	n, key, rv, err := changePods(ctx, cs, pop, opts.Events, opts.Workers, value, in)
 	if err != nil {
 		return res, 0, err
 	}
@@ -312,50 +349,75 @@ func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, o
 }
 
 // changePods gives n pods spread over the population a new label value,
-// workers requests at once, and returns how many it changed and the key
-// and resourceVersion of the pod with the highest resourceVersion written.
-func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n, workers int, value string) (changed int, key, rv string, err error) {
+// workers requests at once, and returns how many of them are in the
+// shard in (nil: every pod is) and the key and resourceVersion of the pod
+// in it with the highest resourceVersion written: an informer of the shard
+// that caches that version has had every change of its shard before.
+func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n, workers int, value string, in func(types.UID) bool) (changed int, key, rv string, err error) {
 	n = max(1, min(n, pop.n))
 	patch := []byte(fmt.Sprintf(`{"metadata":{"labels":{"scalebench/changed":%q}}}`, value))
+	tally := &changeTally{in: in}
 	var (
-		mu       sync.Mutex // guards best, key, rv, firstErr
-		best     uint64
-		firstErr error
-		next     atomic.Int64
-		wg       sync.WaitGroup
+		next atomic.Int64
+		wg   sync.WaitGroup
 	)
 	for range max(1, workers) {
 		wg.Go(func() {
 			for k := int(next.Add(1) - 1); k < n && ctx.Err() == nil; k = int(next.Add(1) - 1) {
 				ns, name := pop.ref(k * pop.n / n)
 				p, err := cs.CoreV1().Pods(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: controllerManager})
-				var v uint64
-				if err == nil {
-					v, err = strconv.ParseUint(p.ResourceVersion, 10, 64)
-				}
-				mu.Lock()
-				switch {
-				case err != nil && firstErr == nil:
-					firstErr = fmt.Errorf("patch pod %s/%s: %w", ns, name, err)
-				case err == nil && v >= best:
-					best, key, rv = v, ns+"/"+name, p.ResourceVersion
-				}
-				failed := firstErr != nil
-				mu.Unlock()
-				if failed {
+				if !tally.record(ns+"/"+name, p, err) {
 					return
 				}
 			}
 		})
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return 0, "", "", firstErr
+	if tally.firstErr != nil {
+		return 0, "", "", tally.firstErr
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, "", "", err
 	}
-	return n, key, rv, nil
+	if tally.inShard == 0 {
+		return 0, "", "", fmt.Errorf("none of the %d changed pods is in the informer's shard: change more (-changes, -events)", n)
+	}
+	return tally.inShard, tally.key, tally.rv, nil
+}
+
+// changeTally collects the outcome of changePods' patches.
+type changeTally struct {
+	// in is the shard's membership test, nil for every pod.
+	in func(types.UID) bool
+	mu sync.Mutex // guards the fields below
+	// best is the highest resourceVersion written in the shard, of the
+	// pod key at rv; inShard counts the changed pods in the shard.
+	best     uint64
+	key, rv  string
+	inShard  int
+	firstErr error
+}
+
+// record notes the patch of pod key, which returned p or err, and reports
+// whether the writers should go on (no patch failed yet).
+func (t *changeTally) record(key string, p *corev1.Pod, err error) bool {
+	var v uint64
+	if err == nil {
+		v, err = strconv.ParseUint(p.ResourceVersion, 10, 64)
+	}
+	counted := err == nil && (t.in == nil || t.in(p.UID))
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case err != nil && t.firstErr == nil:
+		t.firstErr = fmt.Errorf("patch pod %s: %w", key, err)
+	case counted:
+		t.inShard++
+		if v >= t.best {
+			t.best, t.key, t.rv = v, key, p.ResourceVersion
+		}
+	}
+	return t.firstErr == nil
 }
 
 // writeKubeconfig writes cfg (certificate or token authentication) as the

@@ -44,7 +44,8 @@ var metrics = []metric{
 		return beyondBaseline(m, m.Done.RelistPeakLiveHeap) / (1 << 20)
 	}},
 	{"Relist peak live heap / steady live heap", "ratio", relistLiveRatio},
-	{"Informer CPU per watch event (the child's user+system CPU while the parent changes pods, per changed pod)", "µs", cpuPerEvent},
+	{"Informer CPU per watch event (the child's user+system CPU while the parent changes pods, per changed pod; for ours-shard-N per changed pod of its shard)", "µs", cpuPerEvent},
+	metricInitialBytes,
 }
 
 // The metrics the goals refer to.
@@ -266,7 +267,7 @@ func methodText(r *results) string {
 	p("**ours-paged** ours with `factory.WithoutWatchList()`, listing in pages instead of streaming the initial list (ours and client-go v0.37 stream by default); ")
 	p("**ours-metadata** `factory.MetadataInformerFor` over client-go's metadata client (what a generated factory's `ForMetadata` returns: ")
 	p("`*metav1.PartialObjectMetadata`, managedFields dropped); **client-go-metadata** ")
-	p("client-go's `metadatainformer`. %s\n\n", protocolNote(r))
+	p("client-go's `metadatainformer`; **ours-shard-N** ours holding replica 0's shard of N (see Scale-out below). %s\n\n", protocolNote(r))
 	return b.String()
 }
 
@@ -313,6 +314,7 @@ func section(r *results) string {
 		p("| %s | %s | %s |\n", g.text, s.summary(), met)
 	}
 	p("\n%s", goalNotes(r))
+	p("\n%s", scaleOutSection(r))
 	p("\n### Checks\n\n| Variant | Cached pods after sync / after relist | Cached pods with managedFields | Initial list requests (list / streamed) | Protobuf responses (pod requests until synced) | Relist requests (list / streamed) | Watch events for the CPU measure |\n|---|---|---|---|---|---|---|\n")
 	for _, v := range r.Variants {
 		ms := r.PerVariant[v]

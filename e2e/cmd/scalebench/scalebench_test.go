@@ -24,7 +24,8 @@ func TestMain(m *testing.M) {
 const smokeEvents = 50
 
 // The whole pipeline at tiny size against a real cluster: every variant
-// (JSON clients included) syncs and sees every pod, heaps are
+// (JSON clients included) syncs and sees every pod (a sharded one part of
+// them: run checks it is exactly its shard's), heaps are
 // positive, the watch events were counted, the relist happened, ours
 // caches no managedFields while client-go keeps them, and the section is
 // written between its markers.
@@ -44,7 +45,7 @@ func TestScalebenchSmoke(t *testing.T) {
 	const n = 200
 	start := time.Now()
 	res, err := run(ctx, options{
-		Pods: n, Namespaces: 5, Workers: 8, Rounds: 1, Variants: allVariants, Changes: 20, Events: smokeEvents,
+		Pods: n, Namespaces: 5, Workers: 8, Rounds: 1, Variants: allVariants, Changes: 40, Events: smokeEvents,
 		Child: []string{exe}, Binaries: bins,
 	})
 	if err != nil {
@@ -90,7 +91,7 @@ func checkSection(t *testing.T, res *results) {
 	if i, j := strings.Index(s, sectionEnd), strings.Index(s, "## Method"); i > j {
 		t.Errorf("the section is not before ## Method:\n%s", s)
 	}
-	for _, want := range []string{"## Real kube-apiserver: memory at scale", "| ours |", "| ours-json |", "| client-go-json |", "| client-go-strip |", "### Goals", "kube-api-access-"} {
+	for _, want := range []string{"## Real kube-apiserver: memory at scale", "| ours |", "### Scale-out: one replica of N", "| 4 | ours-shard-4 |", "| ours-json |", "| client-go-json |", "| client-go-strip |", "### Goals", "kube-api-access-"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the section lacks %q", want)
 		}
@@ -101,24 +102,40 @@ func checkSection(t *testing.T, res *results) {
 // measurement over n pods.
 func checkMeasurement(t *testing.T, v string, m measurement, n int) {
 	t.Helper()
-	if m.Synced.Objects != n || m.Done.ObjectsAfter != n {
-		t.Errorf("%s: cached %d pods after sync and %d after the relist, want %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
-	}
+	checkObjects(t, v, m, n)
 	if m.Synced.SyncSeconds <= 0 || m.Synced.LiveHeap == 0 || m.Synced.HeapAfterSync == 0 || m.Synced.HeapInuse == 0 || m.Done.RelistPeakHeap == 0 || m.Done.RelistPeakLiveHeap == 0 {
 		t.Errorf("%s: implausible numbers %+v %+v", v, m.Synced, m.Done)
 	}
 	checkEventsAndRelist(t, v, m)
+	if m.Synced.InitialBytes <= 0 {
+		t.Errorf("%s: no response bytes counted for the initial list", v)
+	}
 	if m.APIServerCPUSeconds < 0 || m.APIServerPeakRSS == 0 {
 		t.Errorf("%s: kube-apiserver CPU %v s, peak RSS %d", v, m.APIServerCPUSeconds, m.APIServerPeakRSS)
 	}
 	checkProtocol(t, v, m, n)
 }
 
+// checkObjects checks that variant cached all n pods after sync and
+// relist, a sharded variant a part of them (run checked that part against
+// the pods' uids).
+func checkObjects(t *testing.T, v string, m measurement, n int) {
+	t.Helper()
+	if _, sharded, _ := variantShard(v); sharded {
+		if m.Synced.Objects <= 0 || m.Synced.Objects >= n || m.Done.ObjectsAfter != m.Synced.Objects {
+			t.Errorf("%s: cached %d pods after sync and %d after the relist, want a part of %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
+		}
+	} else if m.Synced.Objects != n || m.Done.ObjectsAfter != n {
+		t.Errorf("%s: cached %d pods after sync and %d after the relist, want %d", v, m.Synced.Objects, m.Done.ObjectsAfter, n)
+	}
+}
+
 // checkEventsAndRelist checks that variant's watch events were measured
 // and its relist happened and was sampled.
 func checkEventsAndRelist(t *testing.T, v string, m measurement) {
 	t.Helper()
-	if m.EventCount != smokeEvents || m.Events.EventCPUSeconds <= 0 || m.Events.EventSeconds <= 0 {
+	_, sharded, _ := variantShard(v)
+	if (m.EventCount != smokeEvents && !sharded) || m.EventCount <= 0 || m.EventCount > smokeEvents || m.Events.EventCPUSeconds <= 0 || m.Events.EventSeconds <= 0 {
 		t.Errorf("%s: %d watch events took %v CPU-s in %v s, want %d events and positive times", v, m.EventCount, m.Events.EventCPUSeconds, m.Events.EventSeconds, smokeEvents)
 	}
 	if m.Done.Relists+m.Done.RelistWatchLists == 0 {
@@ -133,7 +150,7 @@ func checkEventsAndRelist(t *testing.T, v string, m measurement) {
 // what it kept: streamed or paged lists, protobuf or JSON, managedFields.
 func checkProtocol(t *testing.T, v string, m measurement, n int) {
 	t.Helper()
-	if streams := v != variantOursPaged; (m.Synced.InitialWatchLists > 0) != streams || (m.Synced.InitialLists > 0) == streams {
+	if streams := v != variantOursPaged && !strings.HasPrefix(v, variantOursPaged+shardInfix); (m.Synced.InitialWatchLists > 0) != streams || (m.Synced.InitialLists > 0) == streams {
 		t.Errorf("%s: %d list and %d streamed-list requests for the first sync, want streamed=%t", v, m.Synced.InitialLists, m.Synced.InitialWatchLists, streams)
 	}
 	if proto := !strings.HasSuffix(v, variantJSON); (m.Synced.ProtobufResponses > 0) != proto {

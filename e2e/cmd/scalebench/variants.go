@@ -24,6 +24,7 @@ import (
 	_ "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/core/v1"
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/shard"
 
 	// The compaction walks of core/v1 that informer-gen's output for
 	// k8s.io/api registers, as a program using generated informers for
@@ -65,7 +66,9 @@ func availableVariants() []string {
 	if withoutCompaction != nil {
 		v = append(v, variantOursUncompacted, variantOursUncompactedJSON)
 	}
-	return append(v, variantOursPaged, variantOursMetadata, variantClientGoMetadata)
+	v = append(v, variantOursPaged, variantOursMetadata, variantClientGoMetadata)
+	// The scale-out variants last: replica 0 of 2, 3 and 4.
+	return append(v, variantOursShard2, variantOursShard3, variantOursShard4)
 }
 
 // keepsManagedFields reports whether variant caches managedFields: client-go
@@ -132,6 +135,16 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		return startOurs(cfg, opts)
 	case variantOursMetadata:
 		return startOursMetadata(cfg)
+	}
+	if sel, ok, err := variantShard(base); ok {
+		if err != nil {
+			return started{}, time.Time{}, err
+		}
+		opts := []factory.Option{factory.WithShard(shard.Static(sel))}
+		if strings.HasPrefix(base, variantOursPaged+shardInfix) {
+			opts = append(opts, factory.WithoutWatchList())
+		}
+		return startOurs(cfg, opts)
 	}
 	return started{}, time.Time{}, fmt.Errorf("unknown variant %q (known: %v)", variant, allVariants)
 }
