@@ -16,6 +16,8 @@
 #        SCALE_PODS=20000 SCALE_ROUNDS=1 SCALE=1 ./hack/bench.sh
 #        SCALE_EVENTS=5000 SCALE=1 ./hack/bench.sh (pods changed for the CPU
 #                                           per watch event; default 2000)
+#        SCALE_VARIANTS=client-go,ours SCALE=1 ./hack/bench.sh (only these
+#                                           scalebench variants; default all)
 #        SKIP_RUNTIME=1 ./hack/bench.sh   (only the recovery benchmark)
 #        RECOVERY_SEEDS=100 ./hack/bench.sh
 #
@@ -83,6 +85,10 @@ fi
 if [ "${SCALE:-0}" = 1 ] && [ "${SKIP_SCALE:-0}" != 1 ]; then
   echo "=== scalebench: ${SCALE_PODS:-50000} pods on a real kube-apiserver, ${SCALE_ROUNDS:-3} rounds"
   cd ../e2e
-  go run ./cmd/scalebench -pods "${SCALE_PODS:-50000}" -rounds "${SCALE_ROUNDS:-3}" -events "${SCALE_EVENTS:-2000}" -out ../docs/benchmarks.md
+  scale_args=(-pods "${SCALE_PODS:-50000}" -rounds "${SCALE_ROUNDS:-3}" -events "${SCALE_EVENTS:-2000}" -out ../docs/benchmarks.md)
+  if [ -n "${SCALE_VARIANTS:-}" ]; then
+    scale_args+=(-variants "$SCALE_VARIANTS")
+  fi
+  go run ./cmd/scalebench "${scale_args[@]}"
   echo "=== wrote the scalebench section of docs/benchmarks.md"
 fi
