@@ -146,6 +146,9 @@ func measureRounds(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interf
 	if err != nil {
 		return err
 	}
+	if err := settle(ctx, pid); err != nil {
+		return err
+	}
 	for r := range opts.Rounds {
 		order := slices.Clone(opts.Variants)
 		if r%2 == 1 {
