@@ -61,25 +61,7 @@ func main() {
 	res := newResults(cfg, *rounds)
 	res.loadBefore = loadAverage()
 	ctx := context.Background()
-	for r := range *rounds {
-		subjects := subject.All()
-		if r%2 == 1 {
-			subjects[0], subjects[1] = subjects[1], subjects[0]
-		}
-		log.Printf("round %d/%d (%s first)", r+1, *rounds, subjects[0].Name)
-		for _, m := range measurements {
-			for _, subj := range subjects {
-				if m.oursOnly && subj.Name != ours {
-					continue
-				}
-				vals, err := m.run(ctx, in, subj)
-				if err != nil {
-					log.Fatalf("%s/%s: %v", m.name, subj.Name, err)
-				}
-				res.add(m, subj.Name, vals)
-			}
-		}
-	}
+	runRounds(ctx, in, res, *rounds)
 	res.duration = time.Since(started)
 	if *generator {
 		log.Printf("generator comparison: building the generators and preparing k8s.io/api")
@@ -101,6 +83,30 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("wrote %s and %s in %s", *out, *chart, time.Since(started).Round(time.Second))
+}
+
+// runRounds runs every measurement of both implementations in each of
+// rounds rounds into res, the first of the pair alternating.
+func runRounds(ctx context.Context, in *measure.Input, res *results, rounds int) {
+	for r := range rounds {
+		subjects := subject.All()
+		if r%2 == 1 {
+			subjects[0], subjects[1] = subjects[1], subjects[0]
+		}
+		log.Printf("round %d/%d (%s first)", r+1, rounds, subjects[0].Name)
+		for _, m := range measurements {
+			for _, subj := range subjects {
+				if m.oursOnly && subj.Name != ours {
+					continue
+				}
+				vals, err := m.run(ctx, in, subj)
+				if err != nil {
+					log.Fatalf("%s/%s: %v", m.name, subj.Name, err)
+				}
+				res.add(m, subj.Name, vals)
+			}
+		}
+	}
 }
 
 // profileHooks writes CPU profiles of timed phases and heap profiles at
