@@ -205,9 +205,10 @@ func TestFirstWatchListStreamsIntoTheCache(t *testing.T) {
 	}
 }
 
-// A relist never streams into the cache: it is stored whole, so the
-// handlers hear nothing of it before its bookmark.
-func TestWatchListRelistIsStoredWhole(t *testing.T) {
+// Only the first list streams into the queue: once a list was stored, a
+// relist is not opened as a first list (it is stored whole), and
+// HasSynced waits for the streamed list to be processed.
+func TestDeltaFIFOOpensOnlyTheFirstListForStreaming(t *testing.T) {
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, Indexers{})})
 	if !fifo.openFirstList() {
 		t.Fatal("an empty queue refused its first list")
