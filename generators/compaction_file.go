@@ -7,8 +7,9 @@ package generators
 type compactionFile struct {
 	fileHeader
 	Imports []importSpec
-	// Registrations are the init statements: compact.Register of each
-	// informer kind, compact.RegisterWalk of every type walked.
+	// Registrations are the init statements: compact.Register and
+	// compact.RegisterUpdate of each informer kind, compact.RegisterWalk of
+	// every type walked.
 	Registrations []string
 	// Funcs are the walk and equality functions, Go source, sorted by name.
 	Funcs []string
@@ -34,6 +35,9 @@ func (p *planner) compactionFiles() {
 		var regs []string
 		for _, k := range v.InformerKinds() {
 			regs = append(regs, w.root(k.Name))
+			if update, ok := w.rootUpdate(k.Name); ok {
+				regs = append(regs, update)
+			}
 		}
 		regs = append(regs, w.registrations()...)
 		funcs := w.sortedFuncs()

@@ -17,7 +17,11 @@ func walkOf(t *testing.T, src, root string) string {
 		t.Fatal(err)
 	}
 	w := newWalkWriter(&sourcePackage{Path: "example.com/api/v1", Name: "v1", Files: []*sourceFile{{Name: "types.go", AST: f, Fset: fset}}}, "apiv1")
-	code := append([]string{w.root(root)}, w.registrations()...)
+	code := []string{w.root(root)}
+	if update, ok := w.rootUpdate(root); ok {
+		code = append(code, update)
+	}
+	code = append(code, w.registrations()...)
 	code = append(code, w.sortedFuncs()...)
 	var imports []string
 	for _, i := range w.importList(code) {
@@ -114,6 +118,82 @@ type Foo struct {
 }`,
 			want:     []string{"compact.Value[other.Bar](t, &p.B, h)", "compact.Value[other.Thing](t, &p.T, h)", "compact.EqualValue[other.Thing](&a.T, &b.T)"},
 			wantNone: []string{"RegisterWalk(compactBar"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := walkOf(t, walkHeader+tt.src, "Foo")
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("generated code lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tt.wantNone {
+				if strings.Contains(got, w) {
+					t.Errorf("generated code has %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+func TestUpdateWalksTakeEqualFieldsAndDescendIntoValueStructs(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		src      string
+		want     []string
+		wantNone []string
+	}{
+		{
+			name: "metadata, strings, defined strings; scalars and times have nothing to share",
+			src: `type Phase string
+type Foo struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+	Name  string
+	Phase Phase
+	Size  int32
+	On    bool
+	At    metav1.Time
+}`,
+			want: []string{
+				"compact.RegisterUpdate(updateFoo)",
+				"func updateFoo(t *compact.Table, p, old *apiv1.Foo) {\n\tif p == old {\n\t\treturn\n\t}",
+				"compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)", "compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)",
+				"compact.StringFrom(t, &p.Name, &old.Name)", "compact.StringOfFrom(t, &p.Phase, &old.Phase)",
+			},
+			wantNone: []string{"&p.Size, &old", "&p.On, &old", "&p.At, &old"},
+		},
+		{
+			name: "struct fields held by value get their own update walk; slices, maps and pointers are compared whole",
+			src: `type Foo struct {
+	Spec  FooSpec
+	Items []Item
+	Ref   *Item
+	Tags  map[string]string
+}
+type FooSpec struct{ Image string }
+type Item struct{ Args []string }`,
+			want: []string{
+				"updateFooSpec(t, &p.Spec, &old.Spec)", "func updateFooSpec(t *compact.Table, p, old *apiv1.FooSpec) {",
+				"compact.StringFrom(t, &p.Image, &old.Image)",
+				"compact.From(t, &p.Items, &old.Items, compactSliceOfItem, equalSliceOfItem)",
+				"compact.From(t, &p.Ref, &old.Ref, compactPtrToItem, equalPtrToItem)",
+				"compact.From(t, &p.Tags, &old.Tags, compactMapOfStringToString, equalMapOfStringToString)",
+			},
+			wantNone: []string{"func updateItem("},
+		},
+		{
+			name: "opted-out fields and types are left alone",
+			src: `type Foo struct {
+	// +informer-gen:compact=false
+	Secret string
+	Sealed Sealed
+	Name   string
+}
+// +informer-gen:compact=false
+type Sealed struct{ Key string }`,
+			want:     []string{"compact.StringFrom(t, &p.Name, &old.Name)"},
+			wantNone: []string{"&p.Secret, &old", "updateSealed"},
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

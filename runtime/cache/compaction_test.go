@@ -68,6 +68,70 @@ func TestCompactingInformerSharesEqualPartsAndCachesEqualObjects(t *testing.T) {
 	}
 }
 
+// An object that replaces a cached version, from a watch event or a
+// relist, shares the parts equal to the cached version's with it (the
+// update walk): an unchanged label map or name is the cached one, a
+// changed part is the new object's.
+func TestCompactingInformerTakesUnchangedPartsFromTheCachedVersion(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, tt := range []struct {
+		name   string
+		update func(srv *modelServer, obj *metav1.PartialObjectMetadata) error
+	}{
+		{"watch event", func(srv *modelServer, obj *metav1.PartialObjectMetadata) error {
+			_, err := srv.Update(obj)
+			return err
+		}},
+		{"relist", func(srv *modelServer, obj *metav1.PartialObjectMetadata) (err error) {
+			srv.partition(func(p *partitionOps) { _, err = p.tx.Update(obj) })
+			return err
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(mutationDetectorEnv, "false")
+			srv := newModelServer()
+			// Labels no other test uses: compact.Default() is the
+			// process's, and a value already canonical there would be
+			// shared by the lookup with or without the update walk.
+			labels := map[string]string{"test": t.Name(), "at": time.Now().Format(time.RFC3339Nano)}
+			if _, err := srv.Add(testObjectWithLabels("ns", "oa", "", labels)); err != nil {
+				t.Fatal(err)
+			}
+			inf := startInformer(t, srv, SharedIndexInformerOptions{Compact: true}, nil)
+			defer inf.stop(t)
+			waitConverged(t, srv, inf)
+			before := cachedModelObject(t, inf, "ns/oa")
+			changed := before.DeepCopy()
+			changed.Annotations = map[string]string{"rollout": "2"}
+			if err := tt.update(srv, changed); err != nil {
+				t.Fatal(err)
+			}
+			waitConverged(t, srv, inf)
+			after := cachedModelObject(t, inf, "ns/oa")
+			switch {
+			case after == before || after.ResourceVersion == before.ResourceVersion:
+				t.Fatal("the update is not cached")
+			case after.Annotations["rollout"] != "2":
+				t.Errorf("cached annotations %v, want the update's", after.Annotations)
+			case mapHeader(after.Labels) != mapHeader(before.Labels):
+				t.Error("the unchanged labels are not the cached version's")
+			case unsafe.StringData(after.Name) != unsafe.StringData(before.Name):
+				t.Error("the unchanged name is not the cached version's")
+			}
+		})
+	}
+}
+
+// cachedModelObject returns the object inf caches under key.
+func cachedModelObject(t *testing.T, inf *informerRun, key string) *metav1.PartialObjectMetadata {
+	t.Helper()
+	o, ok, _ := inf.GetStore().GetByKey(key)
+	if !ok {
+		t.Fatalf("%s is not cached", key)
+	}
+	return o.(*metav1.PartialObjectMetadata)
+}
+
 func TestSetCompactionAfterRunFails(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	srv := newModelServer()

@@ -198,7 +198,11 @@ type DeltaFIFO struct {
 	keyFunc   KeyFunc
 	known     KeyListerGetter
 	transform TransformFunc
-	metrics   Metrics
+	// compaction, when set, compacts each object after transform; its
+	// second argument is a hint (delta_fifo_prepare.go). Set by the
+	// informer before the queue is used.
+	compaction func(obj, hint any)
+	metrics    Metrics
 }
 
 // fifoEntry is one queued key. Its first delta is stored inline, so a key
@@ -505,16 +509,16 @@ func (f *DeltaFIFO) queueLocked(typ DeltaType, obj any, transform bool) error {
 // queueKeyedLocked appends a delta to key's list, transforming obj first
 // when asked to (tombstones: their object), and returns key's entry.
 func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transform bool) (*fifoEntry, error) {
-	if transform && f.transform != nil {
+	if transform && f.prepares() {
 		var err error
 		if d, ok := obj.(DeletedFinalStateUnknown); ok {
 			if d.Obj != nil {
-				if d.Obj, err = f.transform(d.Obj); err != nil {
+				if d.Obj, err = f.prepare(d.Obj, f.hintLocked(key)); err != nil {
 					return nil, err
 				}
 				obj = d
 			}
-		} else if obj, err = f.transform(obj); err != nil {
+		} else if obj, err = f.prepare(obj, f.hintLocked(key)); err != nil {
 			return nil, err
 		}
 	}

@@ -56,9 +56,9 @@ func (f *DeltaFIFO) openFirstList() bool {
 
 // queueFirstListed implements firstLister.
 func (f *DeltaFIFO) queueFirstListed(batch []any) error {
-	if f.transform != nil {
+	if f.prepares() {
 		for i, obj := range batch {
-			out, err := f.transform(obj)
+			out, err := f.prepare(obj, nil) // nothing cached yet
 			if err != nil {
 				return err
 			}

@@ -26,20 +26,24 @@ var _ listPreparer = (*DeltaFIFO)(nil)
 
 // prepareListed implements listPreparer. A key with queued deltas is not
 // matched against the cache, whose object for it is about to change. The
-// transform runs outside the queue's lock.
+// transform and compaction run outside the queue's lock.
 func (f *DeltaFIFO) prepareListed(page []any) error {
 	cached, err := f.takeCached(page)
 	if err != nil {
 		return err
 	}
-	if f.transform == nil {
+	if !f.prepares() {
 		return nil
 	}
 	for i, obj := range page {
-		if cached != nil && cached[i] {
-			continue
+		var hint any
+		if cached != nil {
+			if cached[i].taken {
+				continue
+			}
+			hint = cached[i].hint
 		}
-		out, err := f.transform(obj)
+		out, err := f.prepare(obj, hint)
 		if err != nil {
 			return err
 		}
@@ -48,11 +52,21 @@ func (f *DeltaFIFO) prepareListed(page []any) error {
 	return nil
 }
 
+// cachedSlot is what the queue knows of one listed object's key.
+type cachedSlot struct {
+	// taken: the listed object was replaced by the cached one (unchanged).
+	taken bool
+	// hint is the compact object known for the key (hintLocked), when the
+	// queue compacts.
+	hint any
+}
+
 // takeCached replaces each object of page that the cache holds
 // unchanged (same UID and resourceVersion, nothing queued for its key) by
-// the cached object, and reports which slots it replaced; nil when it
-// replaced none. It takes the queue's lock.
-func (f *DeltaFIFO) takeCached(page []any) ([]bool, error) {
+// the cached object, and reports for each slot whether it replaced it and
+// the hint to compact the others with; nil when there is nothing to
+// report. It takes the queue's lock.
+func (f *DeltaFIFO) takeCached(page []any) ([]cachedSlot, error) {
 	if f.known == nil {
 		return nil, nil
 	}
@@ -63,23 +77,44 @@ func (f *DeltaFIFO) takeCached(page []any) ([]bool, error) {
 		// look for, no key to compute twice.
 		return nil, nil
 	}
-	var taken []bool
+	var slots []cachedSlot
 	for i, obj := range page {
 		key, err := f.KeyOf(obj)
 		if err != nil {
 			return nil, fmt.Errorf("cache: cannot key %T: %w", obj, err)
 		}
-		if _, queued := f.queuedLocked(key); queued {
-			continue
+		slot := f.cachedSlotLocked(key, obj)
+		if slot.taken {
+			page[i] = slot.hint
+			slot.hint = nil
 		}
-		if old, exists, err := f.known.GetByKey(key); err == nil && exists && unchangedRelist(old, obj) {
-			if taken == nil {
-				taken = make([]bool, len(page))
+		if slot.taken || slot.hint != nil {
+			if slots == nil {
+				slots = make([]cachedSlot, len(page))
 			}
-			page[i], taken[i] = old, true
+			slots[i] = slot
 		}
 	}
-	return taken, nil
+	return slots, nil
+}
+
+// cachedSlotLocked is what the queue knows of listed's key: with nothing
+// queued for it and the cached object unchanged, that object (as the hint,
+// taken); otherwise the hint to compact listed with.
+func (f *DeltaFIFO) cachedSlotLocked(key string, listed any) cachedSlot {
+	if _, queued := f.queuedLocked(key); queued {
+		return cachedSlot{hint: f.hintLocked(key)}
+	}
+	old, exists, err := f.known.GetByKey(key)
+	switch {
+	case err != nil || !exists:
+		return cachedSlot{}
+	case unchangedRelist(old, listed):
+		return cachedSlot{taken: true, hint: old}
+	case f.compaction != nil:
+		return cachedSlot{hint: old}
+	}
+	return cachedSlot{}
 }
 
 // replacePrepared implements listPreparer.

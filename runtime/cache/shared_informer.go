@@ -247,9 +247,10 @@ func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFI
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 		KeyFunction:  MetaNamespaceKeyFunc,
 		KnownObjects: s.indexer,
-		Transformer:  s.entryTransformLocked(),
+		Transformer:  s.transform,
 		Metrics:      s.opts.Metrics,
 	})
+	fifo.compaction = s.compactionLocked()
 	r := NewReflectorWithOptions(s.lw, nil, fifo, ReflectorOptions{
 		Name:              s.name,
 		ExpectedType:      s.exampleObject,
@@ -632,24 +633,13 @@ func (s *sharedIndexInformer) SetCompaction(on bool) error {
 	return nil
 }
 
-// entryTransformLocked is what objects go through before they are queued:
-// the transform, then compaction when it is on.
-func (s *sharedIndexInformer) entryTransformLocked() TransformFunc {
+// compactionLocked is the queue's compaction (DeltaFIFO.compaction): nil
+// unless it is on.
+func (s *sharedIndexInformer) compactionLocked() func(obj, hint any) {
 	if !s.compact {
-		return s.transform
+		return nil
 	}
-	compaction := compact.Default().Transform(s.exampleObject)
-	user := s.transform
-	if user == nil {
-		return compaction
-	}
-	return func(obj any) (any, error) {
-		obj, err := user(obj)
-		if err != nil {
-			return nil, err
-		}
-		return compaction(obj)
-	}
+	return compact.Default().TransformUpdate(s.exampleObject)
 }
 
 // IsStopped is true once Run has returned.

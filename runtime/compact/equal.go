@@ -6,6 +6,9 @@ func EqualSlices[E any](a, b []E, eq Equal[E]) bool {
 	if (a == nil) != (b == nil) || len(a) != len(b) {
 		return false
 	}
+	if len(a) > 0 && &a[0] == &b[0] {
+		return true // the same canonical copy
+	}
 	for i := range a {
 		if !eq(&a[i], &b[i]) {
 			return false

@@ -127,25 +127,22 @@ func (t *Table) lookup(typ reflect.Type, h uint64, addr unsafe.Pointer, n int, s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	es := s.entries[k]
-	live := es[:0]
-	var found unsafe.Pointer
-	foundN := 0
 	for _, e := range es {
-		p := unsafe.Pointer(e.ptr.Value())
-		if p == nil {
-			continue
+		if p := unsafe.Pointer(e.ptr.Value()); p != nil && same(p, e.n) {
+			return p, e.n // the common case: no write to the map
 		}
-		live = append(live, e)
-		if found == nil && same(p, e.n) {
-			found, foundN = p, e.n
+	}
+	// Not there: drop the dead entries of k, add the fresh copy.
+	live := es[:0]
+	for _, e := range es {
+		if e.ptr.Value() != nil {
+			live = append(live, e)
 		}
 	}
 	clear(es[len(live):])
-	if found == nil {
-		found, foundN = fresh()
-		live = append(live, entry{ptr: weak.Make((*byte)(found)), n: foundN})
-		s.inserts++
-	}
+	found, foundN := fresh()
+	live = append(live, entry{ptr: weak.Make((*byte)(found)), n: foundN})
+	s.inserts++
 	if s.entries == nil {
 		s.entries = make(map[tableKey][]entry)
 	}

@@ -189,6 +189,9 @@ func readSynced(res *childResult, inf started, counts *requestCounts) error {
 	res.HeapAfterSync = ms.HeapAlloc
 	res.InitialBytes, res.GzippedResponses = counts.bytes.Load(), counts.gzipped.Load()
 	res.LiveHeap, res.HeapInuse = liveHeap()
+	if err := writeHeapProfile(res.Variant); err != nil {
+		return err
+	}
 	res.InitialLists, res.InitialWatchLists = counts.lists.Load(), counts.watchLists.Load()
 	res.ProtobufResponses = counts.protobuf.Load()
 	res.Objects, res.WithManagedFields = countObjects(inf)

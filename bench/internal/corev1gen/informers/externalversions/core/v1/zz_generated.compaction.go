@@ -19,36 +19,52 @@ func init() {
 		var h compact.Hash
 		compactComponentStatus(t, obj, &h)
 	})
+	compact.RegisterUpdate(updateComponentStatus)
 	compact.Register(func(t *compact.Table, obj *corev1.ConfigMap) { var h compact.Hash; compactConfigMap(t, obj, &h) })
+	compact.RegisterUpdate(updateConfigMap)
 	compact.Register(func(t *compact.Table, obj *corev1.Endpoints) { var h compact.Hash; compactEndpoints(t, obj, &h) })
+	compact.RegisterUpdate(updateEndpoints)
 	compact.Register(func(t *compact.Table, obj *corev1.Event) { var h compact.Hash; compactEvent(t, obj, &h) })
+	compact.RegisterUpdate(updateEvent)
 	compact.Register(func(t *compact.Table, obj *corev1.LimitRange) { var h compact.Hash; compactLimitRange(t, obj, &h) })
+	compact.RegisterUpdate(updateLimitRange)
 	compact.Register(func(t *compact.Table, obj *corev1.Namespace) { var h compact.Hash; compactNamespace(t, obj, &h) })
+	compact.RegisterUpdate(updateNamespace)
 	compact.Register(func(t *compact.Table, obj *corev1.Node) { var h compact.Hash; compactNode(t, obj, &h) })
+	compact.RegisterUpdate(updateNode)
 	compact.Register(func(t *compact.Table, obj *corev1.PersistentVolume) {
 		var h compact.Hash
 		compactPersistentVolume(t, obj, &h)
 	})
+	compact.RegisterUpdate(updatePersistentVolume)
 	compact.Register(func(t *compact.Table, obj *corev1.PersistentVolumeClaim) {
 		var h compact.Hash
 		compactPersistentVolumeClaim(t, obj, &h)
 	})
+	compact.RegisterUpdate(updatePersistentVolumeClaim)
 	compact.Register(func(t *compact.Table, obj *corev1.Pod) { var h compact.Hash; compactPod(t, obj, &h) })
+	compact.RegisterUpdate(updatePod)
 	compact.Register(func(t *compact.Table, obj *corev1.PodTemplate) { var h compact.Hash; compactPodTemplate(t, obj, &h) })
+	compact.RegisterUpdate(updatePodTemplate)
 	compact.Register(func(t *compact.Table, obj *corev1.ReplicationController) {
 		var h compact.Hash
 		compactReplicationController(t, obj, &h)
 	})
+	compact.RegisterUpdate(updateReplicationController)
 	compact.Register(func(t *compact.Table, obj *corev1.ResourceQuota) {
 		var h compact.Hash
 		compactResourceQuota(t, obj, &h)
 	})
+	compact.RegisterUpdate(updateResourceQuota)
 	compact.Register(func(t *compact.Table, obj *corev1.Secret) { var h compact.Hash; compactSecret(t, obj, &h) })
+	compact.RegisterUpdate(updateSecret)
 	compact.Register(func(t *compact.Table, obj *corev1.Service) { var h compact.Hash; compactService(t, obj, &h) })
+	compact.RegisterUpdate(updateService)
 	compact.Register(func(t *compact.Table, obj *corev1.ServiceAccount) {
 		var h compact.Hash
 		compactServiceAccount(t, obj, &h)
 	})
+	compact.RegisterUpdate(updateServiceAccount)
 	compact.RegisterWalk(compactAWSElasticBlockStoreVolumeSource, equalAWSElasticBlockStoreVolumeSource)
 	compact.RegisterWalk(compactAffinity, equalAffinity)
 	compact.RegisterWalk(compactAppArmorProfile, equalAppArmorProfile)
@@ -6824,4 +6840,566 @@ func equalWindowsSecurityContextOptions(a, b *corev1.WindowsSecurityContextOptio
 		equalPtrToString(&a.GMSACredentialSpec, &b.GMSACredentialSpec) &&
 		equalPtrToString(&a.RunAsUserName, &b.RunAsUserName) &&
 		equalPtrToBool(&a.HostProcess, &b.HostProcess)
+}
+
+// updateComponentStatus compacts a ComponentStatus that replaces old, taking every field equal to old's as it is.
+func updateComponentStatus(t *compact.Table, p, old *corev1.ComponentStatus) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	compact.From(t, &p.Conditions, &old.Conditions, compactSliceOfComponentCondition, equalSliceOfComponentCondition)
+}
+
+// updateConfigMap compacts a ConfigMap that replaces old, taking every field equal to old's as it is.
+func updateConfigMap(t *compact.Table, p, old *corev1.ConfigMap) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	compact.From(t, &p.Immutable, &old.Immutable, compactPtrToBool, equalPtrToBool)
+	compact.From(t, &p.Data, &old.Data, compactMapOfStringToString, equalMapOfStringToString)
+	compact.From(t, &p.BinaryData, &old.BinaryData, compactMapOfStringToSliceOfByte, equalMapOfStringToSliceOfByte)
+}
+
+// updateDaemonEndpoint compacts a DaemonEndpoint that replaces old, taking every field equal to old's as it is.
+func updateDaemonEndpoint(t *compact.Table, p, old *corev1.DaemonEndpoint) {
+	if p == old {
+		return
+	}
+}
+
+// updateEndpoints compacts a Endpoints that replaces old, taking every field equal to old's as it is.
+func updateEndpoints(t *compact.Table, p, old *corev1.Endpoints) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	compact.From(t, &p.Subsets, &old.Subsets, compactSliceOfEndpointSubset, equalSliceOfEndpointSubset)
+}
+
+// updateEvent compacts a Event that replaces old, taking every field equal to old's as it is.
+func updateEvent(t *compact.Table, p, old *corev1.Event) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateObjectReference(t, &p.InvolvedObject, &old.InvolvedObject)
+	compact.StringFrom(t, &p.Reason, &old.Reason)
+	compact.StringFrom(t, &p.Message, &old.Message)
+	updateEventSource(t, &p.Source, &old.Source)
+	compact.StringFrom(t, &p.Type, &old.Type)
+	compact.From(t, &p.Series, &old.Series, compactPtrToEventSeries, equalPtrToEventSeries)
+	compact.StringFrom(t, &p.Action, &old.Action)
+	compact.From(t, &p.Related, &old.Related, compactPtrToObjectReference, equalPtrToObjectReference)
+	compact.StringFrom(t, &p.ReportingController, &old.ReportingController)
+	compact.StringFrom(t, &p.ReportingInstance, &old.ReportingInstance)
+}
+
+// updateEventSource compacts a EventSource that replaces old, taking every field equal to old's as it is.
+func updateEventSource(t *compact.Table, p, old *corev1.EventSource) {
+	if p == old {
+		return
+	}
+	compact.StringFrom(t, &p.Component, &old.Component)
+	compact.StringFrom(t, &p.Host, &old.Host)
+}
+
+// updateLimitRange compacts a LimitRange that replaces old, taking every field equal to old's as it is.
+func updateLimitRange(t *compact.Table, p, old *corev1.LimitRange) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateLimitRangeSpec(t, &p.Spec, &old.Spec)
+}
+
+// updateLimitRangeSpec compacts a LimitRangeSpec that replaces old, taking every field equal to old's as it is.
+func updateLimitRangeSpec(t *compact.Table, p, old *corev1.LimitRangeSpec) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Limits, &old.Limits, compactSliceOfLimitRangeItem, equalSliceOfLimitRangeItem)
+}
+
+// updateLoadBalancerStatus compacts a LoadBalancerStatus that replaces old, taking every field equal to old's as it is.
+func updateLoadBalancerStatus(t *compact.Table, p, old *corev1.LoadBalancerStatus) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Ingress, &old.Ingress, compactSliceOfLoadBalancerIngress, equalSliceOfLoadBalancerIngress)
+}
+
+// updateNamespace compacts a Namespace that replaces old, taking every field equal to old's as it is.
+func updateNamespace(t *compact.Table, p, old *corev1.Namespace) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateNamespaceSpec(t, &p.Spec, &old.Spec)
+	updateNamespaceStatus(t, &p.Status, &old.Status)
+}
+
+// updateNamespaceSpec compacts a NamespaceSpec that replaces old, taking every field equal to old's as it is.
+func updateNamespaceSpec(t *compact.Table, p, old *corev1.NamespaceSpec) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Finalizers, &old.Finalizers, compactSliceOfFinalizerName, equalSliceOfFinalizerName)
+}
+
+// updateNamespaceStatus compacts a NamespaceStatus that replaces old, taking every field equal to old's as it is.
+func updateNamespaceStatus(t *compact.Table, p, old *corev1.NamespaceStatus) {
+	if p == old {
+		return
+	}
+	compact.StringOfFrom(t, &p.Phase, &old.Phase)
+	compact.From(t, &p.Conditions, &old.Conditions, compactSliceOfNamespaceCondition, equalSliceOfNamespaceCondition)
+}
+
+// updateNode compacts a Node that replaces old, taking every field equal to old's as it is.
+func updateNode(t *compact.Table, p, old *corev1.Node) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateNodeSpec(t, &p.Spec, &old.Spec)
+	updateNodeStatus(t, &p.Status, &old.Status)
+}
+
+// updateNodeDaemonEndpoints compacts a NodeDaemonEndpoints that replaces old, taking every field equal to old's as it is.
+func updateNodeDaemonEndpoints(t *compact.Table, p, old *corev1.NodeDaemonEndpoints) {
+	if p == old {
+		return
+	}
+	updateDaemonEndpoint(t, &p.KubeletEndpoint, &old.KubeletEndpoint)
+}
+
+// updateNodeSpec compacts a NodeSpec that replaces old, taking every field equal to old's as it is.
+func updateNodeSpec(t *compact.Table, p, old *corev1.NodeSpec) {
+	if p == old {
+		return
+	}
+	compact.StringFrom(t, &p.PodCIDR, &old.PodCIDR)
+	compact.From(t, &p.PodCIDRs, &old.PodCIDRs, compactSliceOfString, equalSliceOfString)
+	compact.StringFrom(t, &p.ProviderID, &old.ProviderID)
+	compact.From(t, &p.Taints, &old.Taints, compactSliceOfTaint, equalSliceOfTaint)
+	compact.From(t, &p.ConfigSource, &old.ConfigSource, compactPtrToNodeConfigSource, equalPtrToNodeConfigSource)
+	compact.StringFrom(t, &p.DoNotUseExternalID, &old.DoNotUseExternalID)
+	compact.From(t, &p.PodPreemptionPolicy, &old.PodPreemptionPolicy, compactPtrToNodePodPreemptionPolicy, equalPtrToNodePodPreemptionPolicy)
+}
+
+// updateNodeStatus compacts a NodeStatus that replaces old, taking every field equal to old's as it is.
+func updateNodeStatus(t *compact.Table, p, old *corev1.NodeStatus) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Capacity, &old.Capacity, compactResourceList, equalResourceList)
+	compact.From(t, &p.Allocatable, &old.Allocatable, compactResourceList, equalResourceList)
+	compact.StringOfFrom(t, &p.Phase, &old.Phase)
+	compact.From(t, &p.Conditions, &old.Conditions, compactSliceOfNodeCondition, equalSliceOfNodeCondition)
+	compact.From(t, &p.Addresses, &old.Addresses, compactSliceOfNodeAddress, equalSliceOfNodeAddress)
+	updateNodeDaemonEndpoints(t, &p.DaemonEndpoints, &old.DaemonEndpoints)
+	updateNodeSystemInfo(t, &p.NodeInfo, &old.NodeInfo)
+	compact.From(t, &p.Images, &old.Images, compactSliceOfContainerImage, equalSliceOfContainerImage)
+	compact.From(t, &p.VolumesInUse, &old.VolumesInUse, compactSliceOfUniqueVolumeName, equalSliceOfUniqueVolumeName)
+	compact.From(t, &p.VolumesAttached, &old.VolumesAttached, compactSliceOfAttachedVolume, equalSliceOfAttachedVolume)
+	compact.From(t, &p.Config, &old.Config, compactPtrToNodeConfigStatus, equalPtrToNodeConfigStatus)
+	compact.From(t, &p.RuntimeHandlers, &old.RuntimeHandlers, compactSliceOfNodeRuntimeHandler, equalSliceOfNodeRuntimeHandler)
+	compact.From(t, &p.Features, &old.Features, compactPtrToNodeFeatures, equalPtrToNodeFeatures)
+	compact.From(t, &p.DeclaredFeatures, &old.DeclaredFeatures, compactSliceOfString, equalSliceOfString)
+}
+
+// updateNodeSystemInfo compacts a NodeSystemInfo that replaces old, taking every field equal to old's as it is.
+func updateNodeSystemInfo(t *compact.Table, p, old *corev1.NodeSystemInfo) {
+	if p == old {
+		return
+	}
+	compact.StringFrom(t, &p.MachineID, &old.MachineID)
+	compact.StringFrom(t, &p.SystemUUID, &old.SystemUUID)
+	compact.StringFrom(t, &p.BootID, &old.BootID)
+	compact.StringFrom(t, &p.KernelVersion, &old.KernelVersion)
+	compact.StringFrom(t, &p.OSImage, &old.OSImage)
+	compact.StringFrom(t, &p.ContainerRuntimeVersion, &old.ContainerRuntimeVersion)
+	compact.StringFrom(t, &p.KubeletVersion, &old.KubeletVersion)
+	compact.StringFrom(t, &p.KubeProxyVersion, &old.KubeProxyVersion)
+	compact.StringFrom(t, &p.OperatingSystem, &old.OperatingSystem)
+	compact.StringFrom(t, &p.Architecture, &old.Architecture)
+	compact.From(t, &p.Swap, &old.Swap, compactPtrToNodeSwapStatus, equalPtrToNodeSwapStatus)
+	compact.From(t, &p.RunningInUserNamespace, &old.RunningInUserNamespace, compactPtrToBool, equalPtrToBool)
+}
+
+// updateObjectReference compacts a ObjectReference that replaces old, taking every field equal to old's as it is.
+func updateObjectReference(t *compact.Table, p, old *corev1.ObjectReference) {
+	if p == old {
+		return
+	}
+	compact.StringFrom(t, &p.Kind, &old.Kind)
+	compact.StringFrom(t, &p.Namespace, &old.Namespace)
+	compact.StringFrom(t, &p.Name, &old.Name)
+	compact.From(t, &p.UID, &old.UID, compact.StringOf[types.UID], compact.Eq[types.UID])
+	compact.StringFrom(t, &p.APIVersion, &old.APIVersion)
+	compact.StringFrom(t, &p.ResourceVersion, &old.ResourceVersion)
+	compact.StringFrom(t, &p.FieldPath, &old.FieldPath)
+}
+
+// updatePersistentVolume compacts a PersistentVolume that replaces old, taking every field equal to old's as it is.
+func updatePersistentVolume(t *compact.Table, p, old *corev1.PersistentVolume) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updatePersistentVolumeSpec(t, &p.Spec, &old.Spec)
+	updatePersistentVolumeStatus(t, &p.Status, &old.Status)
+}
+
+// updatePersistentVolumeClaim compacts a PersistentVolumeClaim that replaces old, taking every field equal to old's as it is.
+func updatePersistentVolumeClaim(t *compact.Table, p, old *corev1.PersistentVolumeClaim) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updatePersistentVolumeClaimSpec(t, &p.Spec, &old.Spec)
+	updatePersistentVolumeClaimStatus(t, &p.Status, &old.Status)
+}
+
+// updatePersistentVolumeClaimSpec compacts a PersistentVolumeClaimSpec that replaces old, taking every field equal to old's as it is.
+func updatePersistentVolumeClaimSpec(t *compact.Table, p, old *corev1.PersistentVolumeClaimSpec) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.AccessModes, &old.AccessModes, compactSliceOfPersistentVolumeAccessMode, equalSliceOfPersistentVolumeAccessMode)
+	compact.From(t, &p.Selector, &old.Selector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
+	updateVolumeResourceRequirements(t, &p.Resources, &old.Resources)
+	compact.StringFrom(t, &p.VolumeName, &old.VolumeName)
+	compact.From(t, &p.StorageClassName, &old.StorageClassName, compactPtrToString, equalPtrToString)
+	compact.From(t, &p.VolumeMode, &old.VolumeMode, compactPtrToPersistentVolumeMode, equalPtrToPersistentVolumeMode)
+	compact.From(t, &p.DataSource, &old.DataSource, compactPtrToTypedLocalObjectReference, equalPtrToTypedLocalObjectReference)
+	compact.From(t, &p.DataSourceRef, &old.DataSourceRef, compactPtrToTypedObjectReference, equalPtrToTypedObjectReference)
+	compact.From(t, &p.VolumeAttributesClassName, &old.VolumeAttributesClassName, compactPtrToString, equalPtrToString)
+}
+
+// updatePersistentVolumeClaimStatus compacts a PersistentVolumeClaimStatus that replaces old, taking every field equal to old's as it is.
+func updatePersistentVolumeClaimStatus(t *compact.Table, p, old *corev1.PersistentVolumeClaimStatus) {
+	if p == old {
+		return
+	}
+	compact.StringOfFrom(t, &p.Phase, &old.Phase)
+	compact.From(t, &p.AccessModes, &old.AccessModes, compactSliceOfPersistentVolumeAccessMode, equalSliceOfPersistentVolumeAccessMode)
+	compact.From(t, &p.Capacity, &old.Capacity, compactResourceList, equalResourceList)
+	compact.From(t, &p.Conditions, &old.Conditions, compactSliceOfPersistentVolumeClaimCondition, equalSliceOfPersistentVolumeClaimCondition)
+	compact.From(t, &p.AllocatedResources, &old.AllocatedResources, compactResourceList, equalResourceList)
+	compact.From(t, &p.AllocatedResourceStatuses, &old.AllocatedResourceStatuses, compactMapOfResourceNameToClaimResourceStatus, equalMapOfResourceNameToClaimResourceStatus)
+	compact.From(t, &p.CurrentVolumeAttributesClassName, &old.CurrentVolumeAttributesClassName, compactPtrToString, equalPtrToString)
+	compact.From(t, &p.ModifyVolumeStatus, &old.ModifyVolumeStatus, compactPtrToModifyVolumeStatus, equalPtrToModifyVolumeStatus)
+	compact.From(t, &p.HealthStatus, &old.HealthStatus, compactPtrToVolumeHealthStatus, equalPtrToVolumeHealthStatus)
+}
+
+// updatePersistentVolumeSource compacts a PersistentVolumeSource that replaces old, taking every field equal to old's as it is.
+func updatePersistentVolumeSource(t *compact.Table, p, old *corev1.PersistentVolumeSource) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.GCEPersistentDisk, &old.GCEPersistentDisk, compactPtrToGCEPersistentDiskVolumeSource, equalPtrToGCEPersistentDiskVolumeSource)
+	compact.From(t, &p.AWSElasticBlockStore, &old.AWSElasticBlockStore, compactPtrToAWSElasticBlockStoreVolumeSource, equalPtrToAWSElasticBlockStoreVolumeSource)
+	compact.From(t, &p.HostPath, &old.HostPath, compactPtrToHostPathVolumeSource, equalPtrToHostPathVolumeSource)
+	compact.From(t, &p.Glusterfs, &old.Glusterfs, compactPtrToGlusterfsPersistentVolumeSource, equalPtrToGlusterfsPersistentVolumeSource)
+	compact.From(t, &p.NFS, &old.NFS, compactPtrToNFSVolumeSource, equalPtrToNFSVolumeSource)
+	compact.From(t, &p.RBD, &old.RBD, compactPtrToRBDPersistentVolumeSource, equalPtrToRBDPersistentVolumeSource)
+	compact.From(t, &p.ISCSI, &old.ISCSI, compactPtrToISCSIPersistentVolumeSource, equalPtrToISCSIPersistentVolumeSource)
+	compact.From(t, &p.Cinder, &old.Cinder, compactPtrToCinderPersistentVolumeSource, equalPtrToCinderPersistentVolumeSource)
+	compact.From(t, &p.CephFS, &old.CephFS, compactPtrToCephFSPersistentVolumeSource, equalPtrToCephFSPersistentVolumeSource)
+	compact.From(t, &p.FC, &old.FC, compactPtrToFCVolumeSource, equalPtrToFCVolumeSource)
+	compact.From(t, &p.Flocker, &old.Flocker, compactPtrToFlockerVolumeSource, equalPtrToFlockerVolumeSource)
+	compact.From(t, &p.FlexVolume, &old.FlexVolume, compactPtrToFlexPersistentVolumeSource, equalPtrToFlexPersistentVolumeSource)
+	compact.From(t, &p.AzureFile, &old.AzureFile, compactPtrToAzureFilePersistentVolumeSource, equalPtrToAzureFilePersistentVolumeSource)
+	compact.From(t, &p.VsphereVolume, &old.VsphereVolume, compactPtrToVsphereVirtualDiskVolumeSource, equalPtrToVsphereVirtualDiskVolumeSource)
+	compact.From(t, &p.Quobyte, &old.Quobyte, compactPtrToQuobyteVolumeSource, equalPtrToQuobyteVolumeSource)
+	compact.From(t, &p.AzureDisk, &old.AzureDisk, compactPtrToAzureDiskVolumeSource, equalPtrToAzureDiskVolumeSource)
+	compact.From(t, &p.PhotonPersistentDisk, &old.PhotonPersistentDisk, compactPtrToPhotonPersistentDiskVolumeSource, equalPtrToPhotonPersistentDiskVolumeSource)
+	compact.From(t, &p.PortworxVolume, &old.PortworxVolume, compactPtrToPortworxVolumeSource, equalPtrToPortworxVolumeSource)
+	compact.From(t, &p.ScaleIO, &old.ScaleIO, compactPtrToScaleIOPersistentVolumeSource, equalPtrToScaleIOPersistentVolumeSource)
+	compact.From(t, &p.Local, &old.Local, compactPtrToLocalVolumeSource, equalPtrToLocalVolumeSource)
+	compact.From(t, &p.StorageOS, &old.StorageOS, compactPtrToStorageOSPersistentVolumeSource, equalPtrToStorageOSPersistentVolumeSource)
+	compact.From(t, &p.CSI, &old.CSI, compactPtrToCSIPersistentVolumeSource, equalPtrToCSIPersistentVolumeSource)
+}
+
+// updatePersistentVolumeSpec compacts a PersistentVolumeSpec that replaces old, taking every field equal to old's as it is.
+func updatePersistentVolumeSpec(t *compact.Table, p, old *corev1.PersistentVolumeSpec) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Capacity, &old.Capacity, compactResourceList, equalResourceList)
+	updatePersistentVolumeSource(t, &p.PersistentVolumeSource, &old.PersistentVolumeSource)
+	compact.From(t, &p.AccessModes, &old.AccessModes, compactSliceOfPersistentVolumeAccessMode, equalSliceOfPersistentVolumeAccessMode)
+	compact.From(t, &p.ClaimRef, &old.ClaimRef, compactPtrToObjectReference, equalPtrToObjectReference)
+	compact.StringOfFrom(t, &p.PersistentVolumeReclaimPolicy, &old.PersistentVolumeReclaimPolicy)
+	compact.StringFrom(t, &p.StorageClassName, &old.StorageClassName)
+	compact.From(t, &p.MountOptions, &old.MountOptions, compactSliceOfString, equalSliceOfString)
+	compact.From(t, &p.VolumeMode, &old.VolumeMode, compactPtrToPersistentVolumeMode, equalPtrToPersistentVolumeMode)
+	compact.From(t, &p.NodeAffinity, &old.NodeAffinity, compactPtrToVolumeNodeAffinity, equalPtrToVolumeNodeAffinity)
+	compact.From(t, &p.VolumeAttributesClassName, &old.VolumeAttributesClassName, compactPtrToString, equalPtrToString)
+}
+
+// updatePersistentVolumeStatus compacts a PersistentVolumeStatus that replaces old, taking every field equal to old's as it is.
+func updatePersistentVolumeStatus(t *compact.Table, p, old *corev1.PersistentVolumeStatus) {
+	if p == old {
+		return
+	}
+	compact.StringOfFrom(t, &p.Phase, &old.Phase)
+	compact.StringFrom(t, &p.Message, &old.Message)
+	compact.StringFrom(t, &p.Reason, &old.Reason)
+	compact.From(t, &p.LastPhaseTransitionTime, &old.LastPhaseTransitionTime, compactPtrToMetav1Time, equalPtrToMetav1Time)
+}
+
+// updatePod compacts a Pod that replaces old, taking every field equal to old's as it is.
+func updatePod(t *compact.Table, p, old *corev1.Pod) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updatePodSpec(t, &p.Spec, &old.Spec)
+	updatePodStatus(t, &p.Status, &old.Status)
+}
+
+// updatePodSpec compacts a PodSpec that replaces old, taking every field equal to old's as it is.
+func updatePodSpec(t *compact.Table, p, old *corev1.PodSpec) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Volumes, &old.Volumes, compactSliceOfVolume, equalSliceOfVolume)
+	compact.From(t, &p.InitContainers, &old.InitContainers, compactSliceOfContainer, equalSliceOfContainer)
+	compact.From(t, &p.Containers, &old.Containers, compactSliceOfContainer, equalSliceOfContainer)
+	compact.From(t, &p.EphemeralContainers, &old.EphemeralContainers, compactSliceOfEphemeralContainer, equalSliceOfEphemeralContainer)
+	compact.StringOfFrom(t, &p.RestartPolicy, &old.RestartPolicy)
+	compact.From(t, &p.TerminationGracePeriodSeconds, &old.TerminationGracePeriodSeconds, compactPtrToInt64, equalPtrToInt64)
+	compact.From(t, &p.ActiveDeadlineSeconds, &old.ActiveDeadlineSeconds, compactPtrToInt64, equalPtrToInt64)
+	compact.StringOfFrom(t, &p.DNSPolicy, &old.DNSPolicy)
+	compact.From(t, &p.NodeSelector, &old.NodeSelector, compactMapOfStringToString, equalMapOfStringToString)
+	compact.StringFrom(t, &p.ServiceAccountName, &old.ServiceAccountName)
+	compact.StringFrom(t, &p.DeprecatedServiceAccount, &old.DeprecatedServiceAccount)
+	compact.From(t, &p.AutomountServiceAccountToken, &old.AutomountServiceAccountToken, compactPtrToBool, equalPtrToBool)
+	compact.StringFrom(t, &p.NodeName, &old.NodeName)
+	compact.From(t, &p.ShareProcessNamespace, &old.ShareProcessNamespace, compactPtrToBool, equalPtrToBool)
+	compact.From(t, &p.SecurityContext, &old.SecurityContext, compactPtrToPodSecurityContext, equalPtrToPodSecurityContext)
+	compact.From(t, &p.ImagePullSecrets, &old.ImagePullSecrets, compactSliceOfLocalObjectReference, equalSliceOfLocalObjectReference)
+	compact.StringFrom(t, &p.Hostname, &old.Hostname)
+	compact.StringFrom(t, &p.Subdomain, &old.Subdomain)
+	compact.From(t, &p.Affinity, &old.Affinity, compactPtrToAffinity, equalPtrToAffinity)
+	compact.StringFrom(t, &p.SchedulerName, &old.SchedulerName)
+	compact.From(t, &p.Tolerations, &old.Tolerations, compactSliceOfToleration, equalSliceOfToleration)
+	compact.From(t, &p.HostAliases, &old.HostAliases, compactSliceOfHostAlias, equalSliceOfHostAlias)
+	compact.StringFrom(t, &p.PriorityClassName, &old.PriorityClassName)
+	compact.From(t, &p.Priority, &old.Priority, compactPtrToInt32, equalPtrToInt32)
+	compact.From(t, &p.DNSConfig, &old.DNSConfig, compactPtrToPodDNSConfig, equalPtrToPodDNSConfig)
+	compact.From(t, &p.ReadinessGates, &old.ReadinessGates, compactSliceOfPodReadinessGate, equalSliceOfPodReadinessGate)
+	compact.From(t, &p.RuntimeClassName, &old.RuntimeClassName, compactPtrToString, equalPtrToString)
+	compact.From(t, &p.EnableServiceLinks, &old.EnableServiceLinks, compactPtrToBool, equalPtrToBool)
+	compact.From(t, &p.PreemptionPolicy, &old.PreemptionPolicy, compactPtrToPreemptionPolicy, equalPtrToPreemptionPolicy)
+	compact.From(t, &p.Overhead, &old.Overhead, compactResourceList, equalResourceList)
+	compact.From(t, &p.TopologySpreadConstraints, &old.TopologySpreadConstraints, compactSliceOfTopologySpreadConstraint, equalSliceOfTopologySpreadConstraint)
+	compact.From(t, &p.SetHostnameAsFQDN, &old.SetHostnameAsFQDN, compactPtrToBool, equalPtrToBool)
+	compact.From(t, &p.OS, &old.OS, compactPtrToPodOS, equalPtrToPodOS)
+	compact.From(t, &p.HostUsers, &old.HostUsers, compactPtrToBool, equalPtrToBool)
+	compact.From(t, &p.SchedulingGates, &old.SchedulingGates, compactSliceOfPodSchedulingGate, equalSliceOfPodSchedulingGate)
+	compact.From(t, &p.ResourceClaims, &old.ResourceClaims, compactSliceOfPodResourceClaim, equalSliceOfPodResourceClaim)
+	compact.From(t, &p.Resources, &old.Resources, compactPtrToResourceRequirements, equalPtrToResourceRequirements)
+	compact.From(t, &p.HostnameOverride, &old.HostnameOverride, compactPtrToString, equalPtrToString)
+	compact.From(t, &p.SchedulingGroup, &old.SchedulingGroup, compactPtrToPodSchedulingGroup, equalPtrToPodSchedulingGroup)
+	compact.From(t, &p.EvictionResponders, &old.EvictionResponders, compactSliceOfEvictionResponder, equalSliceOfEvictionResponder)
+}
+
+// updatePodStatus compacts a PodStatus that replaces old, taking every field equal to old's as it is.
+func updatePodStatus(t *compact.Table, p, old *corev1.PodStatus) {
+	if p == old {
+		return
+	}
+	compact.StringOfFrom(t, &p.Phase, &old.Phase)
+	compact.From(t, &p.Conditions, &old.Conditions, compactSliceOfPodCondition, equalSliceOfPodCondition)
+	compact.StringFrom(t, &p.Message, &old.Message)
+	compact.StringFrom(t, &p.Reason, &old.Reason)
+	compact.StringFrom(t, &p.NominatedNodeName, &old.NominatedNodeName)
+	compact.StringFrom(t, &p.HostIP, &old.HostIP)
+	compact.From(t, &p.HostIPs, &old.HostIPs, compactSliceOfHostIP, equalSliceOfHostIP)
+	compact.StringFrom(t, &p.PodIP, &old.PodIP)
+	compact.From(t, &p.PodIPs, &old.PodIPs, compactSliceOfPodIP, equalSliceOfPodIP)
+	compact.From(t, &p.StartTime, &old.StartTime, compactPtrToMetav1Time, equalPtrToMetav1Time)
+	compact.From(t, &p.InitContainerStatuses, &old.InitContainerStatuses, compactSliceOfContainerStatus, equalSliceOfContainerStatus)
+	compact.From(t, &p.ContainerStatuses, &old.ContainerStatuses, compactSliceOfContainerStatus, equalSliceOfContainerStatus)
+	compact.StringOfFrom(t, &p.QOSClass, &old.QOSClass)
+	compact.From(t, &p.EphemeralContainerStatuses, &old.EphemeralContainerStatuses, compactSliceOfContainerStatus, equalSliceOfContainerStatus)
+	compact.StringOfFrom(t, &p.Resize, &old.Resize)
+	compact.From(t, &p.ResourceClaimStatuses, &old.ResourceClaimStatuses, compactSliceOfPodResourceClaimStatus, equalSliceOfPodResourceClaimStatus)
+	compact.From(t, &p.ExtendedResourceClaimStatus, &old.ExtendedResourceClaimStatus, compactPtrToPodExtendedResourceClaimStatus, equalPtrToPodExtendedResourceClaimStatus)
+	compact.From(t, &p.AllocatedResources, &old.AllocatedResources, compactResourceList, equalResourceList)
+	compact.From(t, &p.Resources, &old.Resources, compactPtrToResourceRequirements, equalPtrToResourceRequirements)
+	compact.From(t, &p.NodeAllocatableResourceClaimStatuses, &old.NodeAllocatableResourceClaimStatuses, compactSliceOfNodeAllocatableResourceClaimStatus, equalSliceOfNodeAllocatableResourceClaimStatus)
+	compact.From(t, &p.VolumeHealth, &old.VolumeHealth, compactSliceOfPodVolumeHealth, equalSliceOfPodVolumeHealth)
+}
+
+// updatePodTemplate compacts a PodTemplate that replaces old, taking every field equal to old's as it is.
+func updatePodTemplate(t *compact.Table, p, old *corev1.PodTemplate) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updatePodTemplateSpec(t, &p.Template, &old.Template)
+}
+
+// updatePodTemplateSpec compacts a PodTemplateSpec that replaces old, taking every field equal to old's as it is.
+func updatePodTemplateSpec(t *compact.Table, p, old *corev1.PodTemplateSpec) {
+	if p == old {
+		return
+	}
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updatePodSpec(t, &p.Spec, &old.Spec)
+}
+
+// updateReplicationController compacts a ReplicationController that replaces old, taking every field equal to old's as it is.
+func updateReplicationController(t *compact.Table, p, old *corev1.ReplicationController) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateReplicationControllerSpec(t, &p.Spec, &old.Spec)
+	updateReplicationControllerStatus(t, &p.Status, &old.Status)
+}
+
+// updateReplicationControllerSpec compacts a ReplicationControllerSpec that replaces old, taking every field equal to old's as it is.
+func updateReplicationControllerSpec(t *compact.Table, p, old *corev1.ReplicationControllerSpec) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Replicas, &old.Replicas, compactPtrToInt32, equalPtrToInt32)
+	compact.From(t, &p.Selector, &old.Selector, compactMapOfStringToString, equalMapOfStringToString)
+	compact.From(t, &p.Template, &old.Template, compactPtrToPodTemplateSpec, equalPtrToPodTemplateSpec)
+}
+
+// updateReplicationControllerStatus compacts a ReplicationControllerStatus that replaces old, taking every field equal to old's as it is.
+func updateReplicationControllerStatus(t *compact.Table, p, old *corev1.ReplicationControllerStatus) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Conditions, &old.Conditions, compactSliceOfReplicationControllerCondition, equalSliceOfReplicationControllerCondition)
+}
+
+// updateResourceQuota compacts a ResourceQuota that replaces old, taking every field equal to old's as it is.
+func updateResourceQuota(t *compact.Table, p, old *corev1.ResourceQuota) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateResourceQuotaSpec(t, &p.Spec, &old.Spec)
+	updateResourceQuotaStatus(t, &p.Status, &old.Status)
+}
+
+// updateResourceQuotaSpec compacts a ResourceQuotaSpec that replaces old, taking every field equal to old's as it is.
+func updateResourceQuotaSpec(t *compact.Table, p, old *corev1.ResourceQuotaSpec) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Hard, &old.Hard, compactResourceList, equalResourceList)
+	compact.From(t, &p.Scopes, &old.Scopes, compactSliceOfResourceQuotaScope, equalSliceOfResourceQuotaScope)
+	compact.From(t, &p.ScopeSelector, &old.ScopeSelector, compactPtrToScopeSelector, equalPtrToScopeSelector)
+}
+
+// updateResourceQuotaStatus compacts a ResourceQuotaStatus that replaces old, taking every field equal to old's as it is.
+func updateResourceQuotaStatus(t *compact.Table, p, old *corev1.ResourceQuotaStatus) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Hard, &old.Hard, compactResourceList, equalResourceList)
+	compact.From(t, &p.Used, &old.Used, compactResourceList, equalResourceList)
+}
+
+// updateSecret compacts a Secret that replaces old, taking every field equal to old's as it is.
+func updateSecret(t *compact.Table, p, old *corev1.Secret) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	compact.From(t, &p.Immutable, &old.Immutable, compactPtrToBool, equalPtrToBool)
+	compact.From(t, &p.Data, &old.Data, compactMapOfStringToSliceOfByte, equalMapOfStringToSliceOfByte)
+	compact.From(t, &p.StringData, &old.StringData, compactMapOfStringToString, equalMapOfStringToString)
+	compact.StringOfFrom(t, &p.Type, &old.Type)
+}
+
+// updateService compacts a Service that replaces old, taking every field equal to old's as it is.
+func updateService(t *compact.Table, p, old *corev1.Service) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateServiceSpec(t, &p.Spec, &old.Spec)
+	updateServiceStatus(t, &p.Status, &old.Status)
+}
+
+// updateServiceAccount compacts a ServiceAccount that replaces old, taking every field equal to old's as it is.
+func updateServiceAccount(t *compact.Table, p, old *corev1.ServiceAccount) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	compact.From(t, &p.Secrets, &old.Secrets, compactSliceOfObjectReference, equalSliceOfObjectReference)
+	compact.From(t, &p.ImagePullSecrets, &old.ImagePullSecrets, compactSliceOfLocalObjectReference, equalSliceOfLocalObjectReference)
+	compact.From(t, &p.AutomountServiceAccountToken, &old.AutomountServiceAccountToken, compactPtrToBool, equalPtrToBool)
+}
+
+// updateServiceSpec compacts a ServiceSpec that replaces old, taking every field equal to old's as it is.
+func updateServiceSpec(t *compact.Table, p, old *corev1.ServiceSpec) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Ports, &old.Ports, compactSliceOfServicePort, equalSliceOfServicePort)
+	compact.From(t, &p.Selector, &old.Selector, compactMapOfStringToString, equalMapOfStringToString)
+	compact.StringFrom(t, &p.ClusterIP, &old.ClusterIP)
+	compact.From(t, &p.ClusterIPs, &old.ClusterIPs, compactSliceOfString, equalSliceOfString)
+	compact.StringOfFrom(t, &p.Type, &old.Type)
+	compact.From(t, &p.ExternalIPs, &old.ExternalIPs, compactSliceOfString, equalSliceOfString)
+	compact.StringOfFrom(t, &p.SessionAffinity, &old.SessionAffinity)
+	compact.StringFrom(t, &p.LoadBalancerIP, &old.LoadBalancerIP)
+	compact.From(t, &p.LoadBalancerSourceRanges, &old.LoadBalancerSourceRanges, compactSliceOfString, equalSliceOfString)
+	compact.StringFrom(t, &p.ExternalName, &old.ExternalName)
+	compact.StringOfFrom(t, &p.ExternalTrafficPolicy, &old.ExternalTrafficPolicy)
+	compact.From(t, &p.SessionAffinityConfig, &old.SessionAffinityConfig, compactPtrToSessionAffinityConfig, equalPtrToSessionAffinityConfig)
+	compact.From(t, &p.IPFamilies, &old.IPFamilies, compactSliceOfIPFamily, equalSliceOfIPFamily)
+	compact.From(t, &p.IPFamilyPolicy, &old.IPFamilyPolicy, compactPtrToIPFamilyPolicy, equalPtrToIPFamilyPolicy)
+	compact.From(t, &p.AllocateLoadBalancerNodePorts, &old.AllocateLoadBalancerNodePorts, compactPtrToBool, equalPtrToBool)
+	compact.From(t, &p.LoadBalancerClass, &old.LoadBalancerClass, compactPtrToString, equalPtrToString)
+	compact.From(t, &p.InternalTrafficPolicy, &old.InternalTrafficPolicy, compactPtrToServiceInternalTrafficPolicy, equalPtrToServiceInternalTrafficPolicy)
+	compact.From(t, &p.TrafficDistribution, &old.TrafficDistribution, compactPtrToString, equalPtrToString)
+}
+
+// updateServiceStatus compacts a ServiceStatus that replaces old, taking every field equal to old's as it is.
+func updateServiceStatus(t *compact.Table, p, old *corev1.ServiceStatus) {
+	if p == old {
+		return
+	}
+	updateLoadBalancerStatus(t, &p.LoadBalancer, &old.LoadBalancer)
+	compact.From(t, &p.Conditions, &old.Conditions, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
+}
+
+// updateVolumeResourceRequirements compacts a VolumeResourceRequirements that replaces old, taking every field equal to old's as it is.
+func updateVolumeResourceRequirements(t *compact.Table, p, old *corev1.VolumeResourceRequirements) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Limits, &old.Limits, compactResourceList, equalResourceList)
+	compact.From(t, &p.Requests, &old.Requests, compactResourceList, equalResourceList)
 }

@@ -29,7 +29,9 @@ import (
 // their parts that repeat, through these functions, without reflection.
 func init() {
 	compact.Register(func(t *compact.Table, obj *stablev1.Gadget) { var h compact.Hash; compactGadget(t, obj, &h) })
+	compact.RegisterUpdate(updateGadget)
 	compact.Register(func(t *compact.Table, obj *stablev1.Widget) { var h compact.Hash; compactWidget(t, obj, &h) })
+	compact.RegisterUpdate(updateWidget)
 	compact.RegisterWalk(compactGadget, equalGadget)
 	compact.RegisterWalk(compactGadgetSpec, equalGadgetSpec)
 	compact.RegisterWalk(compactWidget, equalWidget)
@@ -113,4 +115,50 @@ func equalWidgetSpec(a, b *stablev1.WidgetSpec) bool {
 func equalWidgetStatus(a, b *stablev1.WidgetStatus) bool {
 	return compact.Eq[int64](&a.ObservedGeneration, &b.ObservedGeneration) &&
 		compact.Eq[string](&a.Phase, &b.Phase)
+}
+
+// updateGadget compacts a Gadget that replaces old, taking every field equal to old's as it is.
+func updateGadget(t *compact.Table, p, old *stablev1.Gadget) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateGadgetSpec(t, &p.Spec, &old.Spec)
+}
+
+// updateGadgetSpec compacts a GadgetSpec that replaces old, taking every field equal to old's as it is.
+func updateGadgetSpec(t *compact.Table, p, old *stablev1.GadgetSpec) {
+	if p == old {
+		return
+	}
+	compact.StringFrom(t, &p.Model, &old.Model)
+}
+
+// updateWidget compacts a Widget that replaces old, taking every field equal to old's as it is.
+func updateWidget(t *compact.Table, p, old *stablev1.Widget) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateWidgetSpec(t, &p.Spec, &old.Spec)
+	updateWidgetStatus(t, &p.Status, &old.Status)
+}
+
+// updateWidgetSpec compacts a WidgetSpec that replaces old, taking every field equal to old's as it is.
+func updateWidgetSpec(t *compact.Table, p, old *stablev1.WidgetSpec) {
+	if p == old {
+		return
+	}
+	compact.StringFrom(t, &p.Color, &old.Color)
+	compact.From(t, &p.Tags, &old.Tags, compactSliceOfString, equalSliceOfString)
+}
+
+// updateWidgetStatus compacts a WidgetStatus that replaces old, taking every field equal to old's as it is.
+func updateWidgetStatus(t *compact.Table, p, old *stablev1.WidgetStatus) {
+	if p == old {
+		return
+	}
+	compact.StringFrom(t, &p.Phase, &old.Phase)
 }

@@ -13,6 +13,7 @@ import (
 // their parts that repeat, through these functions, without reflection.
 func init() {
 	compact.Register(func(t *compact.Table, obj *samplecontrollerv1alpha1.Foo) { var h compact.Hash; compactFoo(t, obj, &h) })
+	compact.RegisterUpdate(updateFoo)
 	compact.RegisterWalk(compactFoo, equalFoo)
 	compact.RegisterWalk(compactFooSpec, equalFooSpec)
 	compact.RegisterWalk(compactFooStatus, equalFooStatus)
@@ -64,4 +65,31 @@ func equalFooStatus(a, b *samplecontrollerv1alpha1.FooStatus) bool {
 // equalPtrToInt32 reports whether two values of type *int32 are equal.
 func equalPtrToInt32(a, b **int32) bool {
 	return compact.EqualPointers(*a, *b, compact.Eq[int32])
+}
+
+// updateFoo compacts a Foo that replaces old, taking every field equal to old's as it is.
+func updateFoo(t *compact.Table, p, old *samplecontrollerv1alpha1.Foo) {
+	if p == old {
+		return
+	}
+	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
+	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
+	updateFooSpec(t, &p.Spec, &old.Spec)
+	updateFooStatus(t, &p.Status, &old.Status)
+}
+
+// updateFooSpec compacts a FooSpec that replaces old, taking every field equal to old's as it is.
+func updateFooSpec(t *compact.Table, p, old *samplecontrollerv1alpha1.FooSpec) {
+	if p == old {
+		return
+	}
+	compact.StringFrom(t, &p.DeploymentName, &old.DeploymentName)
+	compact.From(t, &p.Replicas, &old.Replicas, compactPtrToInt32, equalPtrToInt32)
+}
+
+// updateFooStatus compacts a FooStatus that replaces old, taking every field equal to old's as it is.
+func updateFooStatus(t *compact.Table, p, old *samplecontrollerv1alpha1.FooStatus) {
+	if p == old {
+		return
+	}
 }

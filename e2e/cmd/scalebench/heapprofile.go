@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+)
+
+// heapProfileEnv names a directory: when set, each child writes the heap
+// profile of its live heap right after the initial sync there, as
+// <variant>-<pid>.heap (go tool pprof -sample_index=inuse_space). It is
+// how the per-object costs in docs/benchmarks.md were broken down.
+const heapProfileEnv = "SCALEBENCH_HEAP_PROFILE"
+
+// writeHeapProfile writes the heap profile of variant when heapProfileEnv
+// asks for it. A heap profile is as of the collection before the last
+// one, so it collects twice more first.
+func writeHeapProfile(variant string) error {
+	dir := os.Getenv(heapProfileEnv)
+	if dir == "" {
+		return nil
+	}
+	runtime.GC()
+	runtime.GC()
+	name := filepath.Join(dir, fmt.Sprintf("%s-%d.heap", variant, os.Getpid()))
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("%s: %w", heapProfileEnv, err)
+	}
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,53 @@
+package cache
+
+// What an object goes through before it is queued: the queue's transform
+// (DeltaFIFOOptions.Transformer), then, when the informer compacts its
+// objects, compaction (package runtime/compact). Compaction takes a hint:
+// the compact object the cache or the queue holds for the same key, whose
+// parts equal to the new object's the new object then shares as they are
+// (an update walk), so a watch event or a relisted object that changed a
+// little costs a comparison, not a walk of the whole object.
+
+// prepare transforms obj, then compacts it with hint (nil for none).
+func (f *DeltaFIFO) prepare(obj, hint any) (any, error) {
+	if f.transform != nil {
+		var err error
+		if obj, err = f.transform(obj); err != nil {
+			return nil, err
+		}
+	}
+	if f.compaction != nil {
+		f.compaction(obj, hint)
+	}
+	return obj, nil
+}
+
+// prepares reports whether prepare changes objects.
+func (f *DeltaFIFO) prepares() bool { return f.transform != nil || f.compaction != nil }
+
+// hintLocked returns the newest compact object known for key: its last
+// queued delta's, or the cache's; nil when there is none or the queue
+// does not compact.
+func (f *DeltaFIFO) hintLocked(key string) any {
+	if f.compaction == nil {
+		return nil
+	}
+	if e, queued := f.queuedLocked(key); queued && len(e.deltas) > 0 {
+		return tombstoneObject(e.deltas[len(e.deltas)-1].Object)
+	}
+	if f.known == nil {
+		return nil
+	}
+	if old, exists, err := f.known.GetByKey(key); err == nil && exists {
+		return old
+	}
+	return nil
+}
+
+// tombstoneObject returns the object a tombstone holds, or obj.
+func tombstoneObject(obj any) any {
+	if d, ok := obj.(DeletedFinalStateUnknown); ok {
+		return d.Obj
+	}
+	return obj
+}
