@@ -201,10 +201,15 @@ func (w *walkWriter) helperBodies(expr ast.Expr, imports *fileImports) (string, 
 	case *ast.MapType:
 		wk, _, okK := w.pair(e.Key, imports)
 		wv, ev, okV := w.pair(e.Value, imports)
-		if wv == "compact.Quantity" {
+		eqBody := fmt.Sprintf("compact.EqualMaps(*a, *b, %s)", ev)
+		switch {
+		case wv == "compact.Quantity":
 			wv = "compact.QuantityValue" // map values are read as copies
+			eqBody = "compact.EqualQuantityMaps(*a, *b)"
+		case strings.HasPrefix(ev, "compact.Eq["):
+			eqBody = "compact.EqualComparableMaps(*a, *b)"
 		}
-		return fmt.Sprintf("compact.Map(t, p, %s, %s, %s, h)", wk, wv, ev), fmt.Sprintf("compact.EqualMaps(*a, *b, %s)", ev), okK && okV
+		return fmt.Sprintf("compact.Map(t, p, %s, %s, %s, h)", wk, wv, ev), eqBody, okK && okV
 	}
 	return "", "", false
 }

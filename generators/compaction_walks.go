@@ -115,7 +115,7 @@ func (w *walkWriter) root(name string) string {
 		walk = "compact.Value[" + w.apiAlias + "." + name + "]"
 	}
 	w.drain()
-	return fmt.Sprintf("compact.Register(func(t *compact.Table, obj *%s.%s) { var h compact.Hash; %s(t, obj, &h) })", w.apiAlias, name, walk)
+	return fmt.Sprintf("compact.Register(%s)", walk)
 }
 
 // drain writes the functions of every queued named type.

@@ -57,7 +57,7 @@ func TestCompactionWalksFollowTheShapeOfEachField(t *testing.T) {
 	On   bool
 }`,
 			want: []string{
-				"compact.Register(func(t *compact.Table, obj *apiv1.Foo) { var h compact.Hash; compactFoo(t, obj, &h) })",
+				"compact.Register(compactFoo)",
 				"compact.TypeMeta(t, &p.TypeMeta, h)", "compact.ObjectMeta(t, &p.ObjectMeta, h)",
 				"compact.String(t, &p.Name, h)", "compactPtrToInt32(t, &p.Size, h)", "compact.Bool[bool](t, &p.On, h)",
 				"compact.Pointer(t, p, compact.Scalar[int32], compact.Eq[int32], h)",

@@ -122,7 +122,7 @@ func TestSampleControllerOutputMatchesCheckedInFiles(t *testing.T) {
 		"informers/externalversions/samplecontroller/v1alpha1/foo.go":                     "client.SamplecontrollerV1alpha1().Foos(namespace).Watch(",
 		"listers/samplecontroller/v1alpha1/foo.go":                                        "type FooLister interface",
 		"listers/samplecontroller/v1alpha1/expansion_generated.go":                        "type FooNamespaceListerExpansion interface",
-		"informers/externalversions/samplecontroller/v1alpha1/zz_generated.compaction.go": "compact.Register(func(t *compact.Table, obj *samplecontrollerv1alpha1.Foo)",
+		"informers/externalversions/samplecontroller/v1alpha1/zz_generated.compaction.go": "compact.Register(compactFoo)",
 	}
 	if len(out.Files) != len(want) {
 		var got []string

@@ -81,18 +81,38 @@ func QuantityValue(t *Table, p *resource.Quantity, h *Hash) {
 	}
 }
 
+// EqualQuantityMaps is EqualMaps of resource lists, without copying
+// their values to the heap to compare them.
+func EqualQuantityMaps[K comparable](a, b map[K]resource.Quantity) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k, av := range a {
+		bv, ok := b[k]
+		if !ok || !EqualQuantity(&av, &bv) {
+			return false
+		}
+	}
+	return true
+}
+
 // EqualQuantity reports whether two quantities have the same
 // representation (value, scale, cached string and format).
 func EqualQuantity(a, b *resource.Quantity) bool {
 	if !quantityMirrored {
-		return reflect.DeepEqual(a, b)
+		return deepEqualQuantities(*a, *b)
 	}
 	x, y := (*quantityLayout)(unsafe.Pointer(a)), (*quantityLayout)(unsafe.Pointer(b))
 	if x.dec != nil || y.dec != nil {
-		return reflect.DeepEqual(a, b)
+		return deepEqualQuantities(*a, *b)
 	}
 	return *x == *y
 }
+
+// deepEqualQuantities is EqualQuantity's slow path, on copies: handing a
+// and b to reflect makes them escape, and EqualQuantity's own arguments
+// must not (callers compare through pointers to stack copies).
+func deepEqualQuantities(a, b resource.Quantity) bool { return reflect.DeepEqual(a, b) }
 
 // Time mixes a time into h; time.Time's equality (instant, monotonic
 // reading and location pointer) is exact.

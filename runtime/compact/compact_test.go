@@ -63,10 +63,7 @@ func equalProbe(a, b *probe) bool {
 }
 
 func init() {
-	Register(func(t *Table, w *widget) {
-		var h Hash
-		compactWidget(t, w, &h)
-	})
+	Register(compactWidget)
 }
 
 // decodeWidget decodes a widget from its own JSON, so that nothing is

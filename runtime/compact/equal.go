@@ -1,5 +1,7 @@
 package compact
 
+import "maps"
+
 // EqualSlices reports whether a and b have equal elements; nil and empty
 // differ.
 func EqualSlices[E any](a, b []E, eq Equal[E]) bool {
@@ -23,13 +25,24 @@ func EqualMaps[K comparable, V any](a, b map[K]V, eq Equal[V]) bool {
 	if (a == nil) != (b == nil) || len(a) != len(b) {
 		return false
 	}
-	for k, av := range a {
-		bv, ok := b[k]
-		if !ok || !eq(&av, &bv) {
+	var av, bv V // copies to compare through: one each per call, not per entry
+	for k, v := range a {
+		var ok bool
+		av = v
+		if bv, ok = b[k]; !ok || !eq(&av, &bv) {
 			return false
 		}
 	}
 	return true
+}
+
+// EqualComparableMaps is EqualMaps of maps whose values compare with ==
+// (map[string]string): it copies no value to compare it.
+func EqualComparableMaps[K, V comparable](a, b map[K]V) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	return maps.Equal(a, b)
 }
 
 // EqualPointers reports whether a and b are both nil or point to equal

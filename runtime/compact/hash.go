@@ -3,6 +3,7 @@ package compact
 import (
 	"hash/maphash"
 	"math"
+	"sync"
 )
 
 // seed is the process's seed for string hashes.
@@ -15,6 +16,34 @@ var seed = maphash.MakeSeed()
 type Hash struct {
 	sum    uint64
 	opaque bool
+	// levels and depth give a walk the hashes of the values it descends
+	// into (child): one per depth, allocated once per walked object, not
+	// once per slice, map and pointer (a pointer to a local Hash handed
+	// to a walk function would escape to the heap each time).
+	levels *hashLevels
+	depth  int
+}
+
+// hashLevels are the child hashes of one walk, by depth. A walk is
+// sequential: the value at depth d is done with its child at d+1 before it
+// asks for another.
+type hashLevels struct {
+	byDepth []*Hash
+}
+
+// child returns a reset Hash for a value that the value h hashes contains;
+// it is valid until the next child of h (or of a sibling of h).
+func (h *Hash) child() *Hash {
+	if h.levels == nil {
+		h.levels = &hashLevels{}
+	}
+	d := h.depth + 1
+	for len(h.levels.byDepth) <= d {
+		h.levels.byDepth = append(h.levels.byDepth, new(Hash))
+	}
+	c := h.levels.byDepth[d]
+	*c = Hash{levels: h.levels, depth: d}
+	return c
 }
 
 // Sum returns the hash so far.
@@ -69,3 +98,18 @@ func (h *Hash) Mix(child Hash) {
 	h.Uint64(child.sum)
 	h.opaque = h.opaque || child.opaque
 }
+
+// rootHashes recycles the root hashes of walks with their levels, so that
+// walking an object allocates no hash at all.
+var rootHashes = sync.Pool{New: func() any { return new(Hash) }}
+
+// rootHash returns a zero Hash to walk one object with; release it with
+// releaseHash when the walk is done.
+func rootHash() *Hash {
+	h := rootHashes.Get().(*Hash)
+	*h = Hash{levels: h.levels}
+	return h
+}
+
+// releaseHash recycles h, which no walk uses any more.
+func releaseHash(h *Hash) { rootHashes.Put(h) }

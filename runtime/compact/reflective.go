@@ -32,8 +32,9 @@ func reflectiveFor(typ reflect.Type) Func {
 			if v.IsNil() {
 				return
 			}
-			var h Hash
-			walk(t, v.Elem(), &h)
+			h := rootHash()
+			walk(t, v.Elem(), h)
+			releaseHash(h)
 		}
 	}
 	actual, _ := reflectiveWalks.LoadOrStore(typ, fn)

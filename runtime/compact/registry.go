@@ -16,13 +16,17 @@ type Compacter interface {
 // func(*Table, any).
 var registry sync.Map
 
-// Register makes fn the compaction of objects of type T (a pointer to a
-// struct, *corev1.Pod). informer-gen's generated code calls it from init
-// for every type it makes informers for; a later call for the same type
-// replaces the earlier one (several generated packages may register the
-// same type; their functions are equivalent).
-func Register[T any](fn func(t *Table, obj T)) {
-	registry.Store(reflect.TypeFor[T](), func(t *Table, obj any) { fn(t, obj.(T)) })
+// Register makes walk the compaction of objects of type *T (walk of
+// corev1.Pod compacts *corev1.Pod objects). informer-gen's generated code
+// calls it from init for every type it makes informers for; a later call
+// for the same type replaces the earlier one (several generated packages
+// may register the same type; their walks are equivalent).
+func Register[T any](walk Walk[T]) {
+	registry.Store(reflect.TypeFor[*T](), func(t *Table, obj any) {
+		h := rootHash()
+		walk(t, obj.(*T), h)
+		releaseHash(h)
+	})
 }
 
 // Func compacts one object in place.

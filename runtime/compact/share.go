@@ -106,12 +106,12 @@ func Slice[E any](t *Table, p *[]E, walk Walk[E], eq Equal[E], h *Hash) {
 		h.Uint64(0)
 		return
 	}
-	var sh Hash
+	sh := h.child()
 	sh.Uint64(uint64(len(s)) + 1)
 	for i := range s {
-		walk(t, &s[i], &sh)
+		walk(t, &s[i], sh)
 	}
-	h.Mix(sh)
+	h.Mix(*sh)
 	if len(s) == 0 || sh.opaque || t == nil {
 		return
 	}
@@ -158,10 +158,10 @@ func Pointer[E any](t *Table, p **E, walk Walk[E], eq Equal[E], h *Hash) {
 		h.Uint64(0)
 		return
 	}
-	var vh Hash
+	vh := h.child()
 	vh.Uint64(1)
-	walk(t, v, &vh)
-	h.Mix(vh)
+	walk(t, v, vh)
+	h.Mix(*vh)
 	if vh.opaque || t == nil {
 		return
 	}
@@ -191,12 +191,13 @@ func Map[K comparable, V any](t *Table, p *map[K]V, walkK Walk[K], walkV Walk[V]
 	opaque := false
 	walked := make([]mapEntry[K, V], 0, len(m))
 	for k, v := range m {
-		var eh Hash
-		walkK(t, &k, &eh)
-		walkV(t, &v, &eh)
+		walked = append(walked, mapEntry[K, V]{k, v})
+		e := &walked[len(walked)-1]
+		eh := h.child()
+		walkK(t, &e.k, eh)
+		walkV(t, &e.v, eh)
 		sum += eh.sum // order-independent
 		opaque = opaque || eh.opaque
-		walked = append(walked, mapEntry[K, V]{k, v})
 	}
 	mh := Hash{opaque: opaque}
 	mh.Uint64(uint64(len(m)) + 1)
@@ -218,9 +219,10 @@ func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V],
 		if len(c) != len(walked) {
 			return false
 		}
+		var cv V // one copy to compare through, not one per entry
 		for i := range walked {
-			cv, ok := c[walked[i].k]
-			if !ok || !eq(&cv, &walked[i].v) {
+			var ok bool
+			if cv, ok = c[walked[i].k]; !ok || !eq(&cv, &walked[i].v) {
 				return false
 			}
 		}

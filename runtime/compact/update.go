@@ -20,12 +20,11 @@ import (
 // func(*Table, any, any).
 var updates sync.Map
 
-// RegisterUpdate makes fn the update walk of objects of type T (a
-// pointer to a struct, *corev1.Pod): fn compacts obj, taking from old every
-// part equal to old's (From). informer-gen's generated code calls it from
-// init next to Register.
-func RegisterUpdate[T any](fn func(t *Table, obj, old T)) {
-	updates.Store(reflect.TypeFor[T](), func(t *Table, obj, old any) { fn(t, obj.(T), old.(T)) })
+// RegisterUpdate makes fn the update walk of objects of type *T: fn
+// compacts p, taking from old every part equal to old's (From).
+// informer-gen's generated code calls it from init next to Register.
+func RegisterUpdate[T any](fn func(t *Table, p, old *T)) {
+	updates.Store(reflect.TypeFor[*T](), func(t *Table, obj, old any) { fn(t, obj.(*T), old.(*T)) })
 }
 
 // UpdateFunc compacts obj, taking from old, a compact object of the same
@@ -73,8 +72,9 @@ func From[T any](t *Table, p, old *T, walk Walk[T], eq Equal[T]) {
 		*p = *old
 		return
 	}
-	var h Hash
-	walk(t, p, &h)
+	h := rootHash()
+	walk(t, p, h)
+	releaseHash(h)
 }
 
 // StringFrom is From of a string.
@@ -83,7 +83,7 @@ func StringFrom(t *Table, p, old *string) {
 		*p = *old
 		return
 	}
-	var h Hash
+	var h Hash // String hands it to no other walk: it stays on the stack
 	String(t, p, &h)
 }
 

@@ -32,8 +32,9 @@
 // apart from its own start.
 //
 // Once kube-apiserver has settled after the writes (settle.go: under 0.2
-// cores for 5 s, at most 2 minutes), for each variant and round it starts
-// a fresh child process (this
+// cores for 5 s, at most 2 minutes) and served one unmeasured run of the
+// first variant (warmUp), for each variant and round it starts a fresh
+// child process (this
 // binary with -variant) that runs one shared pod informer with that
 // runtime's defaults and measures the time until HasSynced, the heap right
 // after and after forced GCs, its own CPU time per watch event while the

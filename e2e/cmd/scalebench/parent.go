@@ -138,7 +138,7 @@ func run(ctx context.Context, opts options) (*results, error) {
 // measureRounds runs every variant of opts in every round into res, and
 // checks that each sharded one cached exactly its shard's pods.
 func measureRounds(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pop population, opts options, res *results) error {
-	uids, err := podUIDs(ctx, cs, opts.Variants)
+	uids, err := podUIDs(ctx, cs)
 	if err != nil {
 		return err
 	}
@@ -147,6 +147,9 @@ func measureRounds(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interf
 		return err
 	}
 	if err := settle(ctx, pid); err != nil {
+		return err
+	}
+	if err := warmUp(ctx, c, cs, pid, pop, opts); err != nil {
 		return err
 	}
 	for r := range opts.Rounds {

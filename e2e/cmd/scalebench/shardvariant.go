@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -123,12 +122,9 @@ func checkShardCount(variant string, m measurement, uids []types.UID) error {
 	return nil
 }
 
-// podUIDs lists every pod's uid, in pages, when a variant of variants is
-// sharded (nil otherwise).
-func podUIDs(ctx context.Context, cs kubernetes.Interface, variants []string) ([]types.UID, error) {
-	if !slices.ContainsFunc(variants, func(v string) bool { return strings.Contains(v, shardInfix) }) {
-		return nil, nil
-	}
+// podUIDs lists every pod's uid, in pages. It is also the population's
+// warm-up (measureRounds).
+func podUIDs(ctx context.Context, cs kubernetes.Interface) ([]types.UID, error) {
 	var uids []types.UID
 	opts := metav1.ListOptions{Limit: 500}
 	for {

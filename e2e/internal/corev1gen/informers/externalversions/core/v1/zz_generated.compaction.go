@@ -15,55 +15,37 @@ import (
 // informers' caches intern the strings of the objects they hold and share
 // their parts that repeat, through these functions, without reflection.
 func init() {
-	compact.Register(func(t *compact.Table, obj *corev1.ComponentStatus) {
-		var h compact.Hash
-		compactComponentStatus(t, obj, &h)
-	})
+	compact.Register(compactComponentStatus)
 	compact.RegisterUpdate(updateComponentStatus)
-	compact.Register(func(t *compact.Table, obj *corev1.ConfigMap) { var h compact.Hash; compactConfigMap(t, obj, &h) })
+	compact.Register(compactConfigMap)
 	compact.RegisterUpdate(updateConfigMap)
-	compact.Register(func(t *compact.Table, obj *corev1.Endpoints) { var h compact.Hash; compactEndpoints(t, obj, &h) })
+	compact.Register(compactEndpoints)
 	compact.RegisterUpdate(updateEndpoints)
-	compact.Register(func(t *compact.Table, obj *corev1.Event) { var h compact.Hash; compactEvent(t, obj, &h) })
+	compact.Register(compactEvent)
 	compact.RegisterUpdate(updateEvent)
-	compact.Register(func(t *compact.Table, obj *corev1.LimitRange) { var h compact.Hash; compactLimitRange(t, obj, &h) })
+	compact.Register(compactLimitRange)
 	compact.RegisterUpdate(updateLimitRange)
-	compact.Register(func(t *compact.Table, obj *corev1.Namespace) { var h compact.Hash; compactNamespace(t, obj, &h) })
+	compact.Register(compactNamespace)
 	compact.RegisterUpdate(updateNamespace)
-	compact.Register(func(t *compact.Table, obj *corev1.Node) { var h compact.Hash; compactNode(t, obj, &h) })
+	compact.Register(compactNode)
 	compact.RegisterUpdate(updateNode)
-	compact.Register(func(t *compact.Table, obj *corev1.PersistentVolume) {
-		var h compact.Hash
-		compactPersistentVolume(t, obj, &h)
-	})
+	compact.Register(compactPersistentVolume)
 	compact.RegisterUpdate(updatePersistentVolume)
-	compact.Register(func(t *compact.Table, obj *corev1.PersistentVolumeClaim) {
-		var h compact.Hash
-		compactPersistentVolumeClaim(t, obj, &h)
-	})
+	compact.Register(compactPersistentVolumeClaim)
 	compact.RegisterUpdate(updatePersistentVolumeClaim)
-	compact.Register(func(t *compact.Table, obj *corev1.Pod) { var h compact.Hash; compactPod(t, obj, &h) })
+	compact.Register(compactPod)
 	compact.RegisterUpdate(updatePod)
-	compact.Register(func(t *compact.Table, obj *corev1.PodTemplate) { var h compact.Hash; compactPodTemplate(t, obj, &h) })
+	compact.Register(compactPodTemplate)
 	compact.RegisterUpdate(updatePodTemplate)
-	compact.Register(func(t *compact.Table, obj *corev1.ReplicationController) {
-		var h compact.Hash
-		compactReplicationController(t, obj, &h)
-	})
+	compact.Register(compactReplicationController)
 	compact.RegisterUpdate(updateReplicationController)
-	compact.Register(func(t *compact.Table, obj *corev1.ResourceQuota) {
-		var h compact.Hash
-		compactResourceQuota(t, obj, &h)
-	})
+	compact.Register(compactResourceQuota)
 	compact.RegisterUpdate(updateResourceQuota)
-	compact.Register(func(t *compact.Table, obj *corev1.Secret) { var h compact.Hash; compactSecret(t, obj, &h) })
+	compact.Register(compactSecret)
 	compact.RegisterUpdate(updateSecret)
-	compact.Register(func(t *compact.Table, obj *corev1.Service) { var h compact.Hash; compactService(t, obj, &h) })
+	compact.Register(compactService)
 	compact.RegisterUpdate(updateService)
-	compact.Register(func(t *compact.Table, obj *corev1.ServiceAccount) {
-		var h compact.Hash
-		compactServiceAccount(t, obj, &h)
-	})
+	compact.Register(compactServiceAccount)
 	compact.RegisterUpdate(updateServiceAccount)
 	compact.RegisterWalk(compactAWSElasticBlockStoreVolumeSource, equalAWSElasticBlockStoreVolumeSource)
 	compact.RegisterWalk(compactAffinity, equalAffinity)
@@ -4412,7 +4394,7 @@ func equalMapOfResourceNameToClaimResourceStatus(a, b *map[corev1.ResourceName]c
 
 // equalMapOfResourceNameToResourceQuantity reports whether two values of type map[corev1.ResourceName]resource.Quantity are equal.
 func equalMapOfResourceNameToResourceQuantity(a, b *map[corev1.ResourceName]resource.Quantity) bool {
-	return compact.EqualMaps(*a, *b, compact.EqualQuantity)
+	return compact.EqualQuantityMaps(*a, *b)
 }
 
 // equalMapOfStringToSliceOfByte reports whether two values of type map[string][]byte are equal.
@@ -4422,7 +4404,7 @@ func equalMapOfStringToSliceOfByte(a, b *map[string][]byte) bool {
 
 // equalMapOfStringToString reports whether two values of type map[string]string are equal.
 func equalMapOfStringToString(a, b *map[string]string) bool {
-	return compact.EqualMaps(*a, *b, compact.Eq[string])
+	return compact.EqualComparableMaps(*a, *b)
 }
 
 // equalModifyVolumeStatus reports whether two values of type ModifyVolumeStatus are equal.

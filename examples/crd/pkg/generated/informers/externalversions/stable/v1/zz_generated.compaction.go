@@ -28,9 +28,9 @@ import (
 // informers' caches intern the strings of the objects they hold and share
 // their parts that repeat, through these functions, without reflection.
 func init() {
-	compact.Register(func(t *compact.Table, obj *stablev1.Gadget) { var h compact.Hash; compactGadget(t, obj, &h) })
+	compact.Register(compactGadget)
 	compact.RegisterUpdate(updateGadget)
-	compact.Register(func(t *compact.Table, obj *stablev1.Widget) { var h compact.Hash; compactWidget(t, obj, &h) })
+	compact.Register(compactWidget)
 	compact.RegisterUpdate(updateWidget)
 	compact.RegisterWalk(compactGadget, equalGadget)
 	compact.RegisterWalk(compactGadgetSpec, equalGadgetSpec)

@@ -12,7 +12,7 @@ import (
 // informers' caches intern the strings of the objects they hold and share
 // their parts that repeat, through these functions, without reflection.
 func init() {
-	compact.Register(func(t *compact.Table, obj *samplecontrollerv1alpha1.Foo) { var h compact.Hash; compactFoo(t, obj, &h) })
+	compact.Register(compactFoo)
 	compact.RegisterUpdate(updateFoo)
 	compact.RegisterWalk(compactFoo, equalFoo)
 	compact.RegisterWalk(compactFooSpec, equalFooSpec)
