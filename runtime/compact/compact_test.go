@@ -162,6 +162,27 @@ func TestValuesSeenOnceAreNeitherInternedNorShared(t *testing.T) {
 	}
 }
 
+// A value that repeats only inside one object (a Pod's volume name in its
+// volumes and its mounts) is left as it is; once another object holds it,
+// it is shared, in that object too.
+func TestValuesRepeatedInsideOneObjectOnlyAreNotShared(t *testing.T) {
+	tab := NewTable()
+	object := func(name string) *metav1.PartialObjectMetadata {
+		same := func() map[string]string { return map[string]string{"only": "these-two-" + t.Name()} }
+		return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: same(), Annotations: same()}}
+	}
+	first, second := object("first"), object("second")
+	tab.Object(first)
+	tab.Object(second)
+	header := func(m map[string]string) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&m)) }
+	if header(first.Labels) == header(first.Annotations) {
+		t.Error("labels and annotations of the first object, equal only to each other, are shared")
+	}
+	if header(second.Labels) != header(second.Annotations) {
+		t.Error("labels and annotations of the second object, equal to the first's, are not shared")
+	}
+}
+
 func TestNilAndEmptyAreNeverShared(t *testing.T) {
 	tab := NewTable()
 	empty := decodeWidget(t, "e", "/p", []string{}, "1")

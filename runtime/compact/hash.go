@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // seed is the process's seed for string hashes.
@@ -29,6 +30,20 @@ type Hash struct {
 // asks for another.
 type hashLevels struct {
 	byDepth []*Hash
+	// object tells the walked object from others in the admission filter
+	// (Table.admit): 1 to 65535, 0 for a walk of no known object.
+	object uint64
+}
+
+// objects numbers the walked objects (rootHash).
+var objects atomic.Uint64
+
+// object returns the number of the object h's walk walks, or 0.
+func (h *Hash) object() uint64 {
+	if h.levels == nil {
+		return 0
+	}
+	return h.levels.object
 }
 
 // child returns a reset Hash for a value that the value h hashes contains;
@@ -107,7 +122,12 @@ var rootHashes = sync.Pool{New: func() any { return new(Hash) }}
 // releaseHash when the walk is done.
 func rootHash() *Hash {
 	h := rootHashes.Get().(*Hash)
-	*h = Hash{levels: h.levels}
+	levels := h.levels
+	if levels == nil {
+		levels = &hashLevels{}
+	}
+	levels.object = objects.Add(1)%objectIDs + 1
+	*h = Hash{levels: levels}
 	return h
 }
 

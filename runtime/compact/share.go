@@ -40,7 +40,7 @@ func (t *Table) intern(s string, h *Hash) (string, bool) {
 	}
 	x := maphash.String(seed, s)
 	h.Uint64(x)
-	if t == nil || !t.admit(x, unsafe.Pointer(unsafe.StringData(s))) {
+	if t == nil || !t.admit(x, unsafe.Pointer(unsafe.StringData(s)), h.object()) {
 		return "", false
 	}
 	c := t.canonicalString(x, s)
@@ -74,11 +74,13 @@ func Float[F ~float32 | ~float64](_ *Table, p *F, h *Hash) { h.Float(float64(*p)
 // Bytes shares the byte slice at p (raw JSON, fieldsV1).
 func Bytes(t *Table, p *[]byte, h *Hash) {
 	b := *p
-	h.Bytes(b)
+	var bh Hash
+	bh.Bytes(b)
+	h.Mix(bh)
 	if len(b) == 0 || t == nil {
 		return
 	}
-	c := shareSlice(t, b, h.sum, func(a, b *byte) bool { return *a == *b })
+	c := shareSlice(t, b, bh.sum, h.object(), func(a, b *byte) bool { return *a == *b })
 	if unsafe.SliceData(c) != unsafe.SliceData(b) {
 		*p = c
 	}
@@ -115,14 +117,14 @@ func Slice[E any](t *Table, p *[]E, walk Walk[E], eq Equal[E], h *Hash) {
 	if len(s) == 0 || sh.opaque || t == nil {
 		return
 	}
-	if c := shareSlice(t, s, sh.sum, eq); unsafe.SliceData(c) != unsafe.SliceData(s) {
+	if c := shareSlice(t, s, sh.sum, h.object(), eq); unsafe.SliceData(c) != unsafe.SliceData(s) {
 		*p = c
 	}
 }
 
 // shareSlice returns the canonical copy of s, a walked non-empty slice
 // with hash h; a new canonical copy is right-sized.
-func shareSlice[E any](t *Table, s []E, h uint64, eq Equal[E]) []E {
+func shareSlice[E any](t *Table, s []E, h, obj uint64, eq Equal[E]) []E {
 	same := func(p unsafe.Pointer, n int) bool {
 		if n != len(s) {
 			return false
@@ -146,7 +148,7 @@ func shareSlice[E any](t *Table, s []E, h uint64, eq Equal[E]) []E {
 		}
 		return unsafe.Pointer(unsafe.SliceData(c)), len(c)
 	}
-	p, n := t.lookup(reflect.TypeFor[[]E](), h, unsafe.Pointer(unsafe.SliceData(s)), len(s), same, fresh)
+	p, n := t.lookup(reflect.TypeFor[[]E](), h, obj, unsafe.Pointer(unsafe.SliceData(s)), len(s), same, fresh)
 	return unsafe.Slice((*E)(p), n)
 }
 
@@ -167,7 +169,7 @@ func Pointer[E any](t *Table, p **E, walk Walk[E], eq Equal[E], h *Hash) {
 	}
 	same := func(c unsafe.Pointer, _ int) bool { return (*E)(c) == v || eq((*E)(c), v) }
 	fresh := func() (unsafe.Pointer, int) { return unsafe.Pointer(v), 0 }
-	if c, _ := t.lookup(reflect.TypeFor[*E](), vh.sum, unsafe.Pointer(v), 0, same, fresh); (*E)(c) != v {
+	if c, _ := t.lookup(reflect.TypeFor[*E](), vh.sum, h.object(), unsafe.Pointer(v), 0, same, fresh); (*E)(c) != v {
 		*p = (*E)(c)
 	}
 }
@@ -206,14 +208,14 @@ func Map[K comparable, V any](t *Table, p *map[K]V, walkK Walk[K], walkV Walk[V]
 	if len(m) == 0 || opaque || t == nil {
 		return
 	}
-	if c := shareMap(t, m, walked, mh.sum, eq); mapData(c) != mapData(m) {
+	if c := shareMap(t, m, walked, mh.sum, h.object(), eq); mapData(c) != mapData(m) {
 		*p = c
 	}
 }
 
 // shareMap returns the canonical copy of m, whose walked entries are
 // walked.
-func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V], h uint64, eq Equal[V]) map[K]V {
+func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V], h, obj uint64, eq Equal[V]) map[K]V {
 	same := func(p unsafe.Pointer, _ int) bool {
 		c := *(*map[K]V)(unsafe.Pointer(&p))
 		if len(c) != len(walked) {
@@ -235,7 +237,7 @@ func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V],
 		}
 		return mapData(c), 0
 	}
-	p, _ := t.lookup(reflect.TypeFor[map[K]V](), h, mapData(m), 0, same, fresh)
+	p, _ := t.lookup(reflect.TypeFor[map[K]V](), h, obj, mapData(m), 0, same, fresh)
 	return *(*map[K]V)(unsafe.Pointer(&p))
 }
 

@@ -29,11 +29,12 @@ const minSweep = 256
 type Table struct {
 	shards [shardCount]shard
 	// seen admits values: a string is interned, and a value looked up,
-	// only once a value with its hash was seen at another address (a
-	// repeat). Values unique to one object (names, UIDs, IPs, a Pod's own
-	// volumes) thus cost neither a canonical entry nor a lookup, and
-	// walking an object twice finds its own values, not repeats, so it
-	// writes nothing. Lossy (one slot per hash bucket), lock-free.
+	// only once a value with its hash was seen at another address in
+	// another object (a repeat; see admit). Values unique to one object
+	// (names, UIDs, IPs, a Pod's own volumes) thus cost neither a
+	// canonical entry nor a lookup, and walking an object twice finds its
+	// own values, not repeats, so it writes nothing. Lossy (two slots per
+	// hash bucket), lock-free.
 	seen [seenSlots]seenSlot
 	// strings caches recent canonical strings by hash; it keeps at most
 	// 1<<internCacheBits strings alive.
@@ -51,21 +52,50 @@ const (
 	seenSlots = 1 << seenBits
 )
 
-// seenSlot is the last value seen in one bucket: its hash and address.
+// seenSlot is the last value seen in one bucket: its hash, and its
+// address (shifted left by objectBits) with the number of the object
+// that held it (Hash.object).
 type seenSlot struct {
-	hash, addr atomic.Uint64
+	hash, where atomic.Uint64
 }
 
-// admit reports whether a value with hash h at address addr repeats one
-// seen at another address, and records it otherwise.
-func (t *Table) admit(h uint64, addr unsafe.Pointer) bool {
-	s := &t.seen[h>>(64-seenBits)]
-	a := uint64(uintptr(addr))
-	if s.hash.Load() == h {
-		return s.addr.Load() != a
+// objectBits is the width of an object's number in a seenSlot; objectIDs
+// the numbers there are (0 is no object). Two objects 65535 walks apart
+// look like one to the filter, which then admits their repeat later.
+const (
+	objectBits = 16
+	objectIDs  = 1<<objectBits - 1
+)
+
+// admit reports whether a value with hash h at address addr, in the
+// walked object numbered obj (0: unknown), repeats one seen at another
+// address in another object, and records it when its hash is new. A value
+// repeated only inside one object (a Pod's own volume name in its volumes
+// and its mounts, its IP in podIP and podIPs) is not admitted: interning
+// or sharing it would cost an entry to save a few bytes of one object.
+//
+// The filter is two-way: a hash goes to one of 2 slots of its bucket, so
+// that one value seen in every object (a per-object value whose hash
+// shares the bucket) cannot keep another from ever being admitted. The
+// newest sighting takes the first slot, the one before moves to the
+// second. Slots are written without a lock: a torn slot only admits or
+// holds back one value wrongly, and an admitted value is still compared
+// exactly.
+func (t *Table) admit(h uint64, addr unsafe.Pointer, obj uint64) bool {
+	b := (h >> (64 - seenBits)) &^ 1
+	first, second := &t.seen[b], &t.seen[b+1]
+	where := uint64(uintptr(addr))<<objectBits | obj
+	for _, s := range [2]*seenSlot{first, second} {
+		if s.hash.Load() == h {
+			prev := s.where.Load()
+			sameObject := obj != 0 && prev&objectIDs == obj
+			return prev>>objectBits != where>>objectBits && !sameObject
+		}
 	}
-	s.hash.Store(h)
-	s.addr.Store(a)
+	second.hash.Store(first.hash.Load())
+	second.where.Store(first.where.Load())
+	first.hash.Store(h)
+	first.where.Store(where)
 	return false
 }
 
@@ -118,8 +148,8 @@ func InternString(s string) string {
 //
 // A value not admitted (seen for the first time) is returned as it is,
 // at addr with length n, without a lookup.
-func (t *Table) lookup(typ reflect.Type, h uint64, addr unsafe.Pointer, n int, same func(p unsafe.Pointer, n int) bool, fresh func() (unsafe.Pointer, int)) (unsafe.Pointer, int) {
-	if !t.admit(h, addr) {
+func (t *Table) lookup(typ reflect.Type, h uint64, obj uint64, addr unsafe.Pointer, n int, same func(p unsafe.Pointer, n int) bool, fresh func() (unsafe.Pointer, int)) (unsafe.Pointer, int) {
+	if !t.admit(h, addr, obj) {
 		return addr, n
 	}
 	s := &t.shards[h%shardCount]
