@@ -173,6 +173,9 @@ func TestValuesRepeatedInsideOneObjectOnlyAreNotShared(t *testing.T) {
 	}
 	first, second := object("first"), object("second")
 	tab.Object(first)
+	if n := tab.Len(); n != 0 {
+		t.Errorf("the table holds %d values after an object whose values repeat only inside it", n)
+	}
 	tab.Object(second)
 	header := func(m map[string]string) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&m)) }
 	if header(first.Labels) == header(first.Annotations) {
