@@ -26,8 +26,11 @@ func (f *DeltaFIFO) prepare(obj, hint any) (any, error) {
 func (f *DeltaFIFO) prepares() bool { return f.transform != nil || f.compaction != nil }
 
 // hintLocked returns the newest compact object known for key: its last
-// queued delta's, or the cache's; nil when there is none or the queue
-// does not compact.
+// queued delta's, or the cache's; nil when there is none, the queue does
+// not compact, or the cache is busy: while the informer applies a batch
+// the cache's lock is held, and the queue's lock (held here) with it would
+// stall the producer and the consumer in turn. Without a hint the object
+// is walked whole, which is only slower.
 func (f *DeltaFIFO) hintLocked(key string) any {
 	if f.compaction == nil {
 		return nil
@@ -35,10 +38,8 @@ func (f *DeltaFIFO) hintLocked(key string) any {
 	if e, queued := f.queuedLocked(key); queued && len(e.deltas) > 0 {
 		return tombstoneObject(e.deltas[len(e.deltas)-1].Object)
 	}
-	if f.known == nil {
-		return nil
-	}
-	if old, exists, err := f.known.GetByKey(key); err == nil && exists {
+	if peeker, ok := f.known.(interface{ peekByKey(string) (any, bool) }); ok {
+		old, _ := peeker.peekByKey(key)
 		return old
 	}
 	return nil

@@ -37,7 +37,11 @@
 // cache and the handlers only ever see transformed objects. After it,
 // when SharedIndexInformerOptions.Compact is set (generated factories set
 // it), package runtime/compact interns the object's strings and shares
-// its parts that repeat across cached objects.
+// its parts that repeat across cached objects. An object that replaces
+// one the cache or the queue holds for its key (a watch event, a changed
+// object of a relist) is compacted against that version: the parts equal
+// to it are taken from it as they are, and only the parts that changed
+// are walked (delta_fifo_prepare.go).
 //
 // # Relists without noise
 //

@@ -488,6 +488,21 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 	return nil
 }
 
+// peekByKey returns the object stored under key unless a writer holds
+// the store (a batch being applied): callers that can do without the
+// object (a compaction hint) then do not wait for it.
+func (s *threadSafeStore) peekByKey(key string) (any, bool) {
+	if !s.mu.TryRLock() {
+		return nil, false
+	}
+	defer s.mu.RUnlock()
+	id, ok := s.objects.lookup(key)
+	if !ok {
+		return nil, false
+	}
+	return s.objects.at(id).obj, true
+}
+
 // storedLen returns how many objects are stored.
 func (s *threadSafeStore) storedLen() int {
 	s.mu.RLock()

@@ -186,6 +186,18 @@ func TestValuesRepeatedInsideOneObjectOnlyAreNotShared(t *testing.T) {
 	}
 }
 
+// A slice that stays the object's own (no other object holds its value)
+// loses the spare capacity its decoding grew it with; its contents stay.
+func TestSlicesTheObjectKeepsAreRightSized(t *testing.T) {
+	tab := NewTable()
+	own := append(make([]string, 0, 8), "only-"+t.Name(), "mine")
+	obj := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "o", Finalizers: own}}
+	tab.Object(obj)
+	if got := obj.Finalizers; cap(got) != 2 || !reflect.DeepEqual(got, []string{"only-" + t.Name(), "mine"}) {
+		t.Errorf("finalizers %q with capacity %d, want the same two with capacity 2", got, cap(got))
+	}
+}
+
 func TestNilAndEmptyAreNeverShared(t *testing.T) {
 	tab := NewTable()
 	empty := decodeWidget(t, "e", "/p", []string{}, "1")

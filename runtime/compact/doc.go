@@ -5,9 +5,9 @@
 //
 // # Data flow
 //
-//	Reflector --decoded object--> DeltaFIFO: transform (user's, then Table.Transform)
-//	                                   |
-//	                                   | compaction: the object's walk, in place
+//	Reflector --decoded object--> DeltaFIFO: transform (user's), then compaction
+//	                                   |    (Table.TransformUpdate: the update walk against
+//	                                   |     the cached version of the key, or the full walk)
 //	                                   v
 //	                       Table (canonical copies, held weakly)
 //	                                   |
@@ -37,6 +37,25 @@
 // implement Compacter compact themselves; any other type gets a reflective
 // walk built once per type (For), which interns strings and shares string
 // maps and string slices.
+//
+// A value is interned or shared from its second sighting on, at another
+// address in another object (Table.admit: a lossy filter of recent
+// hashes): values unique to one object, or repeated only inside it, cost
+// no entry.
+//
+// # Updates
+//
+// Most objects a cache receives replace a version it holds (a watch
+// event, a changed object in a relist), and most of their parts are equal
+// to that version's, which is compact already. An update walk
+// (RegisterUpdate, TransformUpdate) compares the new object with the old
+// one field by field and takes every equal field from the old version
+// as it is, without hashing it or looking it up (From); only the fields
+// that changed are walked. informer-gen generates one per informer kind
+// (updatePod), descending into the structs the object holds by value
+// (ObjectMeta, Spec, Status) and comparing slices, maps and pointers
+// whole. runtime/cache's DeltaFIFO passes the cached or queued version of
+// the same key as old.
 //
 // # Lifetime
 //

@@ -100,8 +100,10 @@ func Interface[I any](_ *Table, p *I, h *Hash) {
 func Eq[T comparable](a, b *T) bool { return *a == *b }
 
 // Slice walks the elements of the slice at p in place and replaces the
-// slice by its canonical copy. nil and empty slices stay as they are (and
-// hash apart).
+// slice by its canonical copy. A slice that stays the object's own is
+// right-sized: decoders grow slices by appending (5 pod conditions take
+// the room of 8), and the spare capacity would live as long as the cached
+// object. nil and empty slices stay as they are (and hash apart).
 func Slice[E any](t *Table, p *[]E, walk Walk[E], eq Equal[E], h *Hash) {
 	s := *p
 	if s == nil {
@@ -114,10 +116,18 @@ func Slice[E any](t *Table, p *[]E, walk Walk[E], eq Equal[E], h *Hash) {
 		walk(t, &s[i], sh)
 	}
 	h.Mix(*sh)
-	if len(s) == 0 || sh.opaque || t == nil {
+	if len(s) == 0 || t == nil {
 		return
 	}
-	if c := shareSlice(t, s, sh.sum, h.object(), eq); unsafe.SliceData(c) != unsafe.SliceData(s) {
+	c := s
+	if !sh.opaque {
+		c = shareSlice(t, s, sh.sum, h.object(), eq)
+	}
+	if unsafe.SliceData(c) == unsafe.SliceData(s) && cap(s) != len(s) {
+		c = make([]E, len(s))
+		copy(c, s)
+	}
+	if unsafe.SliceData(c) != unsafe.SliceData(s) {
 		*p = c
 	}
 }
