@@ -53,22 +53,3 @@ func (t *Table) Object(obj any) {
 	}
 	For(obj)(t, obj)
 }
-
-// Transform returns a function compacting objects of example's type in
-// place and returning them; objects of another type are compacted with
-// their own type's compaction. It has the shape of cache.TransformFunc.
-func (t *Table) Transform(example any) func(obj any) (any, error) {
-	typ := reflect.TypeOf(example)
-	fn := For(example)
-	return func(obj any) (any, error) {
-		if obj == nil {
-			return obj, nil
-		}
-		if reflect.TypeOf(obj) == typ {
-			fn(t, obj)
-		} else {
-			t.Object(obj)
-		}
-		return obj, nil
-	}
-}

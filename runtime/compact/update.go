@@ -27,21 +27,21 @@ func RegisterUpdate[T any](fn func(t *Table, p, old *T)) {
 	updates.Store(reflect.TypeFor[*T](), func(t *Table, obj, old any) { fn(t, obj.(*T), old.(*T)) })
 }
 
-// UpdateFunc compacts obj, taking from old, a compact object of the same
+// updateFunc compacts obj, taking from old, a compact object of the same
 // type, every part equal to old's.
-type UpdateFunc func(t *Table, obj, old any)
+type updateFunc func(t *Table, obj, old any)
 
-// UpdateFor returns the update walk registered for example's Go type, or
+// updateFor returns the update walk registered for example's Go type, or
 // nil when there is none.
-func UpdateFor(example any) UpdateFunc {
+func updateFor(example any) updateFunc {
 	if fn, ok := updates.Load(reflect.TypeOf(example)); ok {
 		return fn.(func(*Table, any, any))
 	}
 	return nil
 }
 
-// TransformUpdate is Transform for objects that may replace an older
-// version: the returned function compacts obj in place; when old is an
+// TransformUpdate returns the compaction of objects of example's type
+// that may replace an older version: the returned function compacts obj in place; when old is an
 // object of the same type (the version obj replaces, as the cache holds
 // it), it does so with the update walk of obj's type, if one is
 // registered, and with obj's compaction otherwise. old must be compact and
@@ -50,7 +50,7 @@ func UpdateFor(example any) UpdateFunc {
 func (t *Table) TransformUpdate(example any) func(obj, old any) {
 	typ := reflect.TypeOf(example)
 	full := For(example)
-	update := UpdateFor(example)
+	update := updateFor(example)
 	return func(obj, old any) {
 		switch {
 		case obj == nil:
