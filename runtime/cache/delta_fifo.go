@@ -509,20 +509,13 @@ func (f *DeltaFIFO) queueLocked(typ DeltaType, obj any, transform bool) error {
 // queueKeyedLocked appends a delta to key's list, transforming obj first
 // when asked to (tombstones: their object), and returns key's entry.
 func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transform bool) (*fifoEntry, error) {
+	e, queued := f.queuedLocked(key)
 	if transform && f.prepares() {
 		var err error
-		if d, ok := obj.(DeletedFinalStateUnknown); ok {
-			if d.Obj != nil {
-				if d.Obj, err = f.prepare(d.Obj, f.hintLocked(key)); err != nil {
-					return nil, err
-				}
-				obj = d
-			}
-		} else if obj, err = f.prepare(obj, f.hintLocked(key)); err != nil {
+		if obj, err = f.prepareDelta(obj, f.hintLocked(key, e)); err != nil {
 			return nil, err
 		}
 	}
-	e, queued := f.queuedLocked(key)
 	if !queued {
 		e = f.newEntryLocked()
 		e.key = key

@@ -102,8 +102,8 @@ func (f *DeltaFIFO) takeCached(page []any) ([]cachedSlot, error) {
 // queued for it and the cached object unchanged, that object (as the hint,
 // taken); otherwise the hint to compact listed with.
 func (f *DeltaFIFO) cachedSlotLocked(key string, listed any) cachedSlot {
-	if _, queued := f.queuedLocked(key); queued {
-		return cachedSlot{hint: f.hintLocked(key)}
+	if e, queued := f.queuedLocked(key); queued {
+		return cachedSlot{hint: f.hintLocked(key, e)}
 	}
 	old, exists, err := f.known.GetByKey(key)
 	switch {

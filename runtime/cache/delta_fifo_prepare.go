@@ -22,21 +22,38 @@ func (f *DeltaFIFO) prepare(obj, hint any) (any, error) {
 	return obj, nil
 }
 
+// prepareDelta is prepare of a delta's object, which may be a tombstone:
+// a tombstone's object is prepared in it.
+func (f *DeltaFIFO) prepareDelta(obj, hint any) (any, error) {
+	d, ok := obj.(DeletedFinalStateUnknown)
+	if !ok {
+		return f.prepare(obj, hint)
+	}
+	if d.Obj != nil {
+		var err error
+		if d.Obj, err = f.prepare(d.Obj, hint); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
 // prepares reports whether prepare changes objects.
 func (f *DeltaFIFO) prepares() bool { return f.transform != nil || f.compaction != nil }
 
-// hintLocked returns the newest compact object known for key: its last
-// queued delta's, or the cache's; nil when there is none, the queue does
+// hintLocked returns the newest compact object known for key: the last
+// delta's of queued, key's entry (nil when key is not queued), or the
+// cache's; nil when there is none, the queue does
 // not compact, or the cache is busy: while the informer applies a batch
 // the cache's lock is held, and the queue's lock (held here) with it would
 // stall the producer and the consumer in turn. Without a hint the object
 // is walked whole, which is only slower.
-func (f *DeltaFIFO) hintLocked(key string) any {
+func (f *DeltaFIFO) hintLocked(key string, queued *fifoEntry) any {
 	if f.compaction == nil {
 		return nil
 	}
-	if e, queued := f.queuedLocked(key); queued && len(e.deltas) > 0 {
-		return tombstoneObject(e.deltas[len(e.deltas)-1].Object)
+	if queued != nil && len(queued.deltas) > 0 {
+		return tombstoneObject(queued.deltas[len(queued.deltas)-1].Object)
 	}
 	if peeker, ok := f.known.(interface{ peekByKey(string) (any, bool) }); ok {
 		old, _ := peeker.peekByKey(key)

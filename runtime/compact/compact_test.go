@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // widget is a test object with the shapes generated walks handle: nested
@@ -349,5 +350,43 @@ func TestQuantitiesWithoutACachedStringAreSharedOnlyAsMapValues(t *testing.T) {
 	}
 	if mapData(m[1]) != mapData(m[2]) {
 		t.Error("equal resource maps are not shared")
+	}
+}
+
+// An object's UID and resourceVersion are its own: even when two walked
+// objects carry the same (two versions of one object, walked whole), the
+// table is not asked for them, while what repeats beside them is
+// interned. An update walk takes them from the old version when equal.
+func TestAnObjectsUIDAndResourceVersionAreItsOwn(t *testing.T) {
+	tab := NewTable()
+	version := func() *metav1.PartialObjectMetadata {
+		return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{
+			Name: "o", Namespace: "ns-" + t.Name(), UID: types.UID("uid-" + t.Name()), ResourceVersion: fmt.Sprint(42),
+		}}
+	}
+	// A value is interned from its second sighting on: compare the second
+	// and third versions.
+	first, second, third := version(), version(), version()
+	for _, v := range []*metav1.PartialObjectMetadata{first, second, third} {
+		tab.Object(v)
+	}
+	if unsafe.StringData(string(second.UID)) == unsafe.StringData(string(third.UID)) {
+		t.Error("two versions' UIDs share one string: the table was asked for them")
+	}
+	if unsafe.StringData(second.ResourceVersion) == unsafe.StringData(third.ResourceVersion) {
+		t.Error("two versions' resourceVersions share one string: the table was asked for them")
+	}
+	if unsafe.StringData(second.Namespace) != unsafe.StringData(third.Namespace) {
+		t.Error("the namespace beside them is not interned")
+	}
+	update := tab.TransformUpdate(first)
+	next := version()
+	next.ResourceVersion = "43"
+	update(next, third)
+	if unsafe.StringData(string(next.UID)) != unsafe.StringData(string(third.UID)) {
+		t.Error("the update walk did not take the old version's equal UID")
+	}
+	if next.ResourceVersion != "43" {
+		t.Errorf("resourceVersion %q after the update walk, want 43", next.ResourceVersion)
 	}
 }

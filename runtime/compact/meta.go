@@ -17,15 +17,17 @@ func TypeMeta(t *Table, p *metav1.TypeMeta, h *Hash) {
 }
 
 // ObjectMeta interns the metadata's strings and shares its labels,
-// annotations, owner references, finalizers and managed fields.
+// annotations, owner references, finalizers and managed fields. The UID
+// and resourceVersion are the object's own (Own): no other object has
+// them.
 func ObjectMeta(t *Table, p *metav1.ObjectMeta, h *Hash) {
 	String(t, &p.Name, h)
 	String(t, &p.GenerateName, h)
 	String(t, &p.Namespace, h)
 	//lint:ignore SA1019 cached objects keep what the server sent, as decoded
 	String(t, &p.SelfLink, h)
-	StringOf(t, &p.UID, h)
-	String(t, &p.ResourceVersion, h)
+	Own(t, &p.UID, h)
+	Own(t, &p.ResourceVersion, h)
 	Scalar(t, &p.Generation, h)
 	MetaTime(t, &p.CreationTimestamp, h)
 	Pointer(t, &p.DeletionTimestamp, MetaTime, EqualMetaTime, h)

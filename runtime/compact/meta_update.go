@@ -21,8 +21,8 @@ func ObjectMetaFrom(t *Table, p, old *metav1.ObjectMeta) {
 	StringFrom(t, &p.Namespace, &old.Namespace)
 	//lint:ignore SA1019 cached objects keep what the server sent, as decoded
 	StringFrom(t, &p.SelfLink, &old.SelfLink)
-	StringOfFrom(t, &p.UID, &old.UID)
-	StringFrom(t, &p.ResourceVersion, &old.ResourceVersion)
+	OwnFrom(&p.UID, &old.UID)
+	OwnFrom(&p.ResourceVersion, &old.ResourceVersion)
 	From(t, &p.DeletionTimestamp, &old.DeletionTimestamp, metaTimePointer, equalMetaTimePointer)
 	From(t, &p.DeletionGracePeriodSeconds, &old.DeletionGracePeriodSeconds, int64Pointer, equalInt64Pointer)
 	From(t, &p.Labels, &old.Labels, stringMap, equalStringMap)

@@ -31,6 +31,17 @@ func StringOf[S ~string](t *Table, p *S, h *Hash) {
 	}
 }
 
+// Own mixes the string at p into h and keeps it as it is: it is for
+// values no two objects share (an object's own UID and resourceVersion),
+// whose lookups would cost a hash-table probe each and never find one.
+func Own[S ~string](_ *Table, p *S, h *Hash) {
+	if *p == "" {
+		h.Uint64(0)
+		return
+	}
+	h.Uint64(maphash.String(seed, string(*p)))
+}
+
 // intern mixes s into h and returns its canonical copy when s repeats and
 // is not that copy already.
 func (t *Table) intern(s string, h *Hash) (string, bool) {

@@ -87,6 +87,14 @@ func StringFrom(t *Table, p, old *string) {
 	String(t, p, &h)
 }
 
+// OwnFrom is From of a string the object keeps as its own (Own): old's
+// when equal, else the object's.
+func OwnFrom[S ~string](p, old *S) {
+	if *p == *old {
+		*p = *old
+	}
+}
+
 // StringOfFrom is From of a named string type.
 func StringOfFrom[S ~string](t *Table, p, old *S) {
 	if *p == *old {

@@ -154,6 +154,10 @@ func runChild(variant, kubeconfig string, timeout time.Duration, stdin io.Reader
 
 	res := childResult{Phase: phaseSynced, Variant: variant}
 	res.BaselineHeap, _ = liveHeap()
+	stopProfile, err := startCPUProfile(variant)
+	if err != nil {
+		return err
+	}
 	inf, t0, err := startVariant(variant, cfg)
 	if err != nil {
 		return err
@@ -166,6 +170,9 @@ func runChild(variant, kubeconfig string, timeout time.Duration, stdin io.Reader
 		time.Sleep(time.Millisecond)
 	}
 	res.SyncSeconds = time.Since(t0).Seconds()
+	if err := stopProfile(); err != nil {
+		return err
+	}
 	if err := readSynced(&res, inf, counts); err != nil {
 		return err
 	}

@@ -14,6 +14,12 @@ import (
 // how the per-object costs in docs/benchmarks.md were broken down.
 const heapProfileEnv = "SCALEBENCH_HEAP_PROFILE"
 
+// cpuProfileEnv names a directory: when set, each child writes the CPU
+// profile of its initial sync (from Start until HasSynced) there, as
+// <variant>-<pid>.cpu. It is how the informer's share of the time to
+// HasSynced was broken down.
+const cpuProfileEnv = "SCALEBENCH_CPU_PROFILE"
+
 // writeHeapProfile writes the heap profile of variant when heapProfileEnv
 // asks for it. A heap profile is as of the collection before the last
 // one, so it collects twice more first.
@@ -34,4 +40,27 @@ func writeHeapProfile(variant string) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return f.Close()
+}
+
+// startCPUProfile starts the CPU profile of variant's sync when
+// cpuProfileEnv asks for it; the function it returns stops it (a no-op
+// otherwise).
+func startCPUProfile(variant string) (stop func() error, err error) {
+	dir := os.Getenv(cpuProfileEnv)
+	if dir == "" {
+		return func() error { return nil }, nil
+	}
+	name := filepath.Join(dir, fmt.Sprintf("%s-%d.cpu", variant, os.Getpid()))
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cpuProfileEnv, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
