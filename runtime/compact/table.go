@@ -6,21 +6,14 @@ import (
 	"sync/atomic"
 	"unique"
 	"unsafe"
-	"weak"
 )
-
-// shardCount spreads a Table's canonical copies over this many locks.
-const shardCount = 32
-
-// minSweep is the fewest insertions into a shard between two sweeps of
-// its dead entries.
-const minSweep = 256
 
 // Table holds one canonical copy per distinct value of the sub-structures
 // (slices, maps, pointed-to structs) that the walks of this package share,
 // and interns strings (through Go's unique package). It holds canonical
 // copies weakly: a copy that no object uses any more is collected by the
-// garbage collector, and its entry is dropped at the shard's next sweep.
+// garbage collector, and its slot is dropped when its shard next fills up
+// (shard.go).
 //
 // Values are matched by hash and then compared exactly (never by hash
 // alone) with the equality function of their type.
@@ -99,29 +92,6 @@ func (t *Table) admit(h uint64, addr unsafe.Pointer, obj uint64) bool {
 	return false
 }
 
-// shard is one lock's part of a Table.
-type shard struct {
-	mu sync.Mutex // guards entries and inserts
-	// entries maps a value's type and hash to its canonical copies (one per
-	// distinct value; several when hashes collide). Guarded by mu.
-	entries map[tableKey][]entry
-	// inserts counts insertions since the last sweep. Guarded by mu.
-	inserts int
-}
-
-// tableKey is a canonical copy's Go type and hash.
-type tableKey struct {
-	typ  reflect.Type
-	hash uint64
-}
-
-// entry is a weak pointer to a canonical copy's storage: a slice's first
-// element (n is its length), a pointed-to value, or a map's header.
-type entry struct {
-	ptr weak.Pointer[byte]
-	n   int
-}
-
 // NewTable returns an empty Table.
 func NewTable() *Table { return &Table{} }
 
@@ -152,64 +122,27 @@ func (t *Table) lookup(typ reflect.Type, h uint64, obj uint64, addr unsafe.Point
 	if !t.admit(h, addr, obj) {
 		return addr, n
 	}
+	h = slotHash(h)
+	tw := typeWord(typ)
 	s := &t.shards[h%shardCount]
-	k := tableKey{typ: typ, hash: h}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	es := s.entries[k]
-	for _, e := range es {
-		if p := unsafe.Pointer(e.ptr.Value()); p != nil && same(p, e.n) {
-			return p, e.n // the common case: no write to the map
-		}
+	if p, pn, ok := s.findLocked(tw, h, same); ok {
+		return p, pn // the common case: no write
 	}
-	// Not there: drop the dead entries of k, add the fresh copy.
-	live := es[:0]
-	for _, e := range es {
-		if e.ptr.Value() != nil {
-			live = append(live, e)
-		}
-	}
-	clear(es[len(live):])
 	found, foundN := fresh()
-	live = append(live, entry{ptr: weak.Make((*byte)(found)), n: foundN})
-	s.inserts++
-	if s.entries == nil {
-		s.entries = make(map[tableKey][]entry)
-	}
-	s.entries[k] = live
-	if s.inserts >= max(minSweep, len(s.entries)) {
-		s.sweepLocked()
-	}
+	s.addLocked(tw, h, found, foundN)
 	return found, foundN
 }
 
-// sweepLocked drops the entries whose canonical copy was collected.
-func (s *shard) sweepLocked() {
-	s.inserts = 0
-	for k, es := range s.entries {
-		live := es[:0]
-		for _, e := range es {
-			if e.ptr.Value() != nil {
-				live = append(live, e)
-			}
-		}
-		clear(es[len(live):])
-		if len(live) == 0 {
-			delete(s.entries, k)
-			continue
-		}
-		s.entries[k] = live
-	}
-}
-
-// Sweep drops every entry whose canonical copy was collected. Tables sweep
-// themselves as values are added; Sweep is for tests and for callers that
+// Sweep drops every slot whose canonical copy was collected. Tables sweep
+// themselves as they fill up; Sweep is for tests and for callers that
 // want the table's size to follow a collection at once.
 func (t *Table) Sweep() {
 	for i := range t.shards {
 		s := &t.shards[i]
 		s.mu.Lock()
-		s.sweepLocked()
+		s.rebuildLocked(0)
 		s.mu.Unlock()
 	}
 }
@@ -221,9 +154,7 @@ func (t *Table) Len() int {
 	for i := range t.shards {
 		s := &t.shards[i]
 		s.mu.Lock()
-		for _, es := range s.entries {
-			n += len(es)
-		}
+		n += s.used
 		s.mu.Unlock()
 	}
 	return n
