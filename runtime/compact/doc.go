@@ -41,7 +41,8 @@
 // A value is interned or shared from its second sighting on, at another
 // address in another object (Table.admit: a lossy filter of recent
 // hashes): values unique to one object, or repeated only inside it, cost
-// no entry.
+// no entry. An object's UID and resourceVersion are never looked up
+// (Own): no other object has them.
 //
 // # Updates
 //
@@ -59,10 +60,11 @@
 //
 // # Lifetime
 //
-// A Table points at canonical copies weakly (package weak): a value no
-// object uses any more is collected, and its entry is dropped when the
-// shard next sweeps (after as many insertions as it has entries) or on
-// Sweep. Strings are interned with package unique, which frees them the
+// A Table points at canonical copies weakly (package weak), from the
+// 32-byte slots of its shards, open-addressed hash sets (shard.go): a
+// value no object uses any more is collected, and its slot is dropped
+// when the shard next fills up, which rebuilds it for twice its live
+// copies (so it shrinks after deletes and churn), or on Sweep. Strings are interned with package unique, which frees them the
 // same way.
 //
 // # Safety
