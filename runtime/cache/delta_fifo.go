@@ -193,10 +193,13 @@ type DeltaFIFO struct {
 	closed bool // Close was called: popBatch returns ErrFIFOClosed
 
 	// Immutable after construction.
-	name      string
-	doneCh    chan struct{} // closed by Close
-	keyFunc   KeyFunc
-	known     KeyListerGetter
+	name    string
+	doneCh  chan struct{} // closed by Close
+	keyFunc KeyFunc
+	known   KeyListerGetter
+	// peek is known's peekByKey when known is this package's store (the
+	// compaction hint's read of the cache), else nil.
+	peek      func(key string) (any, bool)
 	transform TransformFunc
 	// compaction, when set, compacts each object after transform; its
 	// second argument is a hint (delta_fifo_prepare.go). Set by the
@@ -256,6 +259,9 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	}
 	if f.keyFunc == nil {
 		f.keyFunc = MetaNamespaceKeyFunc
+	}
+	if peeker, ok := f.known.(interface{ peekByKey(string) (any, bool) }); ok {
+		f.peek = peeker.peekByKey
 	}
 	f.cond.L = &f.mu
 	f.idle.L = &f.mu

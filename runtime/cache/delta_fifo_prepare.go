@@ -55,8 +55,8 @@ func (f *DeltaFIFO) hintLocked(key string, queued *fifoEntry) any {
 	if queued != nil && len(queued.deltas) > 0 {
 		return tombstoneObject(queued.deltas[len(queued.deltas)-1].Object)
 	}
-	if peeker, ok := f.known.(interface{ peekByKey(string) (any, bool) }); ok {
-		old, _ := peeker.peekByKey(key)
+	if f.peek != nil {
+		old, _ := f.peek(key)
 		return old
 	}
 	return nil
