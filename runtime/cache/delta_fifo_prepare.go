@@ -41,10 +41,10 @@ func (f *DeltaFIFO) prepareDelta(obj, hint any) (any, error) {
 // prepares reports whether prepare changes objects.
 func (f *DeltaFIFO) prepares() bool { return f.transform != nil || f.compaction != nil }
 
-// hintLocked returns the newest compact object known for key: the last
-// delta's of queued, key's entry (nil when key is not queued), or the
-// cache's; nil when there is none, the queue does
-// not compact, or the cache is busy: while the informer applies a batch
+// hintLocked returns the newest compact object known for key: the object
+// of the last delta of queued (key's entry; nil when key is not queued),
+// else the cache's; nil when there is none, the queue does not compact,
+// or the cache is busy: while the informer applies a batch
 // the cache's lock is held, and the queue's lock (held here) with it would
 // stall the producer and the consumer in turn. Without a hint the object
 // is walked whole, which is only slower.

@@ -89,7 +89,7 @@ func (s *shard) findLocked(typ unsafe.Pointer, h uint64, same func(p unsafe.Poin
 // hash h, which findLocked did not find.
 func (s *shard) addLocked(typ unsafe.Pointer, h uint64, p unsafe.Pointer, n int) {
 	if (s.used+1)*maxLoadDen > len(s.slots)*maxLoadNum {
-		s.rebuildLocked(s.used + 1)
+		s.rebuildLocked(1)
 	}
 	s.placeLocked(slot{hash: h, typ: typ, ptr: weak.Make((*byte)(p)), n: n})
 	s.used++
@@ -106,8 +106,10 @@ func (s *shard) placeLocked(sl slot) {
 }
 
 // rebuildLocked drops the slots of collected copies and sizes the array
-// for twice the live ones, or for need if more.
-func (s *shard) rebuildLocked(need int) {
+// for twice the live ones, or for extra more than them if more: the size
+// follows the live copies, never the slots the collected ones held, so a
+// shard whose copies keep dying (churn) does not grow.
+func (s *shard) rebuildLocked(extra int) {
 	old := s.slots
 	live := 0
 	for i := range old {
@@ -117,12 +119,12 @@ func (s *shard) rebuildLocked(need int) {
 			old[i] = slot{}
 		}
 	}
-	if live == 0 && need == 0 {
+	if live+extra == 0 {
 		s.slots, s.used = nil, 0
 		return
 	}
 	size := minShardSlots
-	for size*maxLoadNum < max(2*live, need)*maxLoadDen {
+	for size*maxLoadNum < max(2*live, live+extra)*maxLoadDen {
 		size *= 2
 	}
 	s.slots = make([]slot, size)

@@ -72,18 +72,18 @@ func TestShardDropsCollectedCopiesAndShrinks(t *testing.T) {
 	if s.used != 10 || len(s.slots) >= full/8 {
 		t.Errorf("with 10 of 1000 copies alive the shard uses %d of %d slots (had %d)", s.used, len(s.slots), full)
 	}
-	// Churn: copies added and dropped forever keep the shard bounded.
+	// Churn: copies added and dropped forever keep the shard bounded by
+	// its live copies, with no Sweep: it rebuilds itself as it fills.
+	most := 0
 	for v := range 20000 {
 		s.addLocked(intType, uint64(v)<<32|3, canonicalInt(v), 0)
-		if v%1000 == 0 {
+		if v%100 == 0 {
 			runtime.GC()
 		}
+		most = max(most, len(s.slots))
 	}
-	runtime.GC()
-	runtime.GC()
-	s.rebuildLocked(0)
-	if len(s.slots) > full {
-		t.Errorf("after churning through 20000 short-lived copies the shard has %d slots, more than the %d it had for 1000 live ones", len(s.slots), full)
+	if most > 1024 {
+		t.Errorf("churning through 20000 short-lived copies (10 live, about 100 more between collections) grew the shard to %d slots", most)
 	}
 	for v := range kept {
 		if _, _, ok := s.findLocked(intType, uint64(v)<<32|1, sameInt(v)); !ok {
