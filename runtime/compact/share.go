@@ -34,24 +34,24 @@ func StringOf[S ~string](t *Table, p *S, h *Hash) {
 // Own mixes the string at p into h and keeps it as it is: it is for
 // values no two objects share (an object's own UID and resourceVersion),
 // whose lookups would cost a hash-table probe each and never find one.
-func Own[S ~string](_ *Table, p *S, h *Hash) {
-	if *p == "" {
+func Own[S ~string](_ *Table, p *S, h *Hash) { mixString(string(*p), h) }
+
+// mixString mixes s into h and returns its hash (0 for "").
+func mixString(s string, h *Hash) uint64 {
+	if s == "" {
 		h.Uint64(0)
-		return
+		return 0
 	}
-	h.Uint64(maphash.String(seed, string(*p)))
+	x := maphash.String(seed, s)
+	h.Uint64(x)
+	return x
 }
 
 // intern mixes s into h and returns its canonical copy when s repeats and
 // is not that copy already.
 func (t *Table) intern(s string, h *Hash) (string, bool) {
-	if s == "" {
-		h.Uint64(0)
-		return "", false
-	}
-	x := maphash.String(seed, s)
-	h.Uint64(x)
-	if t == nil || !t.admit(x, unsafe.Pointer(unsafe.StringData(s)), h.object()) {
+	x := mixString(s, h)
+	if s == "" || t == nil || !t.admit(x, unsafe.Pointer(unsafe.StringData(s)), h.object()) {
 		return "", false
 	}
 	c := t.canonicalString(x, s)
