@@ -55,6 +55,8 @@ var (
 	metricRelistRatio    = metrics[5]
 	metricRelistLiveRate = metrics[10]
 	metricCPUPerEvent    = metrics[11]
+	metricAPIServerCPU   = metrics[7]
+	metricAPIServerRSS   = metrics[8]
 )
 
 // cpuPerEvent is the child's CPU time per watch event, in µs.
@@ -161,11 +163,7 @@ func (g goal) ratio(r *results) series {
 	if !g.difference {
 		return ratios(a, b)
 	}
-	var d series
-	for i := range min(len(a), len(b)) {
-		d = append(d, a[i]-b[i])
-	}
-	return d
+	return differences(a, b)
 }
 
 // missing returns the first variant the goal needs that the run did not
@@ -211,12 +209,61 @@ func goalNotes(r *results) string {
 		heap = fmt.Sprintf("Ours holds %sx the live heap of client-go-strip, ours without compaction %sx: the saving over client-go-strip "+
 			"is what interning and sharing save on these Pods, whose per-Pod volume and names leave whole containers unshared. ", format(strip), format(unc))
 	}
-	return fmt.Sprintf("How to read the goals. %s"+
+	return fmt.Sprintf("How to read the goals. %s%s"+
 		"The relist peak is `HeapAlloc`, garbage not yet collected included (what a process's memory sees): "+
 		"while a relist decodes the new list, the old cache is still alive, so the live heap alone approaches twice the steady heap, "+
 		"and with the default GOGC=100 a collection may wait until the heap doubles. "+
 		"The time to HasSynced depends on the protocol: client-go v0.37 and ours (by default) stream the initial list with one watch; "+
-		"ours-paged made %.0f paged list requests (see the checks below).\n", heap, pages)
+		"ours-paged made %.0f paged list requests (see the checks below).\n", heap, syncBound(r), pages)
+}
+
+// floorMetric reports whether m is measured for the floor variants: those
+// of the initial sync that do not read an informer's cache.
+func floorMetric(m metric) bool {
+	switch m.title {
+	case metricSync.title, metricAPIServerCPU.title, metricAPIServerRSS.title, metricInitialBytes.title:
+		return true
+	}
+	return false
+}
+
+// syncBound says, when the floor variants ran, how much of the time to
+// HasSynced the server and the decoding take and how much each informer's
+// keeping adds: the medians of the per-round differences to decode-only.
+func syncBound(r *results) string {
+	if len(r.PerVariant[variantReadOnly]) == 0 || len(r.PerVariant[variantDecodeOnly]) == 0 || len(r.PerVariant[variantClientGo]) == 0 {
+		return ""
+	}
+	sync := func(v string) series { return r.values(v, metricSync) }
+	cg, decode := sync(variantClientGo), sync(variantDecodeOnly)
+	added := func(v string) string {
+		return format(differences(sync(v), decode).median())
+	}
+	var budget series
+	for i := range min(len(cg), len(decode)) {
+		budget = append(budget, 0.9*cg[i]-decode[i])
+	}
+	b := fmt.Sprintf("What bounds the time to HasSynced: kube-apiserver, etcd and the client share the machine's cores, and a client that "+
+		"only reads the streamed list (read-only) reached its end in %s s (%sx client-go), one that decodes it with client-go and keeps nothing "+
+		"(decode-only) in %s s (%sx client-go). What an informer adds is keeping the objects (its store, and collecting the garbage of a heap "+
+		"that grows with them): client-go adds %s s to decode-only",
+		format(sync(variantReadOnly).median()), format(ratios(sync(variantReadOnly), cg).median()),
+		format(decode.median()), format(ratios(decode, cg).median()), added(variantClientGo))
+	for _, v := range []string{variantOurs, variantOursUncompacted} {
+		if len(r.PerVariant[v]) > 0 {
+			b += fmt.Sprintf(", %s %s s", v, added(v))
+		}
+	}
+	return b + fmt.Sprintf("; for ours to take at most 0.9x client-go's time it may add %s s. ", format(budget.median()))
+}
+
+// differences returns a - b per round.
+func differences(a, b series) series {
+	var d series
+	for i := range min(len(a), len(b)) {
+		d = append(d, a[i]-b[i])
+	}
+	return d
 }
 
 // populationText describes the Pods the benchmark writes (populate.go,
@@ -267,7 +314,10 @@ func methodText(r *results) string {
 	p("**ours-paged** ours with `factory.WithoutWatchList()`, listing in pages instead of streaming the initial list (ours and client-go v0.37 stream by default); ")
 	p("**ours-metadata** `factory.MetadataInformerFor` over client-go's metadata client (what a generated factory's `ForMetadata` returns: ")
 	p("`*metav1.PartialObjectMetadata`, managedFields dropped); **client-go-metadata** ")
-	p("client-go's `metadatainformer`; **ours-shard-N** ours holding replica 0's shard of N (see Scale-out below). %s\n\n", protocolNote(r))
+	p("client-go's `metadatainformer`; **read-only** and **decode-only** are no informers but the floor under them (`floor.go`): one watch of every pod ")
+	p("with the options client-go's reflector streams its initial list with, until the initial-events-end bookmark, keeping nothing; read-only reads the protobuf frames ")
+	p("and decodes none (the pace of kube-apiserver and the connection), decode-only decodes every event with client-go's typed watch and drops it ")
+	p("(that pace plus the decoding both runtimes share); they measure the initial sync only. **ours-shard-N** ours holding replica 0's shard of N (see Scale-out below). %s\n\n", protocolNote(r))
 	return b.String()
 }
 
@@ -294,6 +344,9 @@ func section(r *results) string {
 		p("| Variant | Value | / client-go | / client-go-strip |\n|---|---|---|---|\n")
 		cg, cgs := r.values(variantClientGo, m), r.values(variantClientGoStrip, m)
 		for _, v := range r.Variants {
+			if isFloor(v) && !floorMetric(m) {
+				continue
+			}
 			s := r.values(v, m)
 			p("| %s | %s | %s | %s |\n", v, s.summary(), ratioCell(s, cg), ratioCell(s, cgs))
 		}
@@ -322,6 +375,10 @@ func section(r *results) string {
 			continue
 		}
 		m := ms[len(ms)-1]
+		if isFloor(v) {
+			p("| %s | %d received, none kept | – | – / %d | %d | – | – |\n", v, m.Synced.Objects, m.Synced.InitialWatchLists, m.Synced.ProtobufResponses)
+			continue
+		}
 		p("| %s | %d / %d | %d | %d / %d | %d | %d / %d | %d |\n", v, m.Synced.Objects, m.Done.ObjectsAfter, m.Synced.WithManagedFields,
 			m.Synced.InitialLists, m.Synced.InitialWatchLists, m.Synced.ProtobufResponses, m.Done.Relists, m.Done.RelistWatchLists, m.EventCount)
 	}

@@ -175,3 +175,63 @@ func TestVariantShardIsPartZeroOfNForOursShardVariantsOnly(t *testing.T) {
 		})
 	}
 }
+
+func TestSyncBoundSubtractsDecodeOnlyPerRoundAndFloorsStayOutOfCacheTables(t *testing.T) {
+	synced := func(secs ...float64) []measurement {
+		var ms []measurement
+		for _, s := range secs {
+			ms = append(ms, measurement{Synced: childResult{SyncSeconds: s, LiveHeap: 1 << 20}})
+		}
+		return ms
+	}
+	r := &results{Variants: []string{variantClientGo, variantOurs, variantReadOnly, variantDecodeOnly}, PerVariant: map[string][]measurement{
+		variantClientGo:   synced(10, 12),
+		variantOurs:       synced(9, 11),
+		variantReadOnly:   synced(7, 8),
+		variantDecodeOnly: synced(8, 9),
+	}}
+	got := syncBound(r)
+	for _, want := range []string{
+		"(decode-only) in 8.50 s (0.775x client-go)", // 8/10 and 9/12
+		"client-go adds 2.50 s to decode-only",       // 2 and 3
+		"ours 1.50 s",                                // 1 and 2
+		"it may add 1.40 s",                          // 0.9*10-8 and 0.9*12-9
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("syncBound lacks %q:\n%s", want, got)
+		}
+	}
+	delete(r.PerVariant, variantReadOnly)
+	if got := syncBound(r); got != "" {
+		t.Errorf("syncBound without read-only = %q, want nothing", got)
+	}
+	s := section(r)
+	live := s[strings.Index(s, "### "+metricLiveHeap.title):]
+	live = live[:strings.Index(live[4:], "### ")+4]
+	if strings.Contains(live, variantDecodeOnly) {
+		t.Errorf("the live heap table lists a floor variant, which keeps nothing:\n%s", live)
+	}
+	if !strings.Contains(s, "| decode-only | 8.50 (8.00–9.00) |") {
+		t.Errorf("the sync table lacks decode-only:\n%s", s)
+	}
+}
+
+func TestWatchEventTypeReadsFieldOneOfTheFrame(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		frame []byte
+		want  string
+	}{
+		{"added", append([]byte{0x0a, 5}, "ADDED\x12\x00"...), "ADDED"},
+		{"bookmark", append([]byte{0x0a, 8}, "BOOKMARK"...), "BOOKMARK"},
+		{"length beyond the frame", append([]byte{0x0a, 9}, "BOOKMARK"...), ""},
+		{"another field first", append([]byte{0x12, 5}, "ADDED"...), ""},
+		{"empty", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := watchEventType(tc.frame); got != tc.want {
+				t.Errorf("watchEventType(%q) = %q, want %q", tc.frame, got, tc.want)
+			}
+		})
+	}
+}

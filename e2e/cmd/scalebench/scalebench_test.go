@@ -91,7 +91,7 @@ func checkSection(t *testing.T, res *results) {
 	if i, j := strings.Index(s, sectionEnd), strings.Index(s, "## Method"); i > j {
 		t.Errorf("the section is not before ## Method:\n%s", s)
 	}
-	for _, want := range []string{"## Real kube-apiserver: memory at scale", "| ours |", "### Scale-out: one replica of N", "| 4 | ours-shard-4 |", "| ours-json |", "| client-go-json |", "| client-go-strip |", "### Goals", "kube-api-access-"} {
+	for _, want := range []string{"## Real kube-apiserver: memory at scale", "| ours |", "### Scale-out: one replica of N", "| 4 | ours-shard-4 |", "| ours-json |", "| client-go-json |", "| client-go-strip |", "### Goals", "kube-api-access-", "| read-only |", "| decode-only |", "What bounds the time to HasSynced"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the section lacks %q", want)
 		}
@@ -102,6 +102,10 @@ func checkSection(t *testing.T, res *results) {
 // measurement over n pods.
 func checkMeasurement(t *testing.T, v string, m measurement, n int) {
 	t.Helper()
+	if isFloor(v) {
+		checkFloor(t, v, m, n)
+		return
+	}
 	checkObjects(t, v, m, n)
 	if m.Synced.SyncSeconds <= 0 || m.Synced.LiveHeap == 0 || m.Synced.HeapAfterSync == 0 || m.Synced.HeapInuse == 0 || m.Done.RelistPeakHeap == 0 || m.Done.RelistPeakLiveHeap == 0 {
 		t.Errorf("%s: implausible numbers %+v %+v", v, m.Synced, m.Done)
@@ -114,6 +118,22 @@ func checkMeasurement(t *testing.T, v string, m measurement, n int) {
 		t.Errorf("%s: kube-apiserver CPU %v s, peak RSS %d", v, m.APIServerCPUSeconds, m.APIServerPeakRSS)
 	}
 	checkProtocol(t, v, m, n)
+}
+
+// checkFloor checks that floor variant v received all n pods in one
+// streamed list, as protobuf, and measured its time and the server's.
+func checkFloor(t *testing.T, v string, m measurement, n int) {
+	t.Helper()
+	if m.Synced.Objects != n || m.Synced.SyncSeconds <= 0 || m.Synced.InitialBytes <= 0 {
+		t.Errorf("%s: received %d of %d pods (%d bytes) in %v s", v, m.Synced.Objects, n, m.Synced.InitialBytes, m.Synced.SyncSeconds)
+	}
+	if m.Synced.InitialWatchLists != 1 || m.Synced.InitialLists != 0 || m.Synced.ProtobufResponses != 1 {
+		t.Errorf("%s: %d streamed lists, %d lists, %d protobuf responses; want one protobuf streamed list", v,
+			m.Synced.InitialWatchLists, m.Synced.InitialLists, m.Synced.ProtobufResponses)
+	}
+	if m.APIServerCPUSeconds < 0 || m.APIServerPeakRSS == 0 {
+		t.Errorf("%s: kube-apiserver CPU %v s, peak RSS %d", v, m.APIServerCPUSeconds, m.APIServerPeakRSS)
+	}
 }
 
 // checkObjects checks that variant cached all n pods after sync and

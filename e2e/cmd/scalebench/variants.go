@@ -66,7 +66,7 @@ func availableVariants() []string {
 	if withoutCompaction != nil {
 		v = append(v, variantOursUncompacted, variantOursUncompactedJSON)
 	}
-	v = append(v, variantOursPaged, variantOursMetadata, variantClientGoMetadata)
+	v = append(v, variantOursPaged, variantOursMetadata, variantClientGoMetadata, variantReadOnly, variantDecodeOnly)
 	// The scale-out variants last: replica 0 of 2, 3 and 4.
 	return append(v, variantOursShard2, variantOursShard3, variantOursShard4)
 }
@@ -135,6 +135,8 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		return startOurs(cfg, opts)
 	case variantOursMetadata:
 		return startOursMetadata(cfg)
+	case variantReadOnly, variantDecodeOnly:
+		return startFloor(base, cfg)
 	}
 	if sel, ok, err := variantShard(base); ok {
 		if err != nil {
