@@ -34,10 +34,6 @@ const (
 	variantDecodeOnly = "decode-only"
 )
 
-// initialEventsEnd is the annotation of the bookmark that ends a streamed
-// initial list (metav1.InitialEventsAnnotationKey).
-const initialEventsEnd = metav1.InitialEventsAnnotationKey
-
 // isFloor reports whether variant is one of the floor variants.
 func isFloor(variant string) bool {
 	return variant == variantReadOnly || variant == variantDecodeOnly
@@ -104,7 +100,7 @@ func decodeInitialList(ctx context.Context, cs kubernetes.Interface, f *floorCli
 		case watch.Added:
 			f.pods.Add(1)
 		case watch.Bookmark:
-			if m, ok := ev.Object.(metav1.Object); ok && m.GetAnnotations()[initialEventsEnd] == "true" {
+			if m, ok := ev.Object.(metav1.Object); ok && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
 				f.synced.Store(true)
 				return nil
 			}
@@ -146,7 +142,7 @@ func readInitialList(ctx context.Context, cs kubernetes.Interface, f *floorClien
 		case string(watch.Added):
 			f.pods.Add(1)
 		case string(watch.Bookmark):
-			if bytes.Contains(frame, []byte(initialEventsEnd)) {
+			if bytes.Contains(frame, []byte(metav1.InitialEventsAnnotationKey)) {
 				f.synced.Store(true)
 				return nil
 			}
