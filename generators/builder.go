@@ -89,6 +89,12 @@ func (b *modelBuilder) addPackage(d *declarations) {
 // internal: no kind's ObjectMeta has a json tag.
 func (b *modelBuilder) kinds(d *declarations, ptags packageTags) (kinds []*kind, internal bool) {
 	internal = true
+	unmarshalers := map[string]bool{}
+	for _, f := range d.pkg.Files {
+		for _, name := range f.Unmarshalers {
+			unmarshalers[name] = true
+		}
+	}
 	for _, t := range d.types {
 		k, err := newKind(t, ptags, b.names)
 		if err != nil {
@@ -96,6 +102,7 @@ func (b *modelBuilder) kinds(d *declarations, ptags packageTags) (kinds []*kind,
 			continue
 		}
 		if k != nil {
+			k.Protobuf = unmarshalers[t.name]
 			kinds = append(kinds, k)
 			internal = internal && !t.objectMetaJSON
 		}

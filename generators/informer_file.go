@@ -12,6 +12,9 @@ type informerFile struct {
 	// Client is the clientset's interface to the kind's resource, as the
 	// list and watch functions call it: "client.StableV1().Widgets(namespace)".
 	Client string
+	// GroupClient is the clientset's accessor of the kind's group
+	// version: "StableV1".
+	GroupClient string
 	// NamespaceParam and NamespaceArg are the constructors' namespace
 	// parameter (", namespace string") and the argument passing it on
 	// (", namespace"); empty for a cluster-scoped kind.
@@ -35,7 +38,8 @@ func (p *planner) informerFiles() {
 				namespace = "namespace"
 				f.NamespaceParam, f.NamespaceArg = ", namespace string", ", namespace"
 			}
-			f.Client = fmt.Sprintf("client.%s%s().%s(%s)", v.Group.GoName, v.GoName, k.Plural, namespace)
+			f.GroupClient = v.Group.GoName + v.GoName
+			f.Client = fmt.Sprintf("client.%s().%s(%s)", f.GroupClient, k.Plural, namespace)
 			p.add("informer.go.tmpl", f, p.out.informersDir, v.Group.PackageName, v.PackageName, fileName(k))
 		}
 	}

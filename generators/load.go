@@ -40,7 +40,14 @@ type sourceFile struct {
 	Name string // path on disk
 	AST  *ast.File
 	Fset *token.FileSet
+	// Unmarshalers are the types of the file with a protobuf Unmarshal
+	// method (go-to-protobuf's generated.pb.go), found in files that are
+	// not parsed too.
+	Unmarshalers []string
 }
+
+// unmarshalMethod matches the Unmarshal method go-to-protobuf generates.
+var unmarshalMethod = regexp.MustCompile(`(?m)^func \(m \*(\w+)\) Unmarshal\(dAtA \[\]byte\) error \{`)
 
 // loadPackages resolves patterns from dir and parses every non-test Go file
 // of the matched packages. The result is sorted by import path. The
@@ -141,6 +148,9 @@ func parseAll(pkgs []*sourcePackage) error {
 				if err != nil {
 					errs[index[f]] = err
 					continue
+				}
+				for _, m := range unmarshalMethod.FindAllSubmatch(src, -1) {
+					f.Unmarshalers = append(f.Unmarshalers, string(m[1]))
 				}
 				if !mayMatter(src) {
 					continue

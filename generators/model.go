@@ -143,6 +143,10 @@ type kind struct {
 	// UserExpansion is true when the user wrote the lister's expansion
 	// interfaces in <type>_expansion.go.
 	UserExpansion bool
+	// Protobuf is true when the type decodes itself from protobuf (it has
+	// go-to-protobuf's Unmarshal method): its informer watches through a
+	// cache.ProtobufWatch.
+	Protobuf bool
 }
 
 // newKind returns the kind of t, or nil when t gets neither an informer nor

@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	clientmetadata "k8s.io/client-go/metadata"
@@ -18,18 +17,15 @@ import (
 	"k8s.io/client-go/rest"
 	clientgocache "k8s.io/client-go/tools/cache"
 
-	// The core/v1 compaction walks informer-gen generates, as a user
-	// generating for k8s.io/api has them: our factory compacts cached Pods
-	// by default, with these walks rather than the reflective fallback.
-	_ "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/core/v1"
+	// The generated informers of core/v1, with the compaction walks
+	// informer-gen generates for k8s.io/api, which they register: our
+	// factory compacts cached Pods by default, with these walks rather
+	// than the reflective fallback.
+	informerscorev1 "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/core/v1"
+	"github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/internalinterfaces"
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
 	"github.com/informer-gen/informer-gen/shard"
-
-	// The compaction walks of core/v1 that informer-gen's output for
-	// k8s.io/api registers, as a program using generated informers for
-	// Pods links them (otherwise the runtime's reflective walk compacts).
-	_ "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/core/v1"
 )
 
 // The variants measured, in the order of the report's tables. A variant
@@ -216,37 +212,18 @@ func startOursMetadata(cfg *rest.Config) (started, time.Time, error) {
 	return started{oursInformer{inf}, func() { cancel(); f.Shutdown() }}, t0, nil
 }
 
-// newPodInformer is what the generated informer of a namespaced type does
-// (templates/informer.go.tmpl): a ListWatch over the typed client in the
-// factory's namespace, the namespace index, the initial list streamed
-// unless the factory says not to (InformerConfig.UseWatchList).
+// newPodInformer is the generated informer of Pods as its factory
+// builds it (podInformer.informerFor): the namespace index, the factory's
+// namespace, list options and resync, the initial list streamed unless
+// the factory says not to (InformerConfig.UseWatchList). The factory has
+// no name (no factory.WithName), so neither has the informer.
 func newPodInformer(cs kubernetes.Interface, c factory.InformerConfig) cache.SharedIndexInformer {
-	gvr := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
-	return cache.NewSharedIndexInformerWithOptions(
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
-			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-				if c.TweakListOptions != nil {
-					c.TweakListOptions(&opts)
-				}
-				return cs.CoreV1().Pods(c.Namespace).List(ctx, opts)
-			},
-			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-				if c.TweakListOptions != nil {
-					c.TweakListOptions(&opts)
-				}
-				return cs.CoreV1().Pods(c.Namespace).Watch(ctx, opts)
-			},
-		}, cs),
-		&corev1.Pod{},
-		cache.SharedIndexInformerOptions{
-			ResyncPeriod: c.ResyncPeriod,
-			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-			// The factory has no name (no factory.WithName), so neither
-			// has its primary informer: Identifier is the zero value.
-			Identifier:   (*cache.InformerName)(nil).WithResource(gvr),
-			UseWatchList: c.UseWatchList,
-		},
-	)
+	return informerscorev1.NewPodInformerWithOptions(cs, c.Namespace, internalinterfaces.InformerOptions{
+		ResyncPeriod:     c.ResyncPeriod,
+		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		TweakListOptions: c.TweakListOptions,
+		DisableWatchList: !c.UseWatchList,
+	})
 }
 
 // stripManagedFieldsClientGo is the transform client-go users write to

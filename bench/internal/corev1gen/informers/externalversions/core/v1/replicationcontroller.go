@@ -4,6 +4,7 @@ package v1
 
 import (
 	"context"
+	"io"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,6 +19,7 @@ import (
 	corev1listers "github.com/informer-gen/informer-gen/bench/internal/corev1gen/listers/core/v1"
 	corev1 "k8s.io/api/core/v1"
 	versioned "k8s.io/client-go/kubernetes"
+	scheme "k8s.io/client-go/kubernetes/scheme"
 )
 
 // ReplicationControllerInformer provides access to a shared informer and lister for
@@ -123,6 +125,18 @@ func NewTypedReplicationControllerInformerWithOptions(client versioned.Interface
 func newReplicationControllerInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "replicationcontrollers"}
 	tweakListOptions := options.TweakListOptions
+	// Watches decode the server's protobuf stream themselves (see
+	// cache.ProtobufWatch), through the typed client where they cannot.
+	watchReplicationControllers := &cache.ProtobufWatch[corev1.ReplicationController, *corev1.ReplicationController]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			return openReplicationControllerWatchStream(ctx, client, namespace, opts)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.CoreV1().ReplicationControllers(namespace).Watch(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("ReplicationController"),
+		Codecs: scheme.Codecs.WithoutConversion(),
+	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -135,7 +149,7 @@ func newReplicationControllerInformer(client versioned.Interface, namespace stri
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.CoreV1().ReplicationControllers(namespace).Watch(ctx, opts)
+				return watchReplicationControllers.WatchWithContext(ctx, opts)
 			},
 		}, client),
 		&corev1.ReplicationController{},
@@ -146,6 +160,31 @@ func newReplicationControllerInformer(client versioned.Interface, namespace stri
 			UseWatchList: !options.DisableWatchList,
 		},
 	)
+}
+
+// openReplicationControllerWatchStream sends the request client's typed Watch sends
+// (unthrottled, asking for protobuf unless the client is configured for
+// another content type) and returns the response body;
+// cache.ErrNoStream when client is not a clientset made with a REST
+// client (a fake clientset, a wrapper).
+func openReplicationControllerWatchStream(ctx context.Context, client versioned.Interface, namespace string, opts metav1.ListOptions) (io.ReadCloser, error) {
+	cs, ok := client.(*versioned.Clientset)
+	if !ok || cs == nil || cs.CoreV1().RESTClient() == nil {
+		return nil, cache.ErrNoStream
+	}
+	var timeout time.Duration
+	if opts.TimeoutSeconds != nil {
+		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
+	}
+	opts.Watch = true
+	return cs.CoreV1().RESTClient().Get().
+		Throttle(nil).
+		UseProtobufAsDefault().
+		NamespaceIfScoped(namespace, namespace != "").
+		Resource("replicationcontrollers").
+		VersionedParams(&opts, scheme.ParameterCodec).
+		Timeout(timeout).
+		Stream(ctx)
 }
 
 // informerFor is the factory's constructor of the shared ReplicationController

@@ -4,6 +4,7 @@ package v1
 
 import (
 	"context"
+	"io"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,6 +19,7 @@ import (
 	corev1listers "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/listers/core/v1"
 	corev1 "k8s.io/api/core/v1"
 	versioned "k8s.io/client-go/kubernetes"
+	scheme "k8s.io/client-go/kubernetes/scheme"
 )
 
 // NamespaceInformer provides access to a shared informer and lister for
@@ -122,6 +124,18 @@ func NewTypedNamespaceInformerWithOptions(client versioned.Interface, options in
 func newNamespaceInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "namespaces"}
 	tweakListOptions := options.TweakListOptions
+	// Watches decode the server's protobuf stream themselves (see
+	// cache.ProtobufWatch), through the typed client where they cannot.
+	watchNamespaces := &cache.ProtobufWatch[corev1.Namespace, *corev1.Namespace]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			return openNamespaceWatchStream(ctx, client, opts)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.CoreV1().Namespaces().Watch(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("Namespace"),
+		Codecs: scheme.Codecs.WithoutConversion(),
+	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -134,7 +148,7 @@ func newNamespaceInformer(client versioned.Interface, options internalinterfaces
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.CoreV1().Namespaces().Watch(ctx, opts)
+				return watchNamespaces.WatchWithContext(ctx, opts)
 			},
 		}, client),
 		&corev1.Namespace{},
@@ -145,6 +159,30 @@ func newNamespaceInformer(client versioned.Interface, options internalinterfaces
 			UseWatchList: !options.DisableWatchList,
 		},
 	)
+}
+
+// openNamespaceWatchStream sends the request client's typed Watch sends
+// (unthrottled, asking for protobuf unless the client is configured for
+// another content type) and returns the response body;
+// cache.ErrNoStream when client is not a clientset made with a REST
+// client (a fake clientset, a wrapper).
+func openNamespaceWatchStream(ctx context.Context, client versioned.Interface, opts metav1.ListOptions) (io.ReadCloser, error) {
+	cs, ok := client.(*versioned.Clientset)
+	if !ok || cs == nil || cs.CoreV1().RESTClient() == nil {
+		return nil, cache.ErrNoStream
+	}
+	var timeout time.Duration
+	if opts.TimeoutSeconds != nil {
+		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
+	}
+	opts.Watch = true
+	return cs.CoreV1().RESTClient().Get().
+		Throttle(nil).
+		UseProtobufAsDefault().
+		Resource("namespaces").
+		VersionedParams(&opts, scheme.ParameterCodec).
+		Timeout(timeout).
+		Stream(ctx)
 }
 
 // informerFor is the factory's constructor of the shared Namespace

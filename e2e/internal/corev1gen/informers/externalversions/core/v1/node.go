@@ -4,6 +4,7 @@ package v1
 
 import (
 	"context"
+	"io"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,6 +19,7 @@ import (
 	corev1listers "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/listers/core/v1"
 	corev1 "k8s.io/api/core/v1"
 	versioned "k8s.io/client-go/kubernetes"
+	scheme "k8s.io/client-go/kubernetes/scheme"
 )
 
 // NodeInformer provides access to a shared informer and lister for
@@ -122,6 +124,18 @@ func NewTypedNodeInformerWithOptions(client versioned.Interface, options interna
 func newNodeInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "nodes"}
 	tweakListOptions := options.TweakListOptions
+	// Watches decode the server's protobuf stream themselves (see
+	// cache.ProtobufWatch), through the typed client where they cannot.
+	watchNodes := &cache.ProtobufWatch[corev1.Node, *corev1.Node]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			return openNodeWatchStream(ctx, client, opts)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.CoreV1().Nodes().Watch(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("Node"),
+		Codecs: scheme.Codecs.WithoutConversion(),
+	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -134,7 +148,7 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.CoreV1().Nodes().Watch(ctx, opts)
+				return watchNodes.WatchWithContext(ctx, opts)
 			},
 		}, client),
 		&corev1.Node{},
@@ -145,6 +159,30 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 			UseWatchList: !options.DisableWatchList,
 		},
 	)
+}
+
+// openNodeWatchStream sends the request client's typed Watch sends
+// (unthrottled, asking for protobuf unless the client is configured for
+// another content type) and returns the response body;
+// cache.ErrNoStream when client is not a clientset made with a REST
+// client (a fake clientset, a wrapper).
+func openNodeWatchStream(ctx context.Context, client versioned.Interface, opts metav1.ListOptions) (io.ReadCloser, error) {
+	cs, ok := client.(*versioned.Clientset)
+	if !ok || cs == nil || cs.CoreV1().RESTClient() == nil {
+		return nil, cache.ErrNoStream
+	}
+	var timeout time.Duration
+	if opts.TimeoutSeconds != nil {
+		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
+	}
+	opts.Watch = true
+	return cs.CoreV1().RESTClient().Get().
+		Throttle(nil).
+		UseProtobufAsDefault().
+		Resource("nodes").
+		VersionedParams(&opts, scheme.ParameterCodec).
+		Timeout(timeout).
+		Stream(ctx)
 }
 
 // informerFor is the factory's constructor of the shared Node

@@ -1,0 +1,391 @@
+package cache
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+
+	"github.com/go-logr/logr"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// protobufStream is the watch.Interface of one protobuf watch stream
+// (ProtobufWatch). Its goroutine, run, reads the stream's frames (a
+// 4-byte big-endian length, then a metav1.WatchEvent), decodes each
+// event's object from the frame in place, and sends the events on
+// result, unbuffered, until the stream ends or Stop is called; it then
+// closes the body and result.
+//
+// What a caller sees is client-go's StreamWatcher over its protobuf
+// decoder: the same event types and objects (TypeMeta empty, a
+// *metav1.Status for ERROR events), result closed without an error event
+// at the stream's end, on an unexpected EOF and on a broken connection,
+// and otherwise one ERROR event whose Status says "unable to decode an
+// event from the watch stream: ..." with client-go's wording of the
+// cause (a malformed frame is decoded again by the generated Unmarshal
+// methods client-go uses, for their error).
+type protobufStream[T any, PT ProtobufObject[T]] struct {
+	logger logr.Logger
+	kinds  envelopeKinds
+	body   io.ReadCloser
+	result chan watch.Event
+	// done is closed by the first Stop.
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+// maxWatchFrame is client-go's largest watch frame (the streaming
+// decoder's maxBytes).
+const maxWatchFrame = 16 << 20
+
+// protobufEnvelope starts every protobuf-encoded object ("k8s\x00").
+var protobufEnvelope = []byte{0x6b, 0x38, 0x73, 0x00}
+
+// envelopeKinds tells decodeEnvelope which objects to decode itself: a
+// T has apiVersion and kind; a metav1.Status is "v1" "Status". It hands
+// any other object to other, client-go's decoder of protobuf objects.
+// codecs decodes streams in other formats (JSON, for a client configured
+// for it).
+type envelopeKinds struct {
+	apiVersion, kind string
+	other            runtime.Decoder
+	codecs           runtime.NegotiatedSerializer
+}
+
+func newProtobufStream[T any, PT ProtobufObject[T]](logger logr.Logger, kinds envelopeKinds, body io.ReadCloser) *protobufStream[T, PT] {
+	s := &protobufStream[T, PT]{logger: logger, kinds: kinds, body: body, result: make(chan watch.Event), done: make(chan struct{})}
+	go s.run()
+	return s
+}
+
+// ResultChan implements watch.Interface.
+func (s *protobufStream[T, PT]) ResultChan() <-chan watch.Event { return s.result }
+
+// Stop implements watch.Interface: it closes the body, which ends run.
+func (s *protobufStream[T, PT]) Stop() {
+	s.stopOnce.Do(func() {
+		close(s.done)
+		_ = s.body.Close()
+	})
+}
+
+// run is the stream's goroutine (StreamWatcher.receive). A protobuf
+// stream starts with a zero byte (the high byte of a frame's length); a
+// stream in another format (the Accept header lets the server answer in
+// JSON, for a client configured for JSON or a type not served in
+// protobuf) is decoded as client-go decodes it.
+func (s *protobufStream[T, PT]) run() {
+	defer utilruntime.HandleCrashWithLogger(s.logger)
+	defer close(s.result)
+	defer s.Stop()
+	first := []byte{0}
+	if _, err := io.ReadFull(s.body, first); err != nil {
+		s.end(err)
+		return
+	}
+	r := io.MultiReader(bytes.NewReader(first), s.body)
+	if first[0] != 0 {
+		br := bufio.NewReader(r)
+		if next, ok := s.otherFormat(br); ok {
+			s.end(s.send(next))
+			return
+		}
+		r = br
+	}
+	var frame []byte
+	s.end(s.send(func() (watch.Event, error) {
+		var err error
+		if frame, err = readWatchFrame(r, frame); err != nil {
+			return watch.Event{}, err
+		}
+		return decodeWatchEvent[T, PT](s.kinds, frame)
+	}))
+}
+
+// send sends the events next decodes until next fails or Stop is called,
+// and returns next's error (nil after Stop).
+func (s *protobufStream[T, PT]) send(next func() (watch.Event, error)) error {
+	for {
+		ev, err := next()
+		if err != nil {
+			return err
+		}
+		select {
+		case <-s.done:
+			return nil
+		case s.result <- ev:
+		}
+	}
+}
+
+// otherFormat returns the decoder of the events of a stream in a format
+// other than protobuf that one of the codecs' stream serializers
+// recognizes from its first bytes (buffered in r): client-go's
+// restclientwatch.Decoder over the serializer's frames.
+func (s *protobufStream[T, PT]) otherFormat(r *bufio.Reader) (func() (watch.Event, error), bool) {
+	_, _ = r.Peek(1)
+	start, _ := r.Peek(r.Buffered())
+	for _, info := range s.kinds.codecs.SupportedMediaTypes() {
+		rd, ok := info.Serializer.(recognizingDecoder)
+		if info.StreamSerializer == nil || info.MediaType == runtime.ContentTypeProtobuf || !ok {
+			continue
+		}
+		if recognized, _, _ := rd.RecognizesData(start); !recognized {
+			continue
+		}
+		events := streaming.NewDecoder(info.StreamSerializer.Framer.NewFrameReader(io.NopCloser(r)), info.StreamSerializer.Serializer)
+		objects := s.kinds.codecs.DecoderToVersion(info.Serializer, nil)
+		return func() (watch.Event, error) { return decodeOtherEvent(events, objects) }, true
+	}
+	return nil, false
+}
+
+// recognizingDecoder is a serializer that tells its format from the first
+// bytes (apimachinery's recognizer.RecognizingDecoder).
+type recognizingDecoder interface {
+	RecognizesData(peek []byte) (ok, unknown bool, err error)
+}
+
+// decodeOtherEvent decodes the next event of events, whose objects
+// objects decodes: client-go's restclientwatch.Decoder.Decode.
+func decodeOtherEvent(events streaming.Decoder, objects runtime.Decoder) (watch.Event, error) {
+	var got metav1.WatchEvent
+	res, _, err := events.Decode(nil, &got)
+	if err != nil {
+		return watch.Event{}, err
+	}
+	if res != &got {
+		return watch.Event{}, fmt.Errorf("unable to decode to metav1.WatchEvent")
+	}
+	t, ok := watchEventType([]byte(got.Type))
+	if !ok {
+		return watch.Event{}, fmt.Errorf("got invalid watch event type: %v", got.Type)
+	}
+	obj, err := runtime.Decode(objects, got.Object.Raw)
+	if err != nil {
+		return watch.Event{}, fmt.Errorf("unable to decode watch event: %v", err)
+	}
+	return watch.Event{Type: t, Object: obj}, nil
+}
+
+// end reports the error that ended the stream as StreamWatcher.receive
+// does.
+func (s *protobufStream[T, PT]) end(err error) {
+	switch {
+	case err == nil: // stopped
+	case err == io.EOF:
+	case err == io.ErrUnexpectedEOF:
+		s.logger.V(1).Info("Unexpected EOF during watch stream event decoding", "err", err)
+	case utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err):
+		s.logger.V(5).Info("Unable to decode an event from the watch stream", "err", err)
+	default:
+		reporter := apierrors.NewClientErrorReporter(http.StatusInternalServerError, http.MethodGet, "ClientWatchDecoding")
+		select {
+		case <-s.done:
+		case s.result <- watch.Event{Type: watch.Error, Object: reporter.AsObject(fmt.Errorf("unable to decode an event from the watch stream: %v", err))}:
+		}
+	}
+}
+
+// readWatchFrame reads one length-prefixed frame into buf (grown as
+// needed) and returns it. Its errors are client-go's frame reader's: EOF
+// before a frame or after its header, ErrUnexpectedEOF within either,
+// streaming.ErrObjectTooLarge once it read maxWatchFrame bytes of a
+// longer frame.
+func readWatchFrame(r io.Reader, buf []byte) ([]byte, error) {
+	var header [4]byte
+	if _, err := io.ReadFull(r, header[:]); err != nil {
+		return buf, err
+	}
+	n := int(binary.BigEndian.Uint32(header[:]))
+	if n > maxWatchFrame {
+		switch read, err := io.CopyN(io.Discard, r, maxWatchFrame); {
+		case err == io.EOF && read == 0:
+			return buf, io.EOF
+		case err == io.EOF:
+			return buf, io.ErrUnexpectedEOF
+		case err != nil:
+			return buf, err
+		}
+		return buf, streaming.ErrObjectTooLarge
+	}
+	if cap(buf) < n {
+		buf = make([]byte, n, max(n, 2*cap(buf)))
+	}
+	buf = buf[:n]
+	_, err := io.ReadFull(r, buf)
+	return buf, err
+}
+
+// decodeWatchEvent decodes one frame: a metav1.WatchEvent whose object is
+// T, or a *metav1.Status for an ERROR event.
+func decodeWatchEvent[T any, PT ProtobufObject[T]](kinds envelopeKinds, frame []byte) (watch.Event, error) {
+	if len(frame) == 0 {
+		return watch.Event{}, fmt.Errorf("empty data")
+	}
+	eventType, raw, err := watchEventFields(frame)
+	if err != nil {
+		return watch.Event{}, err
+	}
+	t, ok := watchEventType(eventType)
+	if !ok {
+		return watch.Event{}, fmt.Errorf("got invalid watch event type: %v", string(eventType))
+	}
+	obj, err := decodeEnvelope[T, PT](kinds, raw)
+	if err != nil {
+		return watch.Event{}, fmt.Errorf("unable to decode watch event: %v", err)
+	}
+	return watch.Event{Type: t, Object: obj}, nil
+}
+
+// watchEventType returns the event type named name, if it is one.
+func watchEventType(name []byte) (watch.EventType, bool) {
+	switch t := watch.EventType(name); t {
+	case watch.Added, watch.Modified, watch.Deleted, watch.Error, watch.Bookmark:
+		return t, true
+	}
+	return "", false
+}
+
+// watchEventFields returns a metav1.WatchEvent's type and its object's
+// raw bytes, both within frame when it parses fast (scanFields), else
+// what metav1.WatchEvent.Unmarshal makes of it.
+func watchEventFields(frame []byte) (eventType, raw []byte, err error) {
+	var object []byte
+	ok := scanFields(frame, 1<<1|1<<2, func(num uint64, value []byte) {
+		if num == 1 {
+			eventType = value
+		} else {
+			object = value
+		}
+	})
+	if ok {
+		ok = scanFields(object, 1<<1, func(_ uint64, value []byte) { raw = value })
+	}
+	if !ok {
+		var ev metav1.WatchEvent
+		if err := ev.Unmarshal(frame); err != nil {
+			return nil, nil, err
+		}
+		return []byte(ev.Type), ev.Object.Raw, nil
+	}
+	return eventType, raw, nil
+}
+
+// decodeEnvelope decodes an object in the protobuf envelope (a
+// runtime.Unknown after protobufEnvelope): a T or a Status itself, any
+// other object with kinds.other. Its errors are client-go's protobuf
+// serializer's.
+func decodeEnvelope[T any, PT ProtobufObject[T]](kinds envelopeKinds, data []byte) (runtime.Object, error) {
+	if !bytes.HasPrefix(data, protobufEnvelope) || len(data) == len(protobufEnvelope) {
+		return runtime.Decode(kinds.other, data)
+	}
+	apiVersion, kind, raw, err := unknownFields(data[len(protobufEnvelope):])
+	switch {
+	case err != nil:
+		return nil, err
+	case string(apiVersion) == kinds.apiVersion && string(kind) == kinds.kind:
+		obj := PT(new(T))
+		return obj, obj.Unmarshal(raw)
+	case string(apiVersion) == "v1" && string(kind) == "Status":
+		status := &metav1.Status{}
+		return status, status.Unmarshal(raw)
+	default:
+		return runtime.Decode(kinds.other, data)
+	}
+}
+
+// unknownFields returns the apiVersion, the kind and the raw object of a
+// runtime.Unknown, all within data when it parses fast (scanFields),
+// else what runtime.Unknown.Unmarshal makes of it.
+func unknownFields(data []byte) (apiVersion, kind, raw []byte, err error) {
+	var typeMeta []byte
+	ok := scanFields(data, 1<<1|1<<2|1<<3|1<<4, func(num uint64, value []byte) {
+		switch num {
+		case 1:
+			typeMeta = value
+		case 2:
+			raw = value
+		}
+	})
+	if ok {
+		ok = scanFields(typeMeta, 1<<1|1<<2, func(num uint64, value []byte) {
+			if num == 1 {
+				apiVersion = value
+			} else {
+				kind = value
+			}
+		})
+	}
+	if !ok {
+		var unk runtime.Unknown
+		if err := unk.Unmarshal(data); err != nil {
+			return nil, nil, nil, err
+		}
+		return []byte(unk.APIVersion), []byte(unk.Kind), unk.Raw, nil
+	}
+	return apiVersion, kind, raw, nil
+}
+
+// scanFields calls field with the number and contents of each field of
+// the protobuf message msg whose number is in known (a bit mask: the
+// message's fields, all length-delimited in the messages of this file),
+// in order, and skips the other fields. It reports whether msg is well
+// formed, with each known field length-delimited and there at most once
+// (a generated Unmarshal merges the occurrences of a field); when it is
+// not, the callers decode msg with its generated Unmarshal method
+// instead, for client-go's result or error.
+func scanFields(msg []byte, known uint64, field func(num uint64, value []byte)) bool {
+	var seen uint64
+	for len(msg) > 0 {
+		tag, n := binary.Uvarint(msg)
+		num, wire := tag>>3, tag&7
+		isKnown := num < 64 && known&(1<<num) != 0
+		if n <= 0 || num == 0 || isKnown && (wire != 2 || seen&(1<<num) != 0) {
+			return false
+		}
+		if isKnown {
+			seen |= 1 << num
+		}
+		msg = msg[n:]
+		switch wire {
+		case 0: // varint
+			if _, n = binary.Uvarint(msg); n <= 0 {
+				return false
+			}
+			msg = msg[n:]
+		case 1: // fixed64
+			if len(msg) < 8 {
+				return false
+			}
+			msg = msg[8:]
+		case 5: // fixed32
+			if len(msg) < 4 {
+				return false
+			}
+			msg = msg[4:]
+		case 2: // length-delimited
+			size, n := binary.Uvarint(msg)
+			if n <= 0 || size > uint64(len(msg)-n) {
+				return false
+			}
+			if isKnown {
+				field(num, msg[n:n+int(size)])
+			}
+			msg = msg[n+int(size):]
+		default: // groups, which no Kubernetes type has
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,108 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync/atomic"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
+)
+
+// ErrNoStream is what ProtobufWatch.Open returns when its client cannot
+// open a raw watch stream (a fake clientset, a clientset wrapped by the
+// user): the ProtobufWatch then watches through the typed client.
+var ErrNoStream = errors.New("cache: the client cannot open a raw watch stream")
+
+// ProtobufObject is an API object that decodes itself from protobuf (the
+// types of k8s.io/api): *T, a runtime.Object with the Unmarshal method
+// go-to-protobuf generates. Unmarshal must not keep data, which the
+// decoder reuses for the next event (generated Unmarshal methods copy
+// every string and byte slice they keep).
+type ProtobufObject[T any] interface {
+	*T
+	runtime.Object
+	Unmarshal(data []byte) error
+}
+
+// ProtobufWatch watches objects of type T through the watch stream it
+// opens with the clientset's REST client, and decodes a protobuf stream
+// itself: each event's object is decoded once, from the frame it arrives
+// in, where client-go's watch decoder copies it twice first (the event's
+// RawExtension, then the Unknown envelope). The events, their objects
+// (with an empty TypeMeta) and the errors a caller sees are client-go's
+// (see protobufStream); a stream in another format (JSON, for a client
+// configured for it) is decoded as client-go decodes it.
+//
+// Generated informers of protobuf types watch through one, with Open
+// from the clientset's REST client and Watch the typed client's:
+//
+//	watchPods := &cache.ProtobufWatch[corev1.Pod, *corev1.Pod]{Open: open, Watch: typed, Kind: gvk, Codecs: scheme.Codecs.WithoutConversion()}
+//	lw.WatchFuncWithContext = watchPods.WatchWithContext
+//
+// It watches through Watch when Open returns ErrNoStream, and from the
+// first time the server refuses the request's content type (406 or 415)
+// on.
+type ProtobufWatch[T any, PT ProtobufObject[T]] struct {
+	// Open sends the request the typed client's Watch sends for options
+	// (with Watch set; unthrottled; Accept asking for protobuf first
+	// unless the client is configured otherwise: the REST client's
+	// Request.UseProtobufAsDefault) and returns the response body (its
+	// Request.Stream), or ErrNoStream.
+	Open func(ctx context.Context, options metav1.ListOptions) (io.ReadCloser, error)
+	// Watch is the typed client's Watch.
+	Watch WatchFuncWithContext
+	// Kind is T's group, version and kind: objects of this kind (and
+	// Status objects) in a protobuf stream are decoded by T's Unmarshal.
+	Kind schema.GroupVersionKind
+	// Codecs is the clientset's (its scheme package's
+	// Codecs.WithoutConversion()), required: it decodes objects of other
+	// kinds, which a server does not send, and streams in other formats,
+	// as client-go would.
+	Codecs runtime.NegotiatedSerializer
+
+	// refused is set once the server refused the request's content
+	// type; it is never cleared.
+	refused atomic.Bool
+}
+
+// WatchWithContext starts a watch; it is a WatchFuncWithContext.
+func (w *ProtobufWatch[T, PT]) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	if w.refused.Load() {
+		return w.Watch(ctx, options)
+	}
+	body, err := w.Open(ctx, options)
+	switch {
+	case err == nil:
+		return newProtobufStream[T, PT](klog.FromContext(ctx), w.kinds(), body), nil
+	case errors.Is(err, ErrNoStream):
+		return w.Watch(ctx, options)
+	case apierrors.IsNotAcceptable(err) || apierrors.IsUnsupportedMediaType(err):
+		if !w.refused.Swap(true) {
+			klog.FromContext(ctx).Info("The server refused the content type of a raw watch stream; watching through the typed client from now on", "kind", w.Kind, "err", err)
+		}
+		return w.Watch(ctx, options)
+	case utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err):
+		// client-go's Request.Watch ends such a watch at once, without
+		// an error; the reflector then watches again.
+		return watch.NewEmptyWatch(), nil
+	default:
+		return nil, err
+	}
+}
+
+// kinds is what the streams decode themselves, and client-go's decoders
+// for the rest: the ones its REST client builds for a watch.
+func (w *ProtobufWatch[T, PT]) kinds() envelopeKinds {
+	k := envelopeKinds{apiVersion: w.Kind.GroupVersion().String(), kind: w.Kind.Kind, codecs: w.Codecs, other: runtime.NoopDecoder{}}
+	if info, ok := runtime.SerializerInfoForMediaType(w.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf); ok {
+		k.other = w.Codecs.DecoderToVersion(info.Serializer, nil)
+	}
+	return k
+}

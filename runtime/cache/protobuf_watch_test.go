@@ -1,0 +1,140 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// metaCodecs decodes the objects of metav1 (the test's T is
+// metav1.PartialObjectMetadata, which has a generated Unmarshal).
+func metaCodecs(t *testing.T) runtime.NegotiatedSerializer {
+	t.Helper()
+	s := runtime.NewScheme()
+	if err := metav1.AddMetaToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	return serializer.NewCodecFactory(s).WithoutConversion()
+}
+
+func TestProtobufWatchFallsBackToTheTypedWatch(t *testing.T) {
+	typed := watch.NewFake()
+	for _, tc := range []struct {
+		name       string
+		openErr    error
+		wantTyped  bool
+		wantErr    bool
+		wantEmpty  bool
+		wantOpened int // Open calls over two watches
+	}{
+		{name: "a client that cannot stream (a fake clientset) watches through the typed client", openErr: ErrNoStream, wantTyped: true, wantOpened: 2},
+		{name: "a server that refuses protobuf (406) is not asked again", openErr: apierrors.NewGenericServerResponse(http.StatusNotAcceptable, "GET", schema.GroupResource{Resource: "widgets"}, "", "", 0, false), wantTyped: true, wantOpened: 1},
+		{name: "a server that refuses protobuf (415) is not asked again", openErr: apierrors.NewGenericServerResponse(http.StatusUnsupportedMediaType, "GET", schema.GroupResource{Resource: "widgets"}, "", "", 0, false), wantTyped: true, wantOpened: 1},
+		{name: "a broken connection ends the watch without an error, as client-go's", openErr: io.ErrUnexpectedEOF, wantEmpty: true, wantOpened: 2},
+		{name: "other errors are the caller's", openErr: apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("no")), wantErr: true, wantOpened: 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var opened, watched atomic.Int32
+			pw := &ProtobufWatch[metav1.PartialObjectMetadata, *metav1.PartialObjectMetadata]{
+				Open: func(context.Context, metav1.ListOptions) (io.ReadCloser, error) {
+					opened.Add(1)
+					return nil, tc.openErr
+				},
+				Watch: func(context.Context, metav1.ListOptions) (watch.Interface, error) {
+					watched.Add(1)
+					return typed, nil
+				},
+				Kind:   metav1.SchemeGroupVersion.WithKind("PartialObjectMetadata"),
+				Codecs: metaCodecs(t),
+			}
+			for range 2 {
+				w, err := pw.WatchWithContext(context.Background(), metav1.ListOptions{})
+				switch {
+				case tc.wantErr:
+					if !errors.Is(err, tc.openErr) {
+						t.Fatalf("error %v, want %v", err, tc.openErr)
+					}
+				case tc.wantTyped && w != typed, err != nil:
+					t.Fatalf("watch %v, error %v; want the typed watch", w, err)
+				case tc.wantEmpty:
+					if _, open := <-w.ResultChan(); open {
+						t.Fatal("the watch did not end at once")
+					}
+				}
+			}
+			if int(opened.Load()) != tc.wantOpened || (watched.Load() > 0) != tc.wantTyped {
+				t.Errorf("Open called %d times, typed Watch %d; want %d, typed %v", opened.Load(), watched.Load(), tc.wantOpened, tc.wantTyped)
+			}
+		})
+	}
+}
+
+// blockingBody is a response body that delivers its data, then blocks
+// until it is closed.
+type blockingBody struct {
+	data   []byte
+	closed chan struct{}
+}
+
+func (b *blockingBody) Read(p []byte) (int, error) {
+	if len(b.data) > 0 {
+		n := copy(p, b.data)
+		b.data = b.data[n:]
+		return n, nil
+	}
+	<-b.closed
+	return 0, errors.New("use of closed network connection")
+}
+
+func (b *blockingBody) Close() error {
+	select {
+	case <-b.closed:
+	default:
+		close(b.closed)
+	}
+	return nil
+}
+
+func TestProtobufWatchStopEndsTheStreamAndClosesTheBody(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data []byte // what the server sent before the stream went quiet
+	}{
+		{name: "while waiting for the server", data: nil},
+		{name: "while the caller does not read an event", data: []byte{0, 0, 0, 4, 0x0a, 0x02, 'A', 'D'}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := &blockingBody{data: tc.data, closed: make(chan struct{})}
+			pw := &ProtobufWatch[metav1.PartialObjectMetadata, *metav1.PartialObjectMetadata]{
+				Open:   func(context.Context, metav1.ListOptions) (io.ReadCloser, error) { return body, nil },
+				Kind:   metav1.SchemeGroupVersion.WithKind("PartialObjectMetadata"),
+				Codecs: metaCodecs(t),
+			}
+			w, err := pw.WatchWithContext(context.Background(), metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(10 * time.Millisecond) // let the stream block
+			w.Stop()
+			w.Stop() // idempotent
+			select {
+			case <-body.closed:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Stop did not close the body")
+			}
+			for range w.ResultChan() { // closed once the goroutine ends
+			}
+		})
+	}
+}
