@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 )
@@ -46,9 +45,9 @@ type ProtobufObject[T any] interface {
 //	watchPods := &cache.ProtobufWatch[corev1.Pod, *corev1.Pod]{Open: open, Watch: typed, Kind: gvk, Codecs: scheme.Codecs.WithoutConversion()}
 //	lw.WatchFuncWithContext = watchPods.WatchWithContext
 //
-// It watches through Watch when Open returns ErrNoStream, and from the
-// first time the server refuses the request's content type (406 or 415)
-// on.
+// It watches through Watch when Open fails (ErrNoStream included), and
+// from the first time the server refuses the request's content type (406
+// or 415) on.
 type ProtobufWatch[T any, PT ProtobufObject[T]] struct {
 	// Open sends the request the typed client's Watch sends for options
 	// (with Watch set; unthrottled; Accept asking for protobuf first
@@ -78,23 +77,18 @@ func (w *ProtobufWatch[T, PT]) WatchWithContext(ctx context.Context, options met
 		return w.Watch(ctx, options)
 	}
 	body, err := w.Open(ctx, options)
-	switch {
-	case err == nil:
+	if err == nil {
 		return newProtobufStream[T, PT](klog.FromContext(ctx), w.kinds(), body), nil
-	case errors.Is(err, ErrNoStream):
-		return w.Watch(ctx, options)
-	case apierrors.IsNotAcceptable(err) || apierrors.IsUnsupportedMediaType(err):
+	}
+	if apierrors.IsNotAcceptable(err) || apierrors.IsUnsupportedMediaType(err) {
 		if !w.refused.Swap(true) {
 			klog.FromContext(ctx).Info("The server refused the content type of a raw watch stream; watching through the typed client from now on", "kind", w.Kind, "err", err)
 		}
-		return w.Watch(ctx, options)
-	case utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err):
-		// client-go's Request.Watch ends such a watch at once, without
-		// an error; the reflector then watches again.
-		return watch.NewEmptyWatch(), nil
-	default:
-		return nil, err
 	}
+	// The typed client watches this time (ErrNoStream) or tries again,
+	// with client-go's retries and errors: Request.Stream retries less
+	// than Request.Watch, and words some errors differently.
+	return w.Watch(ctx, options)
 }
 
 // kinds is what the streams decode themselves, and client-go's decoders
