@@ -2,6 +2,7 @@ package generators
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -31,5 +32,27 @@ func TestMatchesAnyFollowsGoListPatterns(t *testing.T) {
 		if got := matchesAny(dir, tt.patterns, pkgPath, pkgDir); got != tt.want {
 			t.Errorf("matchesAny(%q) = %v, want %v", tt.patterns, got, tt.want)
 		}
+	}
+}
+
+func TestUnmarshalersAreTheTypesWithGoToProtobufsUnmarshal(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"go-to-protobuf's methods (generated.pb.go)", "func (m *Pod) Unmarshal(dAtA []byte) error {\n\tl := len(dAtA)\n}\nfunc (m *PodList) Unmarshal(dAtA []byte) error {\n}\n", []string{"Pod", "PodList"}},
+		{"a hand-written Unmarshal of another shape", "func (w *Widget) Unmarshal(data []byte) error {\n}\n", nil},
+		{"a JSON unmarshaler", "func (m *Widget) UnmarshalJSON(dAtA []byte) error {\n}\n", nil},
+		{"the method in a comment", "// func (m *Pod) Unmarshal(dAtA []byte) error {\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, m := range unmarshalMethod.FindAllStringSubmatch(tc.src, -1) {
+				got = append(got, m[1])
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("unmarshalers %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -10,10 +10,12 @@ import (
 )
 
 // TestTemplatesOnlyPrintTheModel keeps the decisions in Go: the templates
-// print fields, range over lists and quote strings (printf "%q"); the one
-// choice they make is the code of a namespaced kind over that of a
-// cluster-scoped one ({{if .Namespaced}}). No other if, with, function
-// (and, or, not, eq, len, index, ...) or variable assignment.
+// print fields, range over lists and quote strings (printf "%q"); the
+// choices they make are the code of a namespaced kind over that of a
+// cluster-scoped one ({{if .Namespaced}}) and the watch of a kind that
+// decodes itself from protobuf over the typed client's ({{if .Protobuf}}),
+// both flags the model computes. No other if, with, function (and, or,
+// not, eq, len, index, ...) or variable assignment.
 func TestTemplatesOnlyPrintTheModel(t *testing.T) {
 	set, err := templates.Parse()
 	if err != nil {
@@ -37,6 +39,7 @@ func TestTemplatesOnlyPrintTheModel(t *testing.T) {
 func TestTemplateLogicIsFound(t *testing.T) {
 	for _, tt := range []struct{ text, want string }{
 		{`{{if .Namespaced}}x{{end}}`, ""},
+		{`{{if .Protobuf}}x{{end}}`, ""},
 		{`{{range $v := .Versions}}{{$v.Name}}{{end}}`, ""},
 		{`{{printf "%q" .Resource}}`, ""},
 		{`{{if .Informer}}x{{end}}`, "{{if .Informer}}"},
@@ -69,7 +72,7 @@ func templateLogic(n parse.Node) []string {
 			out = append(out, templateLogic(c)...)
 		}
 	case *parse.IfNode:
-		if n.Pipe.String() != ".Namespaced" {
+		if p := n.Pipe.String(); p != ".Namespaced" && p != ".Protobuf" {
 			out = append(out, "decides in the template: {{if "+n.Pipe.String()+"}}")
 		}
 		out = append(out, templateLogic(n.List)...)

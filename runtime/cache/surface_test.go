@@ -69,11 +69,13 @@ var clientGoNames = []string{
 // code: per-informer metrics, the resync handler, the context form of
 // WaitForCacheSync, why an informer has not synced (SyncResult's reasons,
 // for errors.As and for informers that wrap ours), whether a client
-// can stream lists (generated client adapters), and the seam of sharded
+// can stream lists (generated client adapters), the seam of sharded
 // informers (implemented by the shard module and by coordinators, set by
-// factories).
+// factories), and the watch that decodes protobuf streams itself
+// (generated informers of protobuf types).
 var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext",
-	"Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription"}
+	"Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription",
+	"ProtobufWatch", "ProtobufObject", "ErrNoStream"}
 
 // The public surface of runtime/cache is what users and generated code use:
 // client-go's drop-in names and a few of our own. A new exported name must
