@@ -47,7 +47,7 @@ type sourceFile struct {
 }
 
 // unmarshalMethod matches the Unmarshal method go-to-protobuf generates.
-var unmarshalMethod = regexp.MustCompile(`(?m)^func \(m \*(\w+)\) Unmarshal\(dAtA \[\]byte\) error \{`)
+var unmarshalMethod = regexp.MustCompile(`(?m)^func \(\w+ \*(\w+)\) Unmarshal\(dAtA \[\]byte\) error \{`)
 
 // loadPackages resolves patterns from dir and parses every non-test Go file
 // of the matched packages. The result is sorted by import path. The
