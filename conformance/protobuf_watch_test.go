@@ -95,6 +95,24 @@ func ourEvents(t *testing.T, stream []byte) []watch.Event {
 	return drain(w)
 }
 
+// sameEvents reports whether got, ours, are want, client-go's: the same
+// types and semantically equal objects, in order; it says where not.
+func sameEvents(t *testing.T, got, want []watch.Event) bool {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d events, client-go %d:\n ours %v\n client-go %v", len(got), len(want), got, want)
+		return false
+	}
+	same := true
+	for i := range want {
+		if got[i].Type != want[i].Type || !equality.Semantic.DeepEqual(got[i].Object, want[i].Object) {
+			t.Errorf("event %d:\n ours      %s %#v\n client-go %s %#v", i, got[i].Type, got[i].Object, want[i].Type, want[i].Object)
+			same = false
+		}
+	}
+	return same
+}
+
 func drain(w watch.Interface) []watch.Event {
 	var out []watch.Event
 	for ev := range w.ResultChan() {
@@ -146,15 +164,7 @@ func TestProtobufWatchDecodesWhatClientGoDecodes(t *testing.T) {
 		{"an unknown field of the event is skipped", cat(protobufFrame(t, "ADDED", pod("a", "10"))[:4], []byte{0x18, 0x01}, protobufFrame(t, "ADDED", pod("a", "10"))[4:])},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			want, got := clientGoEvents(tc.stream), ourEvents(t, tc.stream)
-			if len(got) != len(want) {
-				t.Fatalf("%d events, client-go %d:\n ours %v\n client-go %v", len(got), len(want), got, want)
-			}
-			for i := range want {
-				if got[i].Type != want[i].Type || !equality.Semantic.DeepEqual(got[i].Object, want[i].Object) {
-					t.Errorf("event %d:\n ours      %s %#v\n client-go %s %#v", i, got[i].Type, got[i].Object, want[i].Type, want[i].Object)
-				}
-			}
+			sameEvents(t, ourEvents(t, tc.stream), clientGoEvents(tc.stream))
 		})
 	}
 }
@@ -192,15 +202,7 @@ func TestProtobufWatchDecodesJSONStreamsAsClientGoDoes(t *testing.T) {
 		{"an event that is not JSON", append(jsonEvent(t, "ADDED", testPod("a", "10")), []byte("{not json}")...)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			want, got := clientGoEventsOf(runtime.ContentTypeJSON, tc.stream), ourEvents(t, tc.stream)
-			if len(got) != len(want) {
-				t.Fatalf("%d events, client-go %d:\n ours %v\n client-go %v", len(got), len(want), got, want)
-			}
-			for i := range want {
-				if got[i].Type != want[i].Type || !equality.Semantic.DeepEqual(got[i].Object, want[i].Object) {
-					t.Errorf("event %d:\n ours      %s %#v\n client-go %s %#v", i, got[i].Type, got[i].Object, want[i].Type, want[i].Object)
-				}
-			}
+			sameEvents(t, ourEvents(t, tc.stream), clientGoEventsOf(runtime.ContentTypeJSON, tc.stream))
 		})
 	}
 }
@@ -219,14 +221,8 @@ func TestProtobufWatchDecodesCorruptStreamsAsClientGoDoes(t *testing.T) {
 			stream[rnd.IntN(len(stream))] = byte(rnd.IntN(256))
 		}
 		stream = stream[:len(stream)-rnd.IntN(8)]
-		want, got := clientGoEvents(stream), ourEvents(t, stream)
-		if len(got) != len(want) {
-			t.Fatalf("stream %d: %d events, client-go %d:\n ours %v\n client-go %v", i, len(got), len(want), got, want)
-		}
-		for j := range want {
-			if got[j].Type != want[j].Type || !equality.Semantic.DeepEqual(got[j].Object, want[j].Object) {
-				t.Fatalf("stream %d, event %d:\n ours      %s %#v\n client-go %s %#v", i, j, got[j].Type, got[j].Object, want[j].Type, want[j].Object)
-			}
+		if !sameEvents(t, ourEvents(t, stream), clientGoEvents(stream)) {
+			t.Fatalf("stream %d (%q) decodes differently", i, stream)
 		}
 	}
 }
