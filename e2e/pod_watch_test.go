@@ -37,7 +37,7 @@ func TestGeneratedPodInformerFollowsTheServerThroughItsOwnWatchDecoding(t *testi
 		{"a client configured for JSON", runtime.ContentTypeJSON, "application/json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ns := fmt.Sprintf("pod-watch-%d", i)
+			ns := fmt.Sprintf("pod-watch-%d-%d", i, time.Now().UnixNano()) // fresh under -count
 			cfg := c.AdminConfig()
 			createNamespaces(t, cfg, ns)
 			cfg.ContentType = tc.contentType
