@@ -45,9 +45,10 @@
 //
 // Variants: client-go (informers.NewSharedInformerFactory defaults),
 // client-go-strip (the same with a transform clearing managedFields),
-// ours (runtime/factory defaults, as generated code builds the informer:
-// cached objects compacted, by the walks informer-gen generates for
-// k8s.io/api/core/v1, linked in from internal/corev1gen), ours-uncompacted (the same
+// ours (the Pod informer informer-gen generates for k8s.io/api/core/v1,
+// internal/corev1gen, with runtime/factory defaults: watches decoded by
+// cache.ProtobufWatch, cached objects compacted by the generated walks),
+// ours-uncompacted (the same
 // with factory.WithoutCompaction: objects cached as decoded), ours-paged
 // (factory.WithoutWatchList), ours-metadata (a PartialObjectMetadata
 // informer of our runtime) and client-go-metadata (client-go's

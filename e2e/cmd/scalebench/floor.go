@@ -27,8 +27,8 @@ import (
 //   - read-only reads the stream's frames and decodes none of them: the
 //     pace of kube-apiserver and the connection;
 //   - decode-only decodes every event with client-go's typed watch and
-//     drops it: that pace plus client-go's decoding, which client-go's
-//     informers and ours share.
+//     drops it: that pace plus client-go's decoding (client-go's informers
+//     decode so; ours decode the stream themselves, cache.ProtobufWatch).
 const (
 	variantReadOnly   = "read-only"
 	variantDecodeOnly = "decode-only"
