@@ -248,11 +248,13 @@ func decodeWatchEvent[T any, PT ProtobufObject[T]](kinds envelopeKinds, frame []
 	return watch.Event{Type: t, Object: obj}, nil
 }
 
-// watchEventType returns the event type named name, if it is one.
+// watchEventType returns the event type named name, if it is one,
+// without allocating (the constant, not a copy of name).
 func watchEventType(name []byte) (watch.EventType, bool) {
-	switch t := watch.EventType(name); t {
-	case watch.Added, watch.Modified, watch.Deleted, watch.Error, watch.Bookmark:
-		return t, true
+	for _, t := range [...]watch.EventType{watch.Added, watch.Modified, watch.Deleted, watch.Bookmark, watch.Error} {
+		if string(name) == string(t) {
+			return t, true
+		}
 	}
 	return "", false
 }
@@ -354,38 +356,40 @@ func scanFields(msg []byte, known uint64, field func(num uint64, value []byte)) 
 		if n <= 0 || num == 0 || isKnown && (wire != 2 || seen&(1<<num) != 0) {
 			return false
 		}
-		if isKnown {
-			seen |= 1 << num
-		}
-		msg = msg[n:]
-		switch wire {
-		case 0: // varint
-			if _, n = binary.Uvarint(msg); n <= 0 {
-				return false
-			}
-			msg = msg[n:]
-		case 1: // fixed64
-			if len(msg) < 8 {
-				return false
-			}
-			msg = msg[8:]
-		case 5: // fixed32
-			if len(msg) < 4 {
-				return false
-			}
-			msg = msg[4:]
-		case 2: // length-delimited
-			size, n := binary.Uvarint(msg)
-			if n <= 0 || size > uint64(len(msg)-n) {
-				return false
-			}
-			if isKnown {
-				field(num, msg[n:n+int(size)])
-			}
-			msg = msg[n+int(size):]
-		default: // groups, which no Kubernetes type has
+		value, rest, ok := fieldValue(msg[n:], wire)
+		if !ok {
 			return false
 		}
+		if isKnown {
+			seen |= 1 << num
+			field(num, value)
+		}
+		msg = rest
 	}
 	return true
+}
+
+// fieldValue splits msg, which starts with the value of a field of wire
+// type wire, into the value (the contents of a length-delimited one) and
+// the rest; ok is false when msg is too short or wire is a group's, which
+// no Kubernetes type has.
+func fieldValue(msg []byte, wire uint64) (value, rest []byte, ok bool) {
+	switch wire {
+	case 0: // varint
+		_, n := binary.Uvarint(msg)
+		return msg[:max(n, 0)], msg[max(n, 0):], n > 0
+	case 1, 5: // fixed64, fixed32
+		size := 8
+		if wire == 5 {
+			size = 4
+		}
+		return msg[:min(size, len(msg))], msg[min(size, len(msg)):], len(msg) >= size
+	case 2: // length-delimited
+		size, n := binary.Uvarint(msg)
+		if n <= 0 || size > uint64(len(msg)-n) {
+			return nil, nil, false
+		}
+		return msg[n : n+int(size)], msg[n+int(size):], true
+	}
+	return nil, nil, false
 }
