@@ -3,6 +3,7 @@ package generators
 import (
 	"go/ast"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,6 +43,10 @@ type declaredType struct {
 	// informer-gen takes a package whose ObjectMeta has none for an
 	// internal (unversioned) API package.
 	objectMetaJSON bool
+	// typeMetaInline is whether the type is a struct embedding TypeMeta
+	// with a json tag of no name (`json:",inline"`): what marks a package
+	// of versioned API types to upstream's --lint-rules.
+	typeMetaInline bool
 	// refs are the types ObjectMeta may come from when the type has no
 	// ObjectMeta field of its own: the type it is defined from or aliases
 	// (type X v1.Y, type X = v1.Y, type X Y), or the structs it embeds.
@@ -180,6 +185,7 @@ func newDeclaredType(f *sourceFile, spec *ast.TypeSpec, endLine map[int]*ast.Com
 				t.objectMeta = true
 				t.objectMetaJSON = field.Tag != nil && strings.Contains(field.Tag.Value, "json:")
 			} else if len(field.Names) == 0 {
+				t.typeMetaInline = t.typeMetaInline || isInlineTypeMeta(field)
 				if ref, ok := refOf(field.Type); ok {
 					t.refs = append(t.refs, ref)
 				}
@@ -191,6 +197,21 @@ func newDeclaredType(f *sourceFile, spec *ast.TypeSpec, endLine map[int]*ast.Com
 		}
 	}
 	return t
+}
+
+// isInlineTypeMeta reports whether the embedded field is TypeMeta with a
+// json tag naming no field, as upstream's lint rules test it.
+func isInlineTypeMeta(field *ast.Field) bool {
+	if fieldName(field) != "TypeMeta" || field.Tag == nil {
+		return false
+	}
+	tag, err := strconv.Unquote(field.Tag.Value)
+	if err != nil {
+		return false
+	}
+	json, ok := reflect.StructTag(tag).Lookup("json")
+	name, _, _ := strings.Cut(json, ",")
+	return ok && name == ""
 }
 
 // refOf returns the named type expr refers to (through a pointer), if any.

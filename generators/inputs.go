@@ -12,10 +12,12 @@ type inputs struct {
 
 // loadInputs loads the packages patterns match and the clientset of t,
 // refuses an output layout that holds any of them, and resolves the
-// ObjectMeta of their types. A clientset that cannot be read is not an
+// ObjectMeta of their types. With lint rules, every input package is
+// checked by them, in import path order, and the first that breaks one is
+// the error. A clientset that cannot be read is not an
 // error yet: only informers need it (see checkClientset).
 func loadInputs(t *target, patterns []string) (*inputs, error) {
-	pkgs, csPkg, err := loadPackages(t.dir, patterns, t.clientset)
+	pkgs, csPkg, err := loadPackages(t.dir, patterns, t.clientset, len(t.lintRules) > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -34,6 +36,9 @@ func loadInputs(t *target, patterns []string) (*inputs, error) {
 	in.decls = make([]*declarations, len(pkgs))
 	for i, p := range pkgs {
 		in.decls[i] = readDeclarations(p)
+		if err := lintPackage(in.decls[i], t.lintRules); err != nil {
+			return nil, err
+		}
 	}
 	if err := newTypeResolver(t.dir, in.decls).resolveObjectMeta(in.decls); err != nil {
 		return nil, err

@@ -54,7 +54,9 @@ var unmarshalMethod = regexp.MustCompile(`(?m)^func \(\w+ \*(\w+)\) Unmarshal\(d
 // package extra (an import path; "" for none) is located by the same `go
 // list` call, which costs less than a second one, and returned apart,
 // unparsed and never among the inputs; nil when go list did not report it.
-func loadPackages(dir string, patterns []string, extra string) ([]*sourcePackage, *packages.Package, error) {
+// With all, every file is parsed, even one mayMatter skips (the lint rules
+// look at every type).
+func loadPackages(dir string, patterns []string, extra string, all bool) ([]*sourcePackage, *packages.Package, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles,
 		Dir:  dir,
@@ -79,7 +81,7 @@ func loadPackages(dir string, patterns []string, extra string) ([]*sourcePackage
 		return nil, nil, errors.New(msg)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	if err := parseAll(out); err != nil {
+	if err := parseAll(out, all); err != nil {
 		return nil, nil, err
 	}
 	return out, extraPkg, nil
@@ -125,9 +127,10 @@ func newSourcePackage(p *packages.Package) *sourcePackage {
 	return sp
 }
 
-// parseAll parses the files of pkgs on GOMAXPROCS goroutines. Each file has
-// its own FileSet so that workers never share one.
-func parseAll(pkgs []*sourcePackage) error {
+// parseAll parses the files of pkgs on GOMAXPROCS goroutines, those that
+// mayMatter or, with all, every one. Each file has its own FileSet so that
+// workers never share one.
+func parseAll(pkgs []*sourcePackage, all bool) error {
 	var files []*sourceFile
 	for _, p := range pkgs {
 		files = append(files, p.Files...)
@@ -152,7 +155,7 @@ func parseAll(pkgs []*sourcePackage) error {
 				for _, m := range unmarshalMethod.FindAllSubmatch(src, -1) {
 					f.Unmarshalers = append(f.Unmarshalers, string(m[1]))
 				}
-				if !mayMatter(src) {
+				if !all && !mayMatter(src) {
 					continue
 				}
 				f.Fset = token.NewFileSet()

@@ -44,6 +44,11 @@ type Options struct {
 	// PluralExceptions maps a type name to its plural where the English
 	// rules of gengo's namer get it wrong, e.g. "Endpoints": "Endpoints".
 	PluralExceptions map[string]string
+
+	// LintRules are upstream's tag-checking lint rules (LintRules lists
+	// them) applied to every input package's tags before generating; a
+	// package that breaks one is an error.
+	LintRules []string
 }
 
 const (
@@ -117,6 +122,9 @@ func (o *Options) validate() error {
 	}
 	if o.InformersSubdir == o.ListersSubdir {
 		errs = append(errs, fmt.Errorf("--informers-subdir and --listers-subdir are both %q", o.InformersSubdir))
+	}
+	if err := ValidateLintRules(o.LintRules); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) == 0 {
 		return nil

@@ -18,12 +18,14 @@ type target struct {
 	// clientset is the clientset's import path; clientsetFlag names the
 	// flag (and the resolved path) in messages.
 	clientset, clientsetFlag string
+	// lintRules are the tag-checking rules applied to the inputs.
+	lintRules []string
 }
 
 // newTarget resolves the folders and packages of opts, which validate
 // checked.
 func newTarget(opts Options) (*target, error) {
-	t := &target{dir: opts.Dir}
+	t := &target{dir: opts.Dir, lintRules: opts.LintRules}
 	if t.dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {

@@ -27,6 +27,11 @@
 // Internal (unversioned) API packages, whose ObjectMeta has no json tag,
 // are skipped with a note on standard error.
 //
+// Every flag of code-generator v0.37's informer-gen and lister-gen is
+// accepted: --lint-rules applies the same tag checks to every input
+// package, klog's flags configure the log (-v=2 logs the flags accepted
+// but ignored); docs/generator-flags.md lists how each is treated.
+//
 // Exit status: 0 on success; 2 on bad usage (an unknown or malformed flag,
 // a missing required flag, flags that contradict each other or an output
 // layout that overlaps the inputs), with the cause and, for flag syntax
@@ -47,12 +52,15 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"k8s.io/klog/v2"
 
 	"github.com/informer-gen/informer-gen/generators"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	status := run(os.Args[1:], os.Stdout, os.Stderr)
+	klog.Flush()
+	os.Exit(status)
 }
 
 // flags are the command-line flags.
@@ -68,6 +76,7 @@ type flags struct {
 	pluralExceptions []string
 	verifyOnly       bool
 	verbose          int
+	lintRules        []string
 	help             bool
 	legacyHeader     string
 
@@ -91,7 +100,8 @@ func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
 	fs.StringVar(&f.headerFile, "go-header-file", "", "file with the boilerplate header of generated files; \"YEAR\" is replaced by the current year")
 	fs.StringSliceVar(&f.pluralExceptions, "plural-exceptions", generators.DefaultPluralExceptions, "comma-separated Type:Plural exceptions to the pluralizer")
 	fs.BoolVar(&f.verifyOnly, "verify-only", false, "write nothing; list the files that differ, are missing or are stale, and exit 1 if any")
-	fs.IntVarP(&f.verbose, "v", "v", 0, "verbosity: 1 prints a summary and timings")
+	addKlogFlags(fs, &f.verbose)
+	fs.StringSliceVar(&f.lintRules, "lint-rules", nil, "comma-separated list of tag-checking lint rules to enable, as code-generator v0.37's; supports: "+strings.Join(generators.LintRules, ","))
 	// --help has no -h: gengo v1 generators took -h for --go-header-file,
 	// and "-h FILE" must not print help and exit 0 under go generate, so
 	// -h is a hidden flag that is refused with an explanation.
@@ -173,9 +183,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "informer-gen: note: %s\n", note)
 	}
 	if f.verifyOnly {
-		return verify(out, f.verbose, generated, stdout, stderr)
+		status = verify(out, f.verbose, generated, stdout, stderr)
+	} else {
+		status = write(out, f.verbose, start, generated, stderr)
 	}
-	return write(out, f.verbose, start, generated, stderr)
+	if status == 0 {
+		klog.V(2).Info("Completed successfully.")
+	}
+	return status
 }
 
 // parseFlags parses args into f; done is true when the command ends there
@@ -196,7 +211,7 @@ func parseFlags(fs *pflag.FlagSet, f *flags, args []string, stderr io.Writer) (s
 		flagError(fs, errors.New("unknown shorthand flag: 'h' in -h"), stderr)
 		return 2, true
 	}
-	explainIgnored(fs, stderr)
+	explainIgnored(fs)
 	return 0, false
 }
 
@@ -227,6 +242,7 @@ func options(fs *pflag.FlagSet, f *flags, stderr io.Writer) (generators.Options,
 		ClientsetPackage: f.clientset,
 		Boilerplate:      boilerplate,
 		PluralExceptions: plural,
+		LintRules:        f.lintRules,
 	}, 0
 }
 
@@ -265,12 +281,16 @@ func write(out *generators.Output, verbose int, start time.Time, generated time.
 	return 0
 }
 
-// explainIgnored tells the user why upstream-only flags they passed have no
-// effect, instead of failing on them.
-func explainIgnored(fs *pflag.FlagSet, stderr io.Writer) {
-	for _, name := range []string{"listers-package", "internal-clientset-package", "build-tag"} {
+// ignoredFlags are the upstream flags informer-gen accepts and ignores
+// (docs/generator-flags.md says why).
+var ignoredFlags = []string{"listers-package", "internal-clientset-package", "build-tag"}
+
+// explainIgnored logs once at -v=2, for each ignored flag passed, why it
+// has no effect, instead of failing on it.
+func explainIgnored(fs *pflag.FlagSet) {
+	for _, name := range ignoredFlags {
 		if fs.Changed(name) {
-			fmt.Fprintf(stderr, "informer-gen: --%s is ignored: %s\n", name, strings.TrimPrefix(fs.Lookup(name).Usage, "ignored: "))
+			klog.V(2).Infof("--%s is ignored: %s", name, strings.TrimPrefix(fs.Lookup(name).Usage, "ignored: "))
 		}
 	}
 }

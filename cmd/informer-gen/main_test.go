@@ -194,9 +194,6 @@ func TestGenerateThenVerifyFromAnyDirectory(t *testing.T) {
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("generate: exit %d; stderr:\n%s", code, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "--listers-package is ignored: informer-gen writes the listers itself") {
-		t.Errorf("no explanation for --listers-package; stderr:\n%s", stderr.String())
-	}
 	stdout.Reset()
 	if code := run(append([]string{"--verify-only"}, args...), &stdout, &stderr); code != 0 {
 		t.Fatalf("--verify-only after generating: exit %d; stdout:\n%s", code, stdout.String())
@@ -262,6 +259,24 @@ func TestCommandLineErrorsPrintCauseAndExitStatus(t *testing.T) {
 			want: []string{"--versioned-clientset-package must be specified"},
 		},
 		{
+			name: "unknown lint rule",
+			args: []string{"--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset", "--lint-rules", "known-tags-only,known-tags", "./apis/..."},
+			code: 2,
+			want: []string{"informer-gen: unrecognized rule in --lint-rules: known-tags"},
+		},
+		{
+			name: "klog flags are accepted",
+			args: []string{"--logtostderr=true", "--vmodule=", "--add_dir_header=false", "--one_output=false", "--output-dir", "./out", "./apis/..."},
+			code: 2,
+			want: []string{"--versioned-clientset-package must be specified"},
+		},
+		{
+			name: "lint rule broken",
+			args: []string{"--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset", "--lint-rules", "require-explicit-disablement", "./apis/..."},
+			code: 1,
+			want: []string{"apis/bad/v1/doc.go: this package looks like: package containing versioned API types.\nSet explicit configuration or disablement for these generators in doc.go:\n  +k8s:deepcopy-gen=<package or false>"},
+		},
+		{
 			name: "missing output folder",
 			args: []string{"--versioned-clientset-package", "example.com/bad/clientset", "./apis/..."},
 			code: 2,
@@ -316,7 +331,7 @@ func TestCommandLineErrorsPrintCauseAndExitStatus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := module(t, map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes})
+			dir := module(t, map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes, "apis/bad/v1/doc.go": "// +groupName=bad.example.com\npackage v1\n"})
 			before := snapshot(t, dir)
 			t.Chdir(dir)
 			var stdout, stderr bytes.Buffer
