@@ -17,6 +17,9 @@ import (
 type generators struct {
 	upstream map[string]string // "informer-gen", "lister-gen" -> binary
 	ours     string
+	// oursAsListerGen is ours linked under the name lister-gen, which
+	// makes it write only listers, as upstream lister-gen.
+	oursAsListerGen string
 }
 
 // buildGenerators builds the three binaries into a test folder. go build
@@ -31,9 +34,17 @@ func buildGenerators(t *testing.T) generators {
 	run(t, ".", "go", "build", "-o", bin+string(filepath.Separator),
 		"k8s.io/code-generator/cmd/informer-gen", "k8s.io/code-generator/cmd/lister-gen")
 	run(t, ".", "go", "build", "-o", filepath.Join(bin, "ours"), "github.com/informer-gen/informer-gen/cmd/informer-gen")
+	asListerGen := filepath.Join(bin, "ours-as", "lister-gen")
+	if err := os.MkdirAll(filepath.Dir(asListerGen), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(bin, "ours"), asListerGen); err != nil {
+		t.Fatal(err)
+	}
 	return generators{
-		upstream: map[string]string{"informer-gen": filepath.Join(bin, "informer-gen"), "lister-gen": filepath.Join(bin, "lister-gen")},
-		ours:     filepath.Join(bin, "ours"),
+		upstream:        map[string]string{"informer-gen": filepath.Join(bin, "informer-gen"), "lister-gen": filepath.Join(bin, "lister-gen")},
+		ours:            filepath.Join(bin, "ours"),
+		oursAsListerGen: asListerGen,
 	}
 }
 

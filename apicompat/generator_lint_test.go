@@ -1,7 +1,6 @@
 package apicompat_test
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -54,20 +53,12 @@ func TestLintRulesMatchUpstream(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			for p, content := range map[string]string{
+			writeModule(t, dir, map[string]string{
 				"go.mod":                  "module example.com/m\n\ngo 1.26\n",
 				"apis/things/v1/doc.go":   tt.doc,
 				"apis/things/v1/types.go": tt.types,
 				"clientset/clientset.go":  "package versioned\n\ntype Interface interface{ ThingsV1() any }\n",
-			} {
-				p = filepath.Join(dir, filepath.FromSlash(p))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			})
 			oursCode, oursOut := exitOf(t, dir, gens.ours, "--lint-rules="+tt.rules, "--output-dir", "./out", "--versioned-clientset-package", "./clientset", "./apis/...")
 			oursMsg := strings.TrimSpace(strings.TrimPrefix(oursOut, "informer-gen: "))
 			upstreamArgs := map[string][]string{

@@ -205,7 +205,7 @@ func (b *modelBuilder) addVersion(g *group, src *sourcePackage, kinds []*kind) {
 	}
 	for _, k := range kinds {
 		k.Type = v.APIAlias + "." + k.Name
-		if k.Lister {
+		if k.Lister && b.out.listersDir != "" {
 			k.UserExpansion = b.fileExists(path.Join(b.out.listersDir, g.PackageName, vPkg, strings.ToLower(k.Name)+"_expansion.go"))
 		}
 	}

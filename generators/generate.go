@@ -40,7 +40,7 @@ func Generate(opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &Output{Files: files, Roots: []string{t.out.informersDir, t.out.listersDir}, Base: t.outDir, Notes: m.notes}
+	o := &Output{Files: files, Roots: t.out.roots(), Base: t.outDir, Notes: m.notes}
 	unlisted, err := o.unlistedNotes()
 	if err != nil {
 		return nil, err

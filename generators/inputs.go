@@ -50,7 +50,7 @@ func loadInputs(t *target, patterns []string) (*inputs, error) {
 // or lacks what the informers of m call. Only informers use the
 // clientset: listers alone need none.
 func (in *inputs) checkClientset(m *model, t *target) error {
-	if len(m.InformerGroups()) == 0 {
+	if t.out.informersDir == "" || len(m.InformerGroups()) == 0 {
 		return nil
 	}
 	err := in.clientsetErr

@@ -5,10 +5,22 @@ import (
 	"path/filepath"
 )
 
-// layout is where generated packages go.
+// layout is where generated packages go. A tree with no folder ("") is
+// not written by the run (upstream's split informer-gen and lister-gen).
 type layout struct {
 	informersDir, informersPkg string
 	listersDir, listersPkg     string
+}
+
+// roots are the folders of the trees the run writes.
+func (l layout) roots() []string {
+	var roots []string
+	for _, dir := range []string{l.informersDir, l.listersDir} {
+		if dir != "" {
+			roots = append(roots, dir)
+		}
+	}
+	return roots
 }
 
 // checkLayout refuses output folders that overlap each other or hold an
@@ -19,6 +31,7 @@ type layout struct {
 func checkLayout(out layout, inputs []inputFolder) error {
 	inf, lis := out.informersDir, out.listersDir
 	switch {
+	case inf == "" || lis == "":
 	case inf == lis:
 		return &UsageError{fmt.Errorf("informers and listers would both go to %s; give --informers-subdir and --listers-subdir distinct folders", inf)}
 	case within(lis, inf):
@@ -26,7 +39,7 @@ func checkLayout(out layout, inputs []inputFolder) error {
 	case within(inf, lis):
 		return &UsageError{fmt.Errorf("the listers folder %s (--listers-subdir) contains the informers folder %s; give them folders that do not contain each other", lis, inf)}
 	}
-	for _, root := range []string{inf, lis} {
+	for _, root := range out.roots() {
 		for _, in := range inputs {
 			if in.dir != "" && (in.dir == root || within(in.dir, root)) {
 				return &UsageError{fmt.Errorf("the output folder %s would contain %s (%s); informer-gen owns its output folders, so choose an --output-dir that holds no input", root, in.what, in.dir)}

@@ -45,6 +45,17 @@ type Options struct {
 	// rules of gengo's namer get it wrong, e.g. "Endpoints": "Endpoints".
 	PluralExceptions map[string]string
 
+	// ListersPackage, when set, is the import path of listers written by
+	// another run (upstream informer-gen's --listers-package): this run
+	// writes only the informers, under OutputDir itself (in
+	// "externalversions" unless SingleDirectory), and they import the
+	// listers from ListersPackage. InformersSubdir and ListersSubdir do
+	// not apply.
+	ListersPackage string
+	// ListersOnly makes the run write only the listers, into OutputDir
+	// itself, as upstream lister-gen; it needs no ClientsetPackage.
+	ListersOnly bool
+
 	// LintRules are upstream's tag-checking lint rules (LintRules lists
 	// them) applied to every input package's tags before generating; a
 	// package that breaks one is an error.
@@ -89,6 +100,26 @@ func (e *UsageError) Error() string { return e.Err.Error() }
 // Unwrap returns the underlying error.
 func (e *UsageError) Unwrap() error { return e.Err }
 
+// validateSubdirs fills in the default subfolders and checks them.
+func (o *Options) validateSubdirs() []error {
+	var errs []error
+	if o.InformersSubdir == "" {
+		o.InformersSubdir = defaultInformersSubdir
+	}
+	if o.ListersSubdir == "" {
+		o.ListersSubdir = defaultListersSubdir
+	}
+	for flag, sub := range map[string]string{"--informers-subdir": o.InformersSubdir, "--listers-subdir": o.ListersSubdir} {
+		if path.IsAbs(sub) || strings.Contains(sub, "..") || strings.ContainsAny(sub, `\`) {
+			errs = append(errs, fmt.Errorf("%s: %q must be a relative folder inside --output-dir", flag, sub))
+		}
+	}
+	if o.InformersSubdir == o.ListersSubdir {
+		errs = append(errs, fmt.Errorf("--informers-subdir and --listers-subdir are both %q", o.InformersSubdir))
+	}
+	return errs
+}
+
 // validate checks o and fills in defaults. Empty patterns (a trailing comma
 // in --input-dirs) are dropped. Its errors are *UsageError.
 func (o *Options) validate() error {
@@ -106,23 +137,13 @@ func (o *Options) validate() error {
 	if o.OutputDir == "" {
 		errs = append(errs, errors.New("--output-dir must be specified"))
 	}
-	if o.ClientsetPackage == "" {
+	if o.ListersOnly && o.ListersPackage != "" {
+		errs = append(errs, errors.New("--listers-package names listers another run writes, and lister-gen writes the listers: pass one or the other"))
+	}
+	if o.ClientsetPackage == "" && !o.ListersOnly {
 		errs = append(errs, errors.New("--versioned-clientset-package must be specified (the import path of the client-gen clientset)"))
 	}
-	if o.InformersSubdir == "" {
-		o.InformersSubdir = defaultInformersSubdir
-	}
-	if o.ListersSubdir == "" {
-		o.ListersSubdir = defaultListersSubdir
-	}
-	for flag, sub := range map[string]string{"--informers-subdir": o.InformersSubdir, "--listers-subdir": o.ListersSubdir} {
-		if path.IsAbs(sub) || strings.Contains(sub, "..") || strings.ContainsAny(sub, `\`) {
-			errs = append(errs, fmt.Errorf("%s: %q must be a relative folder inside --output-dir", flag, sub))
-		}
-	}
-	if o.InformersSubdir == o.ListersSubdir {
-		errs = append(errs, fmt.Errorf("--informers-subdir and --listers-subdir are both %q", o.InformersSubdir))
-	}
+	errs = append(errs, o.validateSubdirs()...)
 	if err := ValidateLintRules(o.LintRules); err != nil {
 		errs = append(errs, err)
 	}

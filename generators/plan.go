@@ -33,14 +33,19 @@ type planner struct {
 	files        []plannedFile
 }
 
-// plan lists every file the model produces.
+// plan lists every file the model produces in the trees out has folders
+// for.
 func plan(m *model, out layout, clientsetPkg, boilerplate string) []plannedFile {
 	p := &planner{m: m, out: out, header: header(boilerplate), clientsetPkg: clientsetPkg}
-	for _, kind := range []func(){
-		p.factoryFile, p.genericFile, p.metadataFile, p.interfacesFile,
-		p.groupFiles, p.versionFiles, p.expansionFiles, p.informerFiles, p.listerFiles,
-		p.compactionFiles,
-	} {
+	var kinds []func()
+	if out.informersDir != "" {
+		kinds = append(kinds, p.factoryFile, p.genericFile, p.metadataFile, p.interfacesFile,
+			p.groupFiles, p.versionFiles, p.informerFiles, p.compactionFiles)
+	}
+	if out.listersDir != "" {
+		kinds = append(kinds, p.expansionFiles, p.listerFiles)
+	}
+	for _, kind := range kinds {
 		kind()
 	}
 	return p.files

@@ -71,18 +71,25 @@ func (t *target) resolveClientset(clientset string) error {
 }
 
 // newLayout returns the informers and listers folders and packages under
-// outDir, whose import path is outPkg.
+// outDir, whose import path is outPkg. A tree the run does not write has
+// no folder: the informers with ListersOnly, the listers with
+// ListersPackage (whose import path the informers use).
 func newLayout(opts Options, outDir, outPkg string) layout {
-	informersSub := filepath.FromSlash(opts.InformersSubdir)
-	informersPkg := path.Join(outPkg, opts.InformersSubdir)
+	if opts.ListersOnly {
+		return layout{listersDir: outDir, listersPkg: outPkg}
+	}
+	informersSub, informersPkg := filepath.FromSlash(opts.InformersSubdir), path.Join(outPkg, opts.InformersSubdir)
+	if opts.ListersPackage != "" {
+		informersSub, informersPkg = ".", outPkg
+	}
 	if !opts.SingleDirectory {
 		informersSub = filepath.Join(informersSub, "externalversions")
 		informersPkg = path.Join(informersPkg, "externalversions")
 	}
-	return layout{
-		informersDir: filepath.Join(outDir, informersSub),
-		informersPkg: informersPkg,
-		listersDir:   filepath.Join(outDir, filepath.FromSlash(opts.ListersSubdir)),
-		listersPkg:   path.Join(outPkg, opts.ListersSubdir),
+	l := layout{informersDir: filepath.Join(outDir, informersSub), informersPkg: informersPkg, listersPkg: opts.ListersPackage}
+	if opts.ListersPackage == "" {
+		l.listersDir = filepath.Join(outDir, filepath.FromSlash(opts.ListersSubdir))
+		l.listersPkg = path.Join(outPkg, opts.ListersSubdir)
 	}
+	return l
 }

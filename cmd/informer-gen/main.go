@@ -30,7 +30,11 @@
 // Every flag of code-generator v0.37's informer-gen and lister-gen is
 // accepted: --lint-rules applies the same tag checks to every input
 // package, klog's flags configure the log (-v=2 logs the flags accepted
-// but ignored); docs/generator-flags.md lists how each is treated.
+// but ignored). Upstream's split invocations work unchanged: with
+// --listers-package, --output-dir is the informers folder and only
+// informers are written; run under the name lister-gen (a link or a copy
+// of the binary), only listers are written, into --output-dir.
+// docs/generator-flags.md lists how each flag is treated.
 //
 // Exit status: 0 on success; 2 on bad usage (an unknown or malformed flag,
 // a missing required flag, flags that contradict each other or an output
@@ -58,7 +62,7 @@ import (
 )
 
 func main() {
-	status := run(os.Args[1:], os.Stdout, os.Stderr)
+	status := runAs(strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe"), os.Args[1:], os.Stdout, os.Stderr)
 	klog.Flush()
 	os.Exit(status)
 }
@@ -77,6 +81,7 @@ type flags struct {
 	verifyOnly       bool
 	verbose          int
 	lintRules        []string
+	listersOnly      bool // run as lister-gen
 	help             bool
 	legacyHeader     string
 
@@ -109,7 +114,7 @@ func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
 	fs.StringVarP(&f.legacyHeader, "gengo-v1-go-header-file", "h", "", "refused")
 	_ = fs.MarkHidden("gengo-v1-go-header-file")
 
-	fs.StringVar(&f.listersPackage, "listers-package", "", "ignored: informer-gen writes the listers itself, under --output-dir/--listers-subdir")
+	fs.StringVar(&f.listersPackage, "listers-package", "", "Go import path of listers another run writes (upstream informer-gen's meaning): only informers are written, under --output-dir itself (in externalversions/ unless --single-directory), importing these listers")
 	fs.StringVar(&f.internalClientset, "internal-clientset-package", "", "ignored: informer-gen generates external versions only")
 	fs.StringVar(&f.buildTag, "build-tag", "", "ignored: generated files carry no build tag")
 	fs.Usage = func() {
@@ -145,7 +150,7 @@ func flagError(fs *pflag.FlagSet, err error, stderr io.Writer) {
 // folder itself, which would nest informers/informers/externalversions,
 // unless --informers-subdir was given explicitly.
 func checkNesting(fs *pflag.FlagSet, f *flags) error {
-	if f.outputDir == "" || fs.Changed("informers-subdir") || filepath.Base(filepath.Clean(f.outputDir)) != f.informersSubdir {
+	if f.outputDir == "" || f.listersOnly || f.listersPackage != "" || fs.Changed("informers-subdir") || filepath.Base(filepath.Clean(f.outputDir)) != f.informersSubdir {
 		return nil
 	}
 	nested := filepath.Join(f.outputDir, f.informersSubdir)
@@ -153,14 +158,21 @@ func checkNesting(fs *pflag.FlagSet, f *flags) error {
 		nested = filepath.Join(nested, "externalversions")
 	}
 	parent := filepath.Dir(filepath.Clean(f.outputDir))
-	return fmt.Errorf("--output-dir %s already ends in the informers folder: informer-gen's --output-dir is the folder holding both %s/ and %s/ (upstream informer-gen's is the informers folder itself), so informers would go to %s; pass --output-dir %s (listers then go to %s, which replaces --listers-package), or pass --informers-subdir explicitly if that nesting is wanted",
+	return fmt.Errorf("--output-dir %s already ends in the informers folder: informer-gen's --output-dir is the folder holding both %s/ and %s/ (upstream informer-gen's is the informers folder itself, with --listers-package), so informers would go to %s; pass --output-dir %s (listers then go to %s), or --listers-package to write only the informers there as upstream informer-gen does, or pass --informers-subdir explicitly if that nesting is wanted",
 		f.outputDir, f.informersSubdir, f.listersSubdir, nested, parent, filepath.Join(parent, f.listersSubdir))
 }
 
 // run is the whole command; it returns the exit status: 0 on success, 1 when
 // generation failed or --verify-only found differences, 2 on bad usage.
 func run(args []string, stdout, stderr io.Writer) int {
-	var f flags
+	return runAs("informer-gen", args, stdout, stderr)
+}
+
+// runAs is run under the command name name: as "lister-gen" (the binary
+// installed or linked under that name) it writes only the listers, into
+// --output-dir itself, as upstream lister-gen.
+func runAs(name string, args []string, stdout, stderr io.Writer) int {
+	f := flags{listersOnly: name == "lister-gen"}
 	fs := newFlagSet(&f, stderr)
 	if status, done := parseFlags(fs, &f, args, stderr); done {
 		return status
@@ -243,6 +255,8 @@ func options(fs *pflag.FlagSet, f *flags, stderr io.Writer) (generators.Options,
 		Boilerplate:      boilerplate,
 		PluralExceptions: plural,
 		LintRules:        f.lintRules,
+		ListersPackage:   f.listersPackage,
+		ListersOnly:      f.listersOnly,
 	}, 0
 }
 
@@ -283,7 +297,7 @@ func write(out *generators.Output, verbose int, start time.Time, generated time.
 
 // ignoredFlags are the upstream flags informer-gen accepts and ignores
 // (docs/generator-flags.md says why).
-var ignoredFlags = []string{"listers-package", "internal-clientset-package", "build-tag"}
+var ignoredFlags = []string{"internal-clientset-package", "build-tag"}
 
 // explainIgnored logs once at -v=2, for each ignored flag passed, why it
 // has no effect, instead of failing on it.

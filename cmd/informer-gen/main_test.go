@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -180,7 +181,7 @@ func TestGenerateThenVerifyFromAnyDirectory(t *testing.T) {
 	dir := module(t, map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes, "apis/bad/v1/doc.go": "package v1\n"})
 	// Run from a subfolder with relative paths, as //go:generate does.
 	t.Chdir(filepath.Join(dir, "apis"))
-	args := []string{"--output-dir", "../out", "--versioned-clientset-package", "example.com/bad/clientset", "--listers-package", "x", "./..."}
+	args := []string{"--output-dir", "../out", "--versioned-clientset-package", "example.com/bad/clientset", "./..."}
 	var stdout, stderr bytes.Buffer
 	if code := run(append([]string{"--verify-only"}, args...), &stdout, &stderr); code != 1 {
 		t.Fatalf("--verify-only before generating: exit %d, want 1; stderr:\n%s", code, stderr.String())
@@ -296,7 +297,7 @@ func TestCommandLineErrorsPrintCauseAndExitStatus(t *testing.T) {
 		},
 		{
 			name: "upstream v2 output folder",
-			args: []string{"--output-dir", "./pkg/client/informers", "--listers-package", "example.com/bad/pkg/client/listers", "--versioned-clientset-package", "example.com/bad/clientset", "./apis/..."},
+			args: []string{"--output-dir", "./pkg/client/informers", "--versioned-clientset-package", "example.com/bad/clientset", "./apis/..."},
 			code: 2,
 			want: []string{
 				"--output-dir ./pkg/client/informers already ends in the informers folder",
@@ -533,5 +534,59 @@ func TestExpansionCopiedAfterGeneratingIsLeftOutByTheNextRun(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(listers, "widget_expansion.go")); err != nil || string(b) != expansion {
 		t.Fatalf("the copied expansion changed (err %v):\n%s", err, b)
+	}
+}
+
+// TestUpstreamSplitInvocationsWriteTheMergedRunsFiles runs upstream's two
+// invocations (informer-gen with --listers-package and its informers folder
+// as --output-dir; lister-gen with its listers folder) against ours, then
+// checks with --verify-only that the merged invocation generates exactly
+// the files they wrote.
+func TestUpstreamSplitInvocationsWriteTheMergedRunsFiles(t *testing.T) {
+	for _, single := range []bool{false, true} {
+		t.Run(fmt.Sprintf("single-directory=%v", single), func(t *testing.T) {
+			dir := module(t, map[string]string{"apis/bad/v1/register.go": register, "apis/bad/v1/types.go": goodTypes})
+			t.Chdir(dir)
+			var extra []string
+			if single {
+				extra = []string{"--single-directory"}
+			}
+			invocations := []struct {
+				name string
+				args []string
+			}{
+				{"informer-gen", append([]string{"--output-dir", "./out/informers", "--output-pkg", "example.com/bad/out/informers",
+					"--versioned-clientset-package", "example.com/bad/clientset", "--listers-package", "example.com/bad/out/listers", "./apis/..."}, extra...)},
+				{"lister-gen", []string{"--output-dir", "./out/listers", "--output-pkg", "example.com/bad/out/listers", "./apis/..."}},
+			}
+			for _, inv := range invocations {
+				var stdout, stderr bytes.Buffer
+				if code := runAs(inv.name, inv.args, &stdout, &stderr); code != 0 {
+					t.Fatalf("%s %v: exit %d; stderr:\n%s", inv.name, inv.args, code, stderr.String())
+				}
+			}
+			informers := filepath.Join(dir, "out", "informers", "externalversions")
+			if single {
+				informers = filepath.Join(dir, "out", "informers")
+			}
+			for _, p := range []string{filepath.Join(informers, "factory.go"), filepath.Join(informers, "bad", "v1", "widget.go"), filepath.Join(dir, "out", "listers", "bad", "v1", "widget.go")} {
+				if _, err := os.Stat(p); err != nil {
+					t.Errorf("split invocations wrote no %s: %v", p, err)
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			merged := append([]string{"--verify-only", "--output-dir", "./out", "--versioned-clientset-package", "example.com/bad/clientset", "./apis/..."}, extra...)
+			if code := run(merged, &stdout, &stderr); code != 0 {
+				t.Fatalf("merged invocation finds differences (exit %d):\n%s%s", code, stdout.String(), stderr.String())
+			}
+		})
+	}
+}
+
+func TestListerGenRefusesListersPackage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := runAs("lister-gen", []string{"--output-dir", "./out", "--listers-package", "example.com/x/listers", "./apis/..."}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "--listers-package names listers another run writes, and lister-gen writes the listers") {
+		t.Fatalf("exit %d, want 2 with the conflict named; stderr:\n%s", code, stderr.String())
 	}
 }
