@@ -31,9 +31,9 @@
 // The functions are safe for concurrent use; loading packages runs the go
 // command and may take seconds.
 //
-// The package's tests go beyond declarations: they follow the README's
-// recipe for porting a project off client-go's informers and listers (its
-// shell commands, as written), build the result, and run a generated
+// The package's tests go beyond declarations: they follow the migration
+// guide's recipe (docs/migration.md) for porting a project off client-go's
+// informers and listers (its shell commands, as written), build the result, and run a generated
 // behaviour differential that drives client-go's listers, informers'
 // indexers and generic listers for every type of k8s.io/api and ours with
 // the same objects and calls, comparing results and errors

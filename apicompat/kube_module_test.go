@@ -17,22 +17,22 @@ import (
 // informers and listers ours must stand in for.
 const clientGoVersion = "v0.37.2"
 
-// The README's migration recipe (section "Migrating from client-go", step
-// 2) generates k8s.io/api's informers and listers into the module
+// The migration guide's recipe (docs/migration.md, section recipeSection,
+// step 2) generates k8s.io/api's informers and listers into the module
 // example.com/me, under pkg/kube; the ported module is made exactly that way.
 const (
 	portedModule  = "example.com/me"
 	kubegenModule = portedModule + "/pkg/kube"
 )
 
-// portedKube is a scratch module that followed the README's recipe: a
+// portedKube is a scratch module that followed the migration guide's recipe: a
 // project written against client-go (portedController) whose lister
 // expansions, k8s.io/api informers and listers and imports were ported by
-// the README's commands, run as written there. It is made once and shared
+// the guide's commands, run as written there. It is made once and shared
 // by the tests that read it; TestMain removes it.
 type portedKube struct {
 	dir     string
-	recipe  []string // the README's commands, as run
+	recipe  []string // the migration guide's commands, as run
 	loadErr error
 	pkgs    map[string]*types.Package // client-go's informers and listers and ours
 }
@@ -96,14 +96,14 @@ func (k *portedKube) packages(t *testing.T) map[string]*types.Package {
 // portKubernetes writes a module requiring k8s.io/api and k8s.io/client-go
 // at clientGoVersion and this repository (replaced by the working tree,
 // with informer-gen as a tool), holding portedController, then runs the
-// README's recipe in it. It downloads what it needs, so it works from an
+// migration guide's recipe in it. It downloads what it needs, so it works from an
 // empty module cache.
 func portKubernetes() (*portedKube, error) {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		return nil, err
 	}
-	recipe, err := readmeRecipe(filepath.Join(root, "README.md"))
+	recipe, err := guideRecipe(filepath.Join(root, "docs", "migration.md"))
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ replace github.com/informer-gen/informer-gen => %[3]s
 	}
 	for i, script := range recipe {
 		if _, err := command(dir, "bash", "-euo", "pipefail", "-c", script); err != nil {
-			return nil, fmt.Errorf("README recipe, command block %d of %d:\n%s\n%w", i+1, len(recipe), script, err)
+			return nil, fmt.Errorf("docs/migration.md recipe, command block %d of %d:\n%s\n%w", i+1, len(recipe), script, err)
 		}
 	}
 	return &portedKube{dir: dir, recipe: recipe}, nil
@@ -153,8 +153,9 @@ replace github.com/informer-gen/informer-gen => %[3]s
 
 // portedController is code written against client-go's informers, listers
 // and tools/cache, as a project has it before porting, using a lister
-// expansion (GetPodStatefulSets) the README's recipe copies from client-go.
-const portedController = `// Package controller is a client-go user the README's recipe ports.
+// expansion (GetPodStatefulSets) the migration guide's recipe copies from
+// client-go.
+const portedController = `// Package controller is a client-go user the migration guide's recipe ports.
 package controller
 
 import (

@@ -15,8 +15,8 @@ import (
 
 // TestGeneratedListersBehaveAsClientGo is the behaviour differential of
 // generated code: for every lister client-go v0.37.2 has for k8s.io/api, it
-// generates a test (testdata/listerbehaviour) into the module the README's
-// recipe ported, which stores the same objects through client-go's
+// generates a test (testdata/listerbehaviour) into the module the
+// migration guide's recipe ported, which stores the same objects through client-go's
 // informer (its factory's, or a plain indexer for the types client-go has
 // no informer for) and ours, and compares what every read observes: List
 // with several selectors, Get found and not found, namespace listers

@@ -497,7 +497,7 @@ func TestWriteFailureExitsOneNamingThePathAndChangesNothing(t *testing.T) {
 }
 
 // TestExpansionCopiedAfterGeneratingIsLeftOutByTheNextRun pins what the
-// README's migration recipe says of expansions copied in after a run
+// migration guide's recipe (docs/migration.md) says of expansions copied in after a run
 // (client-go's *_expansion.go): --verify-only reports the stale
 // expansion_generated.go, and the next run leaves the interfaces to the
 // copied file.

@@ -17,7 +17,7 @@
 // The informers are runtime/cache SharedIndexInformers, run by a
 // runtime/factory Shared factory; handlers receive runtime/cache types
 // (cache.DeletedFinalStateUnknown tombstones). Behaviour is client-go's
-// but for the runtime's deliberate differences (see the README), of which
+// but for the runtime's deliberate differences (docs/differences.md), of which
 // these concern the factory: informers drop metadata.managedFields unless
 // factory.WithManagedFields() is among the options of
 // NewDynamicSharedInformerFactoryWithOptions, they stream their initial

@@ -12,7 +12,7 @@
 // SharedIndexInformers run by a runtime/factory Shared factory; handlers
 // receive runtime/cache types (cache.DeletedFinalStateUnknown tombstones).
 // Behaviour is client-go's but for the runtime's deliberate differences
-// (see the README), of which these concern the factory: informers drop
+// (docs/differences.md), of which these concern the factory: informers drop
 // metadata.managedFields unless WithFactoryOptions(factory.WithManagedFields())
 // keeps them, they stream their initial lists (client-go's fake metadata
 // client lists at once), and Shutdown stops the informers itself where
