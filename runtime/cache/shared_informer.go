@@ -167,7 +167,9 @@ type sharedIndexInformer struct {
 	reflector atomic.Pointer[Reflector]
 	isStopped atomic.Bool
 	stoppedCh chan struct{} // closed when RunWithContext returns
-	syncedCh  chan struct{} // closed once the DeltaFIFO's initial population is applied
+	syncedCh  chan struct{} // the DeltaFIFO's synced: closed once its initial population is applied
+	// syncErrorSubs are the functions AfterSyncError registered.
+	syncErrorSubs syncErrorSubscribers
 
 	// applyMu guards holding and held, and makes applying a batch to the
 	// indexer and the listeners atomic with respect to a handler joining
@@ -218,13 +220,6 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	run(func() { s.processor.run(ctx) })
 	run(func() { r.RunWithContext(ctx) })
 	run(func() {
-		select {
-		case <-fifo.synced:
-			close(s.syncedCh)
-		case <-ctx.Done():
-		}
-	})
-	run(func() {
 		stop := context.AfterFunc(ctx, fifo.Close)
 		defer stop()
 		s.processLoop(fifo)
@@ -251,6 +246,10 @@ func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFI
 		Metrics:      s.opts.Metrics,
 	})
 	fifo.compaction = s.compactionLocked()
+	// The queue closes the informer's channel itself when its initial
+	// population is applied: nothing forwards the signal. An informer runs
+	// once, so one queue ever holds it.
+	fifo.synced = s.syncedCh
 	r := NewReflectorWithOptions(s.lw, nil, fifo, ReflectorOptions{
 		Name:              s.name,
 		ExpectedType:      s.exampleObject,

@@ -68,12 +68,13 @@ var clientGoNames = []string{
 // ownNames are this runtime's additions, each used by users or generated
 // code: per-informer metrics, the resync handler, the context form of
 // WaitForCacheSync, why an informer has not synced (SyncResult's reasons,
-// for errors.As and for informers that wrap ours), whether a client
+// for errors.As and for informers that wrap ours), when an informer
+// records such a failure (the factory's fail-fast wait), whether a client
 // can stream lists (generated client adapters), the seam of sharded
 // informers (implemented by the shard module and by coordinators, set by
 // factories), and the watch that decodes protobuf streams itself
 // (generated informers of protobuf types).
-var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext",
+var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorNotifier", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext",
 	"Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription",
 	"ProtobufWatch", "ProtobufObject", "ErrNoStream"}
 

@@ -118,11 +118,14 @@ func forbiddenAction(status apierrors.APIStatus) string {
 }
 
 // recordingErrors returns the watch error handler of the informer's
-// reflector: it keeps err for SyncError, then calls handler, or
+// reflector: it keeps err for SyncError, tells the functions registered
+// with AfterSyncError, then calls handler, or
 // DefaultWatchErrorHandler when handler is nil.
 func (s *sharedIndexInformer) recordingErrors(handler WatchErrorHandlerWithContext) WatchErrorHandlerWithContext {
 	return func(ctx context.Context, r *Reflector, err error) {
-		s.lastErr.Store(&InformerSyncError{Resource: s.opts.Identifier.GroupVersionResource(), Informer: s.name, Err: err})
+		syncErr := &InformerSyncError{Resource: s.opts.Identifier.GroupVersionResource(), Informer: s.name, Err: err}
+		s.lastErr.Store(syncErr)
+		s.syncErrorSubs.notify(syncErr)
 		if handler == nil {
 			DefaultWatchErrorHandler(ctx, r, err)
 			return

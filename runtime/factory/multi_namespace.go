@@ -21,10 +21,11 @@ type multiNamespaceInformer struct {
 	parts       []cache.SharedIndexInformer // in namespace order
 	namespaces  []string
 	indexer     unionIndexer
+	sync        *multiSync
 }
 
 func newMultiNamespaceInformer(namespaces []string, parts []cache.SharedIndexInformer) *multiNamespaceInformer {
-	m := &multiNamespaceInformer{byNamespace: make(map[string]cache.SharedIndexInformer, len(parts)), namespaces: namespaces, parts: parts}
+	m := &multiNamespaceInformer{byNamespace: make(map[string]cache.SharedIndexInformer, len(parts)), namespaces: namespaces, parts: parts, sync: newMultiSync()}
 	for i, ns := range namespaces {
 		m.byNamespace[ns] = parts[i]
 	}
@@ -37,6 +38,13 @@ func newMultiNamespaceInformer(namespaces []string, parts []cache.SharedIndexInf
 type multiRegistration struct {
 	owner *multiNamespaceInformer
 	regs  []cache.ResourceEventHandlerRegistration
+	// ctx ends when the handler is removed or the informer stops; it
+	// bounds the wait of the handler's HasSyncedChecker.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	checkerOnce sync.Once
+	checker     *handlerSynced // made by checkerOnce
 }
 
 func (r *multiRegistration) HasSynced() bool {
@@ -62,6 +70,7 @@ func (m *multiNamespaceInformer) AddEventHandlerWithResyncPeriod(handler cache.R
 func (m *multiNamespaceInformer) AddEventHandlerWithOptions(handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	serial := &serialHandler{h: handler, running: len(m.parts)}
 	reg := &multiRegistration{owner: m}
+	reg.ctx, reg.cancel = context.WithCancel(m.sync.stopped)
 	for _, p := range m.parts {
 		r, err := p.AddEventHandlerWithOptions(serial, options)
 		if err != nil {
@@ -78,6 +87,7 @@ func (m *multiNamespaceInformer) RemoveEventHandler(handle cache.ResourceEventHa
 	if !ok || reg.owner != m {
 		return fmt.Errorf("factory: registration %T was not made by this informer", handle)
 	}
+	reg.cancel()
 	var errs []error
 	for i, r := range reg.regs {
 		errs = append(errs, m.parts[i].RemoveEventHandler(r))
@@ -87,16 +97,6 @@ func (m *multiNamespaceInformer) RemoveEventHandler(handle cache.ResourceEventHa
 
 func (m *multiNamespaceInformer) GetStore() cache.Store     { return m.indexer }
 func (m *multiNamespaceInformer) GetIndexer() cache.Indexer { return m.indexer }
-
-// RunWithContext runs every namespace's informer and returns when all
-// have returned.
-func (m *multiNamespaceInformer) RunWithContext(ctx context.Context) {
-	var wg sync.WaitGroup
-	for _, p := range m.parts {
-		wg.Go(func() { p.RunWithContext(ctx) })
-	}
-	wg.Wait()
-}
 
 func (m *multiNamespaceInformer) HasSynced() bool {
 	for _, p := range m.parts {
@@ -124,6 +124,28 @@ func (m *multiNamespaceInformer) SyncError() error {
 	}
 	return errors.Join(errs...)
 }
+
+// AfterSyncError calls f with every list or watch failure the namespaces'
+// informers record from now on, until stop is called (see
+// cache.SyncErrorNotifier). Namespaces' informers that cannot tell
+// (without cache.SyncErrorNotifier) are left out.
+func (m *multiNamespaceInformer) AfterSyncError(f func(err error)) (stop func() bool) {
+	var stops []func() bool
+	for _, p := range m.parts {
+		if n, ok := p.(cache.SyncErrorNotifier); ok {
+			stops = append(stops, n.AfterSyncError(f))
+		}
+	}
+	return func() bool {
+		removed := false
+		for _, stop := range stops {
+			removed = stop() || removed
+		}
+		return removed
+	}
+}
+
+var _ cache.SyncErrorNotifier = (*multiNamespaceInformer)(nil)
 
 // LastSyncResourceVersion returns the resourceVersions of the namespaces'
 // informers, in namespace order, joined by commas: there is no single

@@ -3,7 +3,6 @@ package factory
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/util/wait"
 
@@ -19,57 +18,10 @@ func (m *multiNamespaceInformer) Run(stopCh <-chan struct{}) {
 // methods do nothing, the others report the union's state.
 func (m *multiNamespaceInformer) GetController() cache.Controller { return multiController{m} }
 
-// HasSyncedChecker returns a DoneChecker done once every namespace's
-// informer synced.
-func (m *multiNamespaceInformer) HasSyncedChecker() cache.DoneChecker {
-	checkers := make([]cache.DoneChecker, len(m.parts))
-	for i, p := range m.parts {
-		checkers[i] = p.HasSyncedChecker()
-	}
-	return newAllDone("namespaces "+strings.Join(m.namespaces, ","), checkers)
-}
-
 // SetWatchErrorHandlerWithContext installs handler on every namespace's
 // informer.
 func (m *multiNamespaceInformer) SetWatchErrorHandlerWithContext(handler cache.WatchErrorHandlerWithContext) error {
 	return m.each(func(p cache.SharedIndexInformer) error { return p.SetWatchErrorHandlerWithContext(handler) })
-}
-
-// HasSyncedChecker returns a DoneChecker done once the handler synced on
-// every namespace's informer.
-func (r *multiRegistration) HasSyncedChecker() cache.DoneChecker {
-	checkers := make([]cache.DoneChecker, len(r.regs))
-	for i, reg := range r.regs {
-		checkers[i] = reg.HasSyncedChecker()
-	}
-	return newAllDone("handler", checkers)
-}
-
-// allDone is a DoneChecker done once every one of checkers is. The first
-// Done call starts one goroutine that waits for them in turn.
-type allDone struct {
-	name     string
-	checkers []cache.DoneChecker
-	once     sync.Once
-	done     chan struct{}
-}
-
-func newAllDone(name string, checkers []cache.DoneChecker) *allDone {
-	return &allDone{name: name, checkers: checkers, done: make(chan struct{})}
-}
-
-func (a *allDone) Name() string { return a.name }
-
-func (a *allDone) Done() <-chan struct{} {
-	a.once.Do(func() {
-		go func() {
-			for _, c := range a.checkers {
-				<-c.Done()
-			}
-			close(a.done)
-		}()
-	})
-	return a.done
 }
 
 type multiController struct{ m *multiNamespaceInformer }

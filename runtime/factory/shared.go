@@ -262,46 +262,71 @@ func (s *Shared) Start(ctx context.Context) {
 // resource: a missing CRD, missing RBAC). When one did not sync, the
 // result's Err is context.Cause(ctx); with WithFailFastSync, waiting stops
 // at the first 403 or 404 and Err is that failure.
+//
+// It waits on each informer's HasSyncedChecker and, failing fast, learns
+// of failures from informers that implement cache.SyncErrorNotifier:
+// nothing polls. Like client-go's, it logs nothing.
 func (s *Shared) WaitForCacheSync(ctx context.Context) cache.SyncResult {
-	s.mu.Lock()
-	waiting := map[informerKey]cache.SharedIndexInformer{}
-	for key, inf := range s.informers {
-		if _, started := s.running[key]; started {
-			waiting[key] = inf
-		}
-	}
-	s.mu.Unlock()
-
+	waiting := s.startedInformers()
 	waitCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	if s.config.failFastSync {
+		release := failFast(waiting, stop)
+		defer release()
+	}
+	checkers := make([]cache.DoneChecker, 0, len(waiting))
+	for _, inf := range waiting {
+		checkers = append(checkers, inf.HasSyncedChecker())
+	}
+	cache.WaitFor(waitCtx, "", checkers...)
+
+	cause := context.Cause(waitCtx)
 	res := cache.SyncResult{Synced: make(map[reflect.Type]bool, len(waiting))}
 	for key, inf := range waiting {
-		cache.WaitForCacheSyncWithContext(waitCtx, s.syncedOrFailed(inf, stop))
 		synced := inf.HasSynced()
 		if !synced {
-			res.Err = context.Cause(waitCtx)
+			res.Err = cause
 		}
 		recordSync(&res, key, synced, syncError(inf, synced))
 	}
 	return res
 }
 
-// syncedOrFailed is the condition WaitForCacheSync waits for on inf: that
-// it synced or, with WithFailFastSync, that its list or watch failed in a
-// way retrying does not heal; then it stops the wait with that failure.
-func (s *Shared) syncedOrFailed(inf cache.SharedIndexInformer, stop context.CancelCauseFunc) cache.InformerSynced {
-	return func() bool {
-		if inf.HasSynced() {
-			return true
+// startedInformers returns the informers Start has run.
+func (s *Shared) startedInformers() map[informerKey]cache.SharedIndexInformer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	started := make(map[informerKey]cache.SharedIndexInformer, len(s.running))
+	for key, inf := range s.informers {
+		if _, ok := s.running[key]; ok {
+			started[key] = inf
 		}
-		if !s.config.failFastSync {
-			return false
+	}
+	return started
+}
+
+// failFast makes stop end the wait, with the failure as its cause, as
+// soon as one of informers has not synced and failed in a way retrying
+// does not heal: at once for a failure recorded before the wait, and when
+// an informer that is a cache.SyncErrorNotifier records one during it.
+// release stops listening.
+func failFast(informers map[informerKey]cache.SharedIndexInformer, stop context.CancelCauseFunc) (release func()) {
+	var stops []func() bool
+	for _, inf := range informers {
+		check := func() {
+			if err := syncError(inf, inf.HasSynced()); err != nil && unrecoverable(err) {
+				stop(err)
+			}
 		}
-		if err := syncError(inf, false); err != nil && unrecoverable(err) {
-			stop(err)
-			return true
+		if n, ok := inf.(cache.SyncErrorNotifier); ok {
+			stops = append(stops, n.AfterSyncError(func(error) { check() }))
 		}
-		return false
+		check() // after subscribing, so no failure falls in between
+	}
+	return func() {
+		for _, stop := range stops {
+			stop()
+		}
 	}
 }
 

@@ -27,6 +27,8 @@ type fakeInformer struct {
 	indexer   cache.Indexer
 	runs      atomic.Int32
 	synced    atomic.Bool
+	syncOnce  sync.Once
+	syncedCh  chan struct{} // closed by markSynced
 	stopped   atomic.Bool
 	transform atomic.Pointer[cache.TransformFunc]
 
@@ -35,15 +37,26 @@ type fakeInformer struct {
 }
 
 func newFakeInformer(c InformerConfig) *fakeInformer {
-	return &fakeInformer{config: c, indexer: cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})}
+	return &fakeInformer{config: c, syncedCh: make(chan struct{}), indexer: cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})}
 }
 
 func (f *fakeInformer) RunWithContext(ctx context.Context) {
 	f.runs.Add(1)
-	f.synced.Store(true)
+	f.markSynced()
 	<-ctx.Done()
 	f.stopped.Store(true)
 }
+
+// markSynced makes the informer synced: HasSynced true, its
+// HasSyncedChecker done.
+func (f *fakeInformer) markSynced() {
+	f.syncOnce.Do(func() {
+		f.synced.Store(true)
+		close(f.syncedCh)
+	})
+}
+
+func (f *fakeInformer) HasSyncedChecker() cache.DoneChecker { return chanDone(f.syncedCh) }
 func (f *fakeInformer) HasSynced() bool                 { return f.synced.Load() }
 func (f *fakeInformer) IsStopped() bool                 { return f.stopped.Load() }
 func (f *fakeInformer) GetIndexer() cache.Indexer       { return f.indexer }
@@ -55,18 +68,17 @@ func (f *fakeInformer) SetTransform(t cache.TransformFunc) error {
 }
 func (f *fakeInformer) AddIndexers(i cache.Indexers) error { return f.indexer.AddIndexers(i) }
 
-type fakeRegistration struct{ synced bool }
+// fakeRegistration is synced when its informer is.
+type fakeRegistration struct{ inf *fakeInformer }
 
-func (r fakeRegistration) HasSynced() bool { return r.synced }
-
-// HasSyncedChecker is never called by the factory.
-func (r fakeRegistration) HasSyncedChecker() cache.DoneChecker { panic("not used") }
+func (r fakeRegistration) HasSynced() bool                     { return r.inf.HasSynced() }
+func (r fakeRegistration) HasSyncedChecker() cache.DoneChecker { return r.inf.HasSyncedChecker() }
 
 func (f *fakeInformer) AddEventHandlerWithOptions(h cache.ResourceEventHandler, _ cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.handlers = append(f.handlers, h)
-	return fakeRegistration{synced: f.synced.Load()}, nil
+	return fakeRegistration{inf: f}, nil
 }
 
 func (f *fakeInformer) RemoveEventHandler(cache.ResourceEventHandlerRegistration) error { return nil }
@@ -221,7 +233,8 @@ func TestClusterInformerForIgnoresNamespaces(t *testing.T) {
 // neverSynced is an informer whose first list never completes.
 type neverSynced struct{ *fakeInformer }
 
-func (neverSynced) HasSynced() bool { return false }
+func (neverSynced) HasSynced() bool                     { return false }
+func (neverSynced) HasSyncedChecker() cache.DoneChecker { return make(chanDone) }
 
 func TestWaitForCacheSyncReportsWhatDidNotSync(t *testing.T) {
 	s := New()
