@@ -57,11 +57,11 @@ func (f *fakeInformer) markSynced() {
 }
 
 func (f *fakeInformer) HasSyncedChecker() cache.DoneChecker { return chanDone(f.syncedCh) }
-func (f *fakeInformer) HasSynced() bool                 { return f.synced.Load() }
-func (f *fakeInformer) IsStopped() bool                 { return f.stopped.Load() }
-func (f *fakeInformer) GetIndexer() cache.Indexer       { return f.indexer }
-func (f *fakeInformer) GetStore() cache.Store           { return f.indexer }
-func (f *fakeInformer) LastSyncResourceVersion() string { return "rv-" + f.config.Namespace }
+func (f *fakeInformer) HasSynced() bool                     { return f.synced.Load() }
+func (f *fakeInformer) IsStopped() bool                     { return f.stopped.Load() }
+func (f *fakeInformer) GetIndexer() cache.Indexer           { return f.indexer }
+func (f *fakeInformer) GetStore() cache.Store               { return f.indexer }
+func (f *fakeInformer) LastSyncResourceVersion() string     { return "rv-" + f.config.Namespace }
 func (f *fakeInformer) SetTransform(t cache.TransformFunc) error {
 	f.transform.Store(&t)
 	return nil
