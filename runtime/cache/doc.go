@@ -176,8 +176,16 @@
 // processing goroutine, the only caller of popBatch, which applies batches
 // to the Indexer and pushes notifications; one goroutine per handler
 // (listener.run), the only caller of that handler; and the processor's
-// goroutine, which starts and stops the listeners. A DoneChecker may add
-// one goroutine that waits for a condition and closes its channel.
+// goroutine, which starts and stops the listeners. Waiting for a sync
+// takes no goroutine of its own: the informer's HasSyncedChecker channel
+// is its DeltaFIFO's, closed by the processing goroutine when the initial
+// population is applied, and its failures reach AfterSyncError's
+// functions (SyncErrorNotifier) on the Reflector's goroutine. A handler's
+// HasSyncedChecker, once asked for and while the informer runs, has one
+// goroutine that waits for the handler's initial list and closes its
+// channel; it ends then or when the informer stops. Only
+// WaitForCacheSync(WithContext), given bare InformerSynced functions,
+// polls (every 10 ms; WaitFor waits on channels).
 //
 // Locks are taken in this order, never the reverse:
 //

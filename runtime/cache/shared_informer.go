@@ -160,6 +160,9 @@ type sharedIndexInformer struct {
 	compact           bool
 	watchErrorHandler WatchErrorHandlerWithContext
 	shard             ShardSource
+	// waitingCheckers are handler checkers asked for before Run; Run
+	// starts their waits (registrationChecker.wait).
+	waitingCheckers []*registrationChecker
 
 	// lastErr is the reflector's last list or watch failure (SyncError).
 	lastErr   atomic.Pointer[InformerSyncError]
@@ -204,7 +207,12 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		defer sub.Close()
 	}
 	fifo, r := s.newPipelineLocked(sub)
+	waiting := s.waitingCheckers
+	s.waitingCheckers = nil
 	s.mu.Unlock()
+	for _, c := range waiting {
+		go c.wait()
+	}
 
 	var wg sync.WaitGroup
 	run := func(f func()) {
@@ -666,10 +674,12 @@ func (r *registration) HasSyncedChecker() DoneChecker {
 	return r.checker
 }
 
-// registrationChecker is a handler's DoneChecker. Its first Done call
-// starts one goroutine that waits for the informer to sync, then for the
-// listener to have delivered its initial adds (listener.initialZero), and
-// closes done; it ends when the informer stops. One per registration, so
+// registrationChecker is a handler's DoneChecker. Its first Done call,
+// once the informer runs (or when Run starts, if it is asked for
+// earlier), starts one goroutine that waits for the informer to sync,
+// then for the listener to have delivered its initial adds
+// (listener.initialZero), and closes done; it ends then or when the
+// informer stops. Before Run, nothing waits. One per registration, so
 // that one goroutine receives the listener's signals.
 type registrationChecker struct {
 	r    *registration
@@ -684,6 +694,13 @@ func (c *registrationChecker) Done() <-chan struct{} {
 	c.once.Do(func() {
 		if c.r.HasSynced() {
 			close(c.done)
+			return
+		}
+		inf := c.r.informer
+		inf.mu.Lock()
+		defer inf.mu.Unlock()
+		if !inf.started {
+			inf.waitingCheckers = append(inf.waitingCheckers, c)
 			return
 		}
 		go c.wait()

@@ -9,13 +9,18 @@ import (
 )
 
 // syncPollPeriod is how often the wait functions re-check their
-// conditions.
+// conditions (client-go's syncedPollPeriod is 100 ms).
 const syncPollPeriod = 10 * time.Millisecond
 
 // WaitForCacheSync waits until every function in cacheSyncs returns true,
 // or until stopCh is closed. It returns true when all synced, false when
 // stopCh was closed first. The functions are called from the caller's
 // goroutine only.
+//
+// It polls, as client-go's does: an InformerSynced is a bare function,
+// which cannot be waited on, and nothing tells which informer's HasSynced
+// it is. To wait without polling, pass the informers' and registrations'
+// HasSyncedChecker to WaitFor, as shared informer factories do.
 func WaitForCacheSync(stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool {
 	return WaitForCacheSyncWithContext(wait.ContextForChannel(stopCh), cacheSyncs...)
 }

@@ -46,6 +46,18 @@
 // list or watch failure, naming the resource (SyncResult.Errors): a CRD
 // not installed (404), a permission missing (403). WithFailFastSync makes
 // it return at the first of those instead of waiting for its context.
+// Nothing polls: it waits on each informer's HasSyncedChecker channel (as
+// client-go's factory does, through cache.WaitFor, logging nothing) and on
+// its context, which, failing fast, the informers' failures cancel as they
+// are recorded (cache.SyncErrorNotifier; a failure recorded before the
+// wait counts at once).
+//
+// A several-namespace informer's HasSyncedChecker channel is closed by the
+// goroutine that runs it, once every namespace's informer synced
+// (multi_namespace_synced.go); a handler's, once asked for and while the
+// informer runs, has one goroutine that waits for the handler in every
+// namespace and ends when they synced, the informer stops or the handler
+// is removed.
 //
 // Besides typed informers, keyed by Go type, a factory shares metadata-only
 // informers (MetadataInformerFor), keyed by resource, which cache

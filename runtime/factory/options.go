@@ -100,7 +100,10 @@ func (c *config) watchListFor(t reflect.Type) bool {
 // that failure (a *cache.InformerSyncError naming the resource and
 // wrapping the API error). The informer itself goes on retrying, as it
 // does without the option, so that it syncs once the CRD or the
-// permission is there.
+// permission is there. The wait hears of failures as the informers record
+// them (cache.SyncErrorNotifier, which this runtime's informers
+// implement); of an informer that only reports them
+// (cache.SyncErrorReporter), a failure counts when the wait starts.
 //
 // Without it, WaitForCacheSync waits for its context, as client-go's
 // does, and reports the same failures in SyncResult.Errors.
