@@ -66,16 +66,22 @@ func TestWaitForCacheSyncReportsWhyInformersDidNotSync(t *testing.T) {
 				}
 				return &failingInformer{fakeInformer: newFakeInformer(c), err: err}
 			})
-			s.InformerFor(&otherType{}, func(c InformerConfig) cache.SharedIndexInformer { return newFakeInformer(c) })
+			var other *fakeInformer
+			s.InformerFor(&otherType{}, func(c InformerConfig) cache.SharedIndexInformer {
+				other = newFakeInformer(c)
+				return other
+			})
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
 			ended := errors.New("the test's context ended")
-			if !tt.stopsEarly {
-				// The only way out without fail fast; never a speed
-				// assertion.
-				time.AfterFunc(50*time.Millisecond, func() { cancel(ended) })
-			}
 			s.Start(ctx)
+			if !tt.stopsEarly {
+				// The only way out without fail fast, once the healthy
+				// informer synced (TestWaitForCacheSyncWaitsOnSignals
+				// shows the wait going on until then).
+				mustClose(t, other.syncedCh, "the healthy informer to sync")
+				cancel(ended)
+			}
 			res := s.WaitForCacheSync(ctx)
 			if tt.stopsEarly {
 				if ctx.Err() != nil || !errors.Is(res.Err, tt.err) {
