@@ -53,6 +53,28 @@ func fixture() *fake.FakeDynamicClient {
 	)
 }
 
+// watchRegistered closes the returned channel once the fake client's
+// tracker registered a watch of resource. Changes made after that reach
+// the informer; the fake does not replay changes since a resourceVersion,
+// so one made between the informer's list and its watch would be lost.
+func watchRegistered(prepend func(string, clienttesting.WatchReactionFunc), tracker clienttesting.ObjectTracker, resource string) <-chan struct{} {
+	registered := make(chan struct{})
+	var once sync.Once
+	prepend(resource, func(action clienttesting.Action) (bool, watch.Interface, error) {
+		var opts metav1.ListOptions
+		if w, ok := action.(clienttesting.WatchActionImpl); ok {
+			opts = w.ListOptions
+		}
+		w, err := tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		if err != nil {
+			return false, nil, err
+		}
+		once.Do(func() { close(registered) })
+		return true, w, nil
+	})
+	return registered
+}
+
 // guard is a failure guard only: a test that would otherwise hang ends.
 func guard(t *testing.T) <-chan struct{} {
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
@@ -167,6 +189,7 @@ func (r *recorder) handler() cache.ResourceEventHandlerFuncs {
 // informer synced reach its handlers, in order.
 func TestEventsReachHandlers(t *testing.T) {
 	client := fixture()
+	watching := watchRegistered(client.PrependWatchReactor, client.Tracker(), "widgets")
 	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, "a", nil)
 	defer f.Shutdown()
 	rec := &recorder{}
@@ -176,6 +199,11 @@ func TestEventsReachHandlers(t *testing.T) {
 	stop := guard(t)
 	f.Start(stop)
 	f.WaitForCacheSync(stop)
+	select {
+	case <-watching:
+	case <-stop:
+		t.Fatal("the informer never watched")
+	}
 	ctx := t.Context()
 	res := client.Resource(widgets).Namespace("a")
 	created, err := res.Create(ctx, object("Widget", "a", "w9", nil), metav1.CreateOptions{})

@@ -12,7 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/metadata/fake"
+	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/informer-gen/informer-gen/dynamic/metadatainformer"
 	"github.com/informer-gen/informer-gen/runtime/cache"
@@ -30,6 +32,28 @@ func object(kind, namespace, name, app string) *metav1.PartialObjectMetadata {
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: map[string]string{"app": app},
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply}}},
 	}
+}
+
+// watchRegistered closes the returned channel once the fake client's
+// tracker registered a watch of resource. Changes made after that reach
+// the informer; the fake does not replay changes since a resourceVersion,
+// so one made between the informer's list and its watch would be lost.
+func watchRegistered(prepend func(string, clienttesting.WatchReactionFunc), tracker clienttesting.ObjectTracker, resource string) <-chan struct{} {
+	registered := make(chan struct{})
+	var once sync.Once
+	prepend(resource, func(action clienttesting.Action) (bool, watch.Interface, error) {
+		var opts metav1.ListOptions
+		if w, ok := action.(clienttesting.WatchActionImpl); ok {
+			opts = w.ListOptions
+		}
+		w, err := tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		if err != nil {
+			return false, nil, err
+		}
+		once.Do(func() { close(registered) })
+		return true, w, nil
+	})
+	return registered
 }
 
 func fixture() *fake.FakeMetadataClient {
@@ -120,6 +144,7 @@ func TestFactoryInformersSyncAndListersReadTheCache(t *testing.T) {
 // informers without the stop channel being closed.
 func TestDeletesReachHandlersAndShutdownStops(t *testing.T) {
 	client := fixture()
+	watching := watchRegistered(client.PrependWatchReactor, client.Tracker(), "widgets")
 	f := metadatainformer.NewSharedInformerFactory(client, 0)
 	inf := f.ForResource(widgets).Informer()
 	var mu sync.Mutex
@@ -134,6 +159,11 @@ func TestDeletesReachHandlersAndShutdownStops(t *testing.T) {
 	stop := guard(t)
 	f.Start(stop)
 	f.WaitForCacheSync(stop)
+	select {
+	case <-watching:
+	case <-stop:
+		t.Fatal("the informer never watched")
+	}
 	if err := client.Resource(widgets).Namespace("b").Delete(t.Context(), "w3", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
