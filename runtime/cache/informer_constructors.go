@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 )
 
@@ -130,16 +131,7 @@ func (c *handlerController) RunWithContext(ctx context.Context) {
 
 // Run runs the informer until stopCh is closed.
 func (c *handlerController) Run(stopCh <-chan struct{}) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-stopCh:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	c.RunWithContext(ctx)
+	c.RunWithContext(wait.ContextForChannel(stopCh))
 }
 
 // HasSynced reports whether the handler (the cache, without a handler)

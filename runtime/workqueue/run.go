@@ -30,19 +30,18 @@ func (q *Queue[T]) Run(ctx context.Context, workers int, process func(ctx contex
 			}
 		})
 	}
-	// Shut down when ctx is done, or when someone else shuts the queue
-	// down and the workers exit on their own.
-	workersDone := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(workersDone)
-	}()
-	select {
-	case <-ctx.Done():
+	// Shut down when ctx is done; or someone else shuts the queue down and
+	// the workers exit on their own. No goroutine waits for either: ctx
+	// calls ShutDown, and Run returns once ShutDown, if called, returned.
+	shutDown := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(shutDown)
 		q.ShutDown()
-	case <-workersDone:
+	})
+	wg.Wait()
+	if !stop() {
+		<-shutDown
 	}
-	<-workersDone
 }
 
 // processNext handles one item and reports whether the worker should
