@@ -47,7 +47,15 @@
 // testing/synctest bubble, the informer's back-off and resync timers run
 // on the bubble's fake clock and the test does not wait for them.
 //
+// # Helpers for tests
+//
+// Eventually (and EventuallyExplained) is the one wait of the project's
+// tests for a state reached asynchronously: it polls a condition and
+// fails the test, naming what it waited for, after EventuallyLimit.
+// Scale(small, large) sizes a test: small in the test command
+// (hack/test.sh), large in the scale job (SCALE=1).
+//
 // All Server methods are safe for concurrent use. The package depends on
-// k8s.io/apimachinery only: it imports neither runtime/cache (whose own
-// tests use it) nor k8s.io/client-go.
+// k8s.io/apimachinery and the standard library only: it imports neither
+// runtime/cache (whose own tests use it) nor k8s.io/client-go.
 package cachetest
