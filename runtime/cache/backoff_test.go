@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	"k8s.io/apimachinery/pkg/util/wait"
 	testingclock "k8s.io/utils/clock/testing"
 )
@@ -95,7 +96,7 @@ func TestSleepReturnsFalseWhenContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan bool)
 	go func() { done <- sleep(ctx, c, time.Hour) }()
-	waitFor(t, "the sleep timer", c.HasWaiters)
+	cachetest.Eventually(t, "the sleep timer", c.HasWaiters)
 	cancel()
 	if <-done {
 		t.Fatal("sleep reported a full wait after cancellation")
@@ -104,7 +105,7 @@ func TestSleepReturnsFalseWhenContextEnds(t *testing.T) {
 		t.Fatal("sleep left its timer armed")
 	}
 	go func() { done <- sleep(context.Background(), c, time.Second) }()
-	waitFor(t, "the sleep timer", c.HasWaiters)
+	cachetest.Eventually(t, "the sleep timer", c.HasWaiters)
 	c.Step(time.Second)
 	if !<-done {
 		t.Fatal("sleep reported cancellation after a full wait")

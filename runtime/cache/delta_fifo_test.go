@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -309,7 +310,7 @@ func TestDeltaFIFOConcurrentProducersAndConsumerLoseNoKey(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	eventually(t, "all keys processed", func() bool {
+	cachetest.Eventually(t, "all keys processed", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(seen) == 2000
@@ -544,7 +545,7 @@ func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
 	mustNoErr(t, f.Replace(list, "1"))
 	close(replaced)
 	// Wake the consumer if it is waiting on an empty queue.
-	waitFor(t, "the consumer to sync", func() bool {
+	cachetest.Eventually(t, "the consumer to sync", func() bool {
 		if f.HasSynced() {
 			f.Close()
 			return true

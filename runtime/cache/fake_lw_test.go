@@ -142,18 +142,6 @@ func objectList(resourceVersion, continueToken string, objs ...*metav1.PartialOb
 	return l
 }
 
-// waitFor polls cond until it holds, failing the test after waitLimit.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // List is ListWithContext with a background context.
 func (lw *fakeLW) List(opts metav1.ListOptions) (runtime.Object, error) {
 	return lw.ListWithContext(context.Background(), opts)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -177,7 +178,7 @@ func TestFirstWatchListStreamsIntoTheCache(t *testing.T) {
 			for _, o := range objs[:firstListBatch] {
 				d.send(ev(watch.Added, o))
 			}
-			waitFor(t, "the first batch handed to the handler", func() bool { return len(h.log()) == firstListBatch })
+			cachetest.Eventually(t, "the first batch handed to the handler", func() bool { return len(h.log()) == firstListBatch })
 			if inf.HasSynced() {
 				t.Fatal("HasSynced before the initial-events-end bookmark")
 			}
@@ -196,8 +197,8 @@ func TestFirstWatchListStreamsIntoTheCache(t *testing.T) {
 				}
 				d.send(ev(watch.Bookmark, initialEventsEnd("7")))
 			}
-			waitFor(t, "informer synced", inf.HasSynced)
-			waitFor(t, "every notification", func() bool { return len(h.log()) >= len(want) })
+			cachetest.Eventually(t, "informer synced", inf.HasSynced)
+			cachetest.Eventually(t, "every notification", func() bool { return len(h.log()) >= len(want) })
 			if got := h.log(); !slices.Equal(got, want) {
 				t.Errorf("handler calls after the first batch:\n%q\nwant\n%q", got[firstListBatch:], want[firstListBatch:])
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -30,7 +31,7 @@ func TestInformerDoneCheckersAndControllerViewFollowTheSync(t *testing.T) {
 	if !ctl.HasSynced() || ctl.LastSyncResourceVersion() != inf.LastSyncResourceVersion() {
 		t.Fatalf("controller view: synced %v rv %q, informer rv %q", ctl.HasSynced(), ctl.LastSyncResourceVersion(), inf.LastSyncResourceVersion())
 	}
-	waitFor(t, "the cache's resourceVersion", func() bool { return inf.GetStore().LastStoreSyncResourceVersion() != "" })
+	cachetest.Eventually(t, "the cache's resourceVersion", func() bool { return inf.GetStore().LastStoreSyncResourceVersion() != "" })
 }
 
 func TestRunWithAStopChannelStopsTheInformer(t *testing.T) {
@@ -139,7 +140,7 @@ func TestInformerPublishesThroughTheMetricsProviderOfAReservedIdentifier(t *test
 		srv := newModelServer()
 		srv.put("a", false)
 		inf := startInformer(t, srv, SharedIndexInformerOptions{Identifier: id, InformerMetricsProvider: p}, nil)
-		waitFor(t, "sync", inf.HasSynced)
+		cachetest.Eventually(t, "sync", inf.HasSynced)
 		inf.stop(t)
 		rv, set := p.rv.value()
 		if set != reserved {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 )
@@ -73,7 +74,7 @@ func TestNewInformerFamilyCachesAndNotifiesItsHandler(t *testing.T) {
 			srv.remove("b")
 			srv.put("c", false)
 			want := []string{"update ns/a", "delete ns/b", "add ns/c initial=false"}
-			waitFor(t, "the changes", func() bool { return len(log.snapshot()) == 5 })
+			cachetest.Eventually(t, "the changes", func() bool { return len(log.snapshot()) == 5 })
 			if got := log.snapshot()[2:]; !slices.Equal(got, want) {
 				t.Errorf("after sync the handler was told %v, want %v", got, want)
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	"go.uber.org/goleak"
 )
 
@@ -75,7 +76,7 @@ func TestInformerReportsQueueDepthEventsAndHandlerLag(t *testing.T) {
 	}
 	close(slow.gate)
 	waitConverged(t, srv, inf, quick, slow)
-	eventually(t, "slow handler's lag back to 0", func() bool {
+	cachetest.Eventually(t, "slow handler's lag back to 0", func() bool {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		return m.lastLag["slow"] == 0 && m.lastLag["quick"] == 0

@@ -1,6 +1,10 @@
 package cache
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
+)
 
 // TestInformerRefusesHandlersOnceStoppedSayingSoOnce pins the error of a
 // handler added to a stopped informer: it names the handler and says why,
@@ -8,7 +12,7 @@ import "testing"
 func TestInformerRefusesHandlersOnceStoppedSayingSoOnce(t *testing.T) {
 	srv := newModelServer()
 	inf := startInformer(t, srv, SharedIndexInformerOptions{ObjectDescription: "things"}, nil)
-	waitFor(t, "the informer to sync", inf.HasSynced)
+	cachetest.Eventually(t, "the informer to sync", inf.HasSynced)
 	inf.stop(t)
 	_, err := inf.AddEventHandlerWithOptions(ResourceEventHandlerFuncs{}, HandlerOptions{Name: "x"})
 	if err == nil {

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -56,7 +57,7 @@ func TestInformerInitialListFlagBelongsToTheChange(t *testing.T) {
 
 	// A key of the list still queued behind the held batch.
 	var key string
-	waitFor(t, "the list to be queued behind the held batch", func() bool {
+	cachetest.Eventually(t, "the list to be queued behind the held batch", func() bool {
 		f := inf.fifo.Load()
 		if f == nil {
 			return false
@@ -74,7 +75,7 @@ func TestInformerInitialListFlagBelongsToTheChange(t *testing.T) {
 	srv.remove(name)
 	srv.put(name, false) // a new object: new UID
 	recreated := srv.state()[key]
-	waitFor(t, "the delete and the add to join the queued entry", func() bool {
+	cachetest.Eventually(t, "the delete and the add to join the queued entry", func() bool {
 		f := inf.fifo.Load()
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -85,7 +86,7 @@ func TestInformerInitialListFlagBelongsToTheChange(t *testing.T) {
 
 	uidOf := func(state string) string { return state[:strings.IndexByte(state, '@')] }
 	want := []string{key + " " + uidOf(listed) + " true", key + " " + uidOf(recreated) + " false"}
-	waitFor(t, "both adds of "+key, func() bool {
+	cachetest.Eventually(t, "both adds of "+key, func() bool {
 		n := 0
 		for _, a := range rec.snapshot() {
 			if strings.HasPrefix(a, key+" ") {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	"go.uber.org/goleak"
 )
 
@@ -39,7 +40,7 @@ func TestInformerLatestOnlyDropsOldStatesOfMergedUpdates(t *testing.T) {
 				}
 			}
 			last := srv.ResourceVersion()
-			eventually(t, "informer applied every update", func() bool {
+			cachetest.Eventually(t, "informer applied every update", func() bool {
 				obj, ok, _ := inf.GetStore().GetByKey("ns/o" + strconv.Itoa(keys-1))
 				return ok && obj.(object).ResourceVersion == last
 			})

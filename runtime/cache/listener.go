@@ -79,6 +79,7 @@ type listener struct {
 	backlog backlog         // coalesced per key; non-empty only once fast filled up
 	taken   []pendingChange // coalesced changes being delivered; touched by run only
 	idle    bool            // run waits on cond: push signals it
+	peak    int             // the most notifications pending at once (fast and backlog), read by tests of the bound
 	stopped bool            // stop was called: push drops notifications
 
 	// latestOnly makes coalesced updates carry a nil old object instead
@@ -157,12 +158,12 @@ func (l *listener) push(n notification) {
 	} else {
 		l.coalesceLocked(n)
 	}
-	if l.metrics != nil {
-		// Report a growing backlog every lagReportStep notifications; the
-		// goroutine reports the rest as it drains.
-		if n := len(l.fast) + l.backlog.live(); n%lagReportStep == 0 {
-			l.metrics.HandlerLag(l.name, n)
-		}
+	pending := len(l.fast) + l.backlog.live()
+	l.peak = max(l.peak, pending)
+	// Report a growing backlog every lagReportStep notifications; the
+	// goroutine reports the rest as it drains.
+	if l.metrics != nil && pending%lagReportStep == 0 {
+		l.metrics.HandlerLag(l.name, pending)
 	}
 	if l.idle {
 		l.idle = false
@@ -259,6 +260,14 @@ func (l *listener) pendingCount() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.fast) + l.backlog.live()
+}
+
+// peakPending returns the most notifications that were pending at once,
+// as pendingCount counts them, since the listener was created.
+func (l *listener) peakPending() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.peak
 }
 
 // drained reports whether the listener waits for work with nothing

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
 
 // TestListenerBuffersGrowOnDemandAndShrinkWhenIdle pins that a handler's
@@ -55,7 +57,7 @@ func TestListenerBuffersGrowOnDemandAndShrinkWhenIdle(t *testing.T) {
 	}
 	release()
 	calls.Wait()
-	waitFor(t, "the listener to idle", l.drained)
+	cachetest.Eventually(t, "the listener to idle", l.drained)
 	if f, s := buffers(); f > initialFastCapacity || s > initialFastCapacity {
 		t.Fatalf("idle listener holds buffers of %d and %d notifications, want at most %d", f, s, initialFastCapacity)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-logr/logr/funcr"
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
@@ -69,10 +70,10 @@ func TestInformerHandlerPanicDropsOnlyThatNotification(t *testing.T) {
 		reg = mustAdd(t, s, h, HandlerOptions{Name: "picky"})
 	})
 	defer inf.stop(t)
-	waitFor(t, "the registration to sync", reg.HasSynced)
+	cachetest.Eventually(t, "the registration to sync", reg.HasSynced)
 	srv.put("late", false)
 	srv.put("after", false)
-	waitFor(t, "the add after the panics", func() bool {
+	cachetest.Eventually(t, "the add after the panics", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(got) > 0 && got[len(got)-1] == "after"

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -54,17 +55,6 @@ func (m *listenerModel) step(r *rand.Rand, keys int) {
 		m.store[key] = obj
 		m.l.push(notification{kind: notifyDelete, key: key, oldObj: old})
 		m.l.push(notification{kind: notifyAdd, key: key, newObj: obj})
-	}
-}
-
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -122,7 +112,7 @@ func testStalledListenerConverges(t *testing.T, seed uint64, fastCap, keys int, 
 	for i := 0; i < 3*keys; i++ {
 		m.step(r, keys)
 	}
-	eventually(t, "handler to keep up", func() bool { return l.pendingCount() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
+	cachetest.Eventually(t, "handler to keep up", func() bool { return l.pendingCount() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
 	gate := h.stall()
 	for i := 0; i < 5000; i++ {
 		m.step(r, keys)
@@ -131,7 +121,7 @@ func testStalledListenerConverges(t *testing.T, seed uint64, fastCap, keys int, 
 		}
 	}
 	close(gate)
-	eventually(t, "listener to drain", func() bool { return l.pendingCount() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
+	cachetest.Eventually(t, "listener to drain", func() bool { return l.pendingCount() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
 	h.checkViolations(t)
 	if d := diffViews(h.snapshot(), m.store); len(d) > 0 {
 		t.Fatalf("handler view differs from the store: %v", d)
@@ -180,7 +170,7 @@ func TestListenerCoalescedUpdateCarriesLastGivenStateOrNilWhenLatestOnly(t *test
 				key, _ := MetaNamespaceKeyFunc(o)
 				l.push(notification{kind: notifyAdd, key: key, newObj: o})
 			}
-			eventually(t, "adds delivered", func() bool { return len(h.snapshot()) == 3 && l.pendingCount() == 0 })
+			cachetest.Eventually(t, "adds delivered", func() bool { return len(h.snapshot()) == 3 && l.pendingCount() == 0 })
 			gate := h.stall()
 			// a blocks the handler or fills the one-slot buffer, b fills it
 			// or coalesces: either way c's updates coalesce.
@@ -189,8 +179,8 @@ func TestListenerCoalescedUpdateCarriesLastGivenStateOrNilWhenLatestOnly(t *test
 			l.push(notification{kind: notifyUpdate, key: "ns/c", oldObj: c1, newObj: c2})
 			l.push(notification{kind: notifyUpdate, key: "ns/c", oldObj: c2, newObj: c3})
 			close(gate)
-			eventually(t, "c delivered", func() bool { mu.Lock(); defer mu.Unlock(); return len(gotNew) > 0 })
-			eventually(t, "listener drained", l.drained)
+			cachetest.Eventually(t, "c delivered", func() bool { mu.Lock(); defer mu.Unlock(); return len(gotNew) > 0 })
+			cachetest.Eventually(t, "listener drained", l.drained)
 			h.checkViolations(t)
 			mu.Lock()
 			defer mu.Unlock()
@@ -215,8 +205,8 @@ func TestListenerCoalescingCancelsUndeliveredInitialAdd(t *testing.T) {
 	l.push(notification{kind: notifyAdd, initial: true, key: "ns/x", newObj: testObject("ns", "x", "1")})
 	l.push(notification{kind: notifyDelete, key: "ns/x", oldObj: testObject("ns", "x", "1")})
 	close(h.gate)
-	eventually(t, "initial adds delivered", func() bool { return l.initialPending.Load() == 0 })
-	eventually(t, "listener idle", func() bool { return l.pendingCount() == 0 })
+	cachetest.Eventually(t, "initial adds delivered", func() bool { return l.initialPending.Load() == 0 })
+	cachetest.Eventually(t, "listener idle", func() bool { return l.pendingCount() == 0 })
 	l.stop()
 	h.checkViolations(t)
 	if _, ok := h.snapshot()["ns/x"]; ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -123,7 +124,7 @@ func TestWatchListSemanticsOfTheClientDecideTheReflectorsFirstList(t *testing.T)
 			done := make(chan struct{})
 			go func() { defer close(done); r.RunWithContext(ctx) }()
 			defer func() { cancel(); <-done }()
-			waitFor(t, "the first request", func() bool { return len(fake.lists())+len(fake.watches()) > 0 })
+			cachetest.Eventually(t, "the first request", func() bool { return len(fake.lists())+len(fake.watches()) > 0 })
 			watched := len(fake.watches()) > 0 && fake.watches()[0].SendInitialEvents != nil
 			if watched != tt.wantWatch {
 				t.Fatalf("first request a watch list = %v, want %v (lists %d, watches %d)", watched, tt.wantWatch, len(fake.lists()), len(fake.watches()))

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -101,27 +102,32 @@ func TestProtobufWatchStopEndsTheStreamAndClosesTheBody(t *testing.T) {
 		{name: "while waiting for the server", data: nil},
 		{name: "while the caller does not read an event", data: []byte{0, 0, 0, 4, 0x0a, 0x02, 'A', 'D'}},
 	} {
+		// In a synctest bubble: synctest.Wait returns once the stream's
+		// goroutine is blocked (reading the body, or sending an event
+		// nobody reads), and a goroutine that never ends fails the test.
 		t.Run(tc.name, func(t *testing.T) {
-			body := &blockingBody{data: tc.data, closed: make(chan struct{})}
-			pw := &ProtobufWatch[metav1.PartialObjectMetadata, *metav1.PartialObjectMetadata]{
-				Open:   func(context.Context, metav1.ListOptions) (io.ReadCloser, error) { return body, nil },
-				Kind:   metav1.SchemeGroupVersion.WithKind("PartialObjectMetadata"),
-				Codecs: metaCodecs(t),
-			}
-			w, err := pw.WatchWithContext(context.Background(), metav1.ListOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(10 * time.Millisecond) // let the stream block
-			w.Stop()
-			w.Stop() // idempotent
-			select {
-			case <-body.closed:
-			case <-time.After(10 * time.Second):
-				t.Fatal("Stop did not close the body")
-			}
-			for range w.ResultChan() { // closed once the goroutine ends
-			}
+			synctest.Test(t, func(t *testing.T) {
+				body := &blockingBody{data: tc.data, closed: make(chan struct{})}
+				pw := &ProtobufWatch[metav1.PartialObjectMetadata, *metav1.PartialObjectMetadata]{
+					Open:   func(context.Context, metav1.ListOptions) (io.ReadCloser, error) { return body, nil },
+					Kind:   metav1.SchemeGroupVersion.WithKind("PartialObjectMetadata"),
+					Codecs: metaCodecs(t),
+				}
+				w, err := pw.WatchWithContext(context.Background(), metav1.ListOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				synctest.Wait() // the stream blocks
+				w.Stop()
+				w.Stop() // idempotent
+				select {
+				case <-body.closed:
+				case <-time.After(10 * time.Second):
+					t.Fatal("Stop did not close the body")
+				}
+				for range w.ResultChan() { // closed once the goroutine ends
+				}
+			})
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
@@ -62,7 +63,7 @@ func TestReflectorHandlesQueuedEventsInOrderAndResumesFromTheLastOne(t *testing.
 			}
 			// Every event was handled at once: the watch closed right
 			// after it opened, so the reflector backs off either way.
-			waitFor(t, "the first watch to end", w1.isStopped)
+			cachetest.Eventually(t, "the first watch to end", w1.isStopped)
 			h.waitSleeping(t)
 			h.clock.Step(defaultBackoffMax)
 			w2 := lw.nextWatcher(t)
@@ -129,5 +130,5 @@ func TestReflectorPublishesABookmarksVersionBeforeTellingTheStore(t *testing.T) 
 	case <-time.After(waitLimit):
 		t.Fatal("the store was never told of the bookmark")
 	}
-	waitFor(t, "resourceVersion 16", func() bool { return r.LastSyncResourceVersion() == "16" })
+	cachetest.Eventually(t, "resourceVersion 16", func() bool { return r.LastSyncResourceVersion() == "16" })
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 )
@@ -43,7 +44,7 @@ func TestReflectorConstructorsAndRunForms(t *testing.T) {
 			w := lw.nextWatcher(t)
 			w.Send(ev(watch.Added, &otherObject{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "odd", ResourceVersion: "11"}}))
 			w.Send(ev(watch.Added, testObject("a", "y", "12")))
-			waitFor(t, "the watched object", func() bool { _, ok, _ := store.GetByKey("a/y"); return ok })
+			cachetest.Eventually(t, "the watched object", func() bool { _, ok, _ := store.GetByKey("a/y"); return ok })
 			if _, ok, _ := store.GetByKey("a/odd"); ok {
 				t.Fatal("an object of another type than expectedType was stored")
 			}

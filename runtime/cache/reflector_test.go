@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	"go.uber.org/goleak"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -102,7 +103,7 @@ func (s *recordingStore) snapshot() ([]storeOp, int) {
 func (s *recordingStore) waitOps(t *testing.T, n int) []storeOp {
 	t.Helper()
 	var ops []storeOp
-	waitFor(t, fmt.Sprintf("%d store operations", n), func() bool {
+	cachetest.Eventually(t, fmt.Sprintf("%d store operations", n), func() bool {
 		ops, _ = s.snapshot()
 		return len(ops) >= n
 	})
@@ -174,14 +175,14 @@ func (h *reflectorHarness) errors() []error {
 // waitErrors waits until n errors were reported and returns them.
 func (h *reflectorHarness) waitErrors(t *testing.T, n int) []error {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("%d reported errors", n), func() bool { return len(h.errors()) >= n })
+	cachetest.Eventually(t, fmt.Sprintf("%d reported errors", n), func() bool { return len(h.errors()) >= n })
 	return h.errors()
 }
 
 // waitSleeping waits until the reflector blocks on a fake-clock timer.
 func (h *reflectorHarness) waitSleeping(t *testing.T) {
 	t.Helper()
-	waitFor(t, "the reflector to wait on the clock", h.clock.HasWaiters)
+	cachetest.Eventually(t, "the reflector to wait on the clock", h.clock.HasWaiters)
 }
 
 func ev(typ watch.EventType, obj runtime.Object) watch.Event {
@@ -233,7 +234,7 @@ func TestReflectorListsThenWatchesFromListResourceVersion(t *testing.T) {
 			t.Fatalf("store op %d = %+v, want %+v", i, ops[i], want[i])
 		}
 	}
-	waitFor(t, "resourceVersion 13", func() bool { return h.r.LastSyncResourceVersion() == "13" })
+	cachetest.Eventually(t, "resourceVersion 13", func() bool { return h.r.LastSyncResourceVersion() == "13" })
 	if keys := h.store.content.ListKeys(); len(keys) != 2 {
 		t.Fatalf("store keys = %v, want a/x and a/z", keys)
 	}
@@ -615,7 +616,7 @@ func TestReflectorDropsObjectsOfUnexpectedType(t *testing.T) {
 	if len(ops) != 2 || ops[1].key != "a/good" {
 		t.Fatalf("store ops = %+v, want only the well-typed object added", ops)
 	}
-	waitFor(t, "resourceVersion 11", func() bool { return h.r.LastSyncResourceVersion() == "11" })
+	cachetest.Eventually(t, "resourceVersion 11", func() bool { return h.r.LastSyncResourceVersion() == "11" })
 }
 
 func TestReflectorStopsPromptlyWhenContextIsCancelled(t *testing.T) {
@@ -632,7 +633,7 @@ func TestReflectorStopsPromptlyWhenContextIsCancelled(t *testing.T) {
 			name:  "while listing",
 			setup: func(lw *fakeLW) { lw.ListFunc = blockUntilDone },
 			reach: func(t *testing.T, h *reflectorHarness) {
-				waitFor(t, "a list call", func() bool { return len(h.lw.lists()) == 1 })
+				cachetest.Eventually(t, "a list call", func() bool { return len(h.lw.lists()) == 1 })
 			},
 		},
 		{
@@ -644,7 +645,7 @@ func TestReflectorStopsPromptlyWhenContextIsCancelled(t *testing.T) {
 				}
 			},
 			reach: func(t *testing.T, h *reflectorHarness) {
-				waitFor(t, "a watch call", func() bool { return len(h.lw.watches()) == 1 })
+				cachetest.Eventually(t, "a watch call", func() bool { return len(h.lw.watches()) == 1 })
 			},
 		},
 		{
@@ -697,16 +698,16 @@ func TestReflectorResyncsOnPeriodWhenAllowed(t *testing.T) {
 		ShouldResync: func() bool { asked.Add(1); return allow.Load() },
 	})
 	lw.nextWatcher(t)
-	waitFor(t, "the resync and idle timers", func() bool { return h.clock.Waiters() == 2 })
+	cachetest.Eventually(t, "the resync and idle timers", func() bool { return h.clock.Waiters() == 2 })
 	h.clock.Step(time.Minute)
-	waitFor(t, "ShouldResync to be asked", func() bool { return asked.Load() == 1 })
-	waitFor(t, "the resync timer to be re-armed", func() bool { return h.clock.Waiters() == 2 })
+	cachetest.Eventually(t, "ShouldResync to be asked", func() bool { return asked.Load() == 1 })
+	cachetest.Eventually(t, "the resync timer to be re-armed", func() bool { return h.clock.Waiters() == 2 })
 	if _, resyncs := h.store.snapshot(); resyncs != 0 {
 		t.Fatalf("resynced %d times while ShouldResync was false", resyncs)
 	}
 	allow.Store(true)
 	h.clock.Step(time.Minute)
-	waitFor(t, "a resync", func() bool { _, n := h.store.snapshot(); return n == 1 })
+	cachetest.Eventually(t, "a resync", func() bool { _, n := h.store.snapshot(); return n == 1 })
 }
 
 // recordingMetrics counts the Metrics calls a reflector makes.
@@ -755,7 +756,7 @@ func TestReflectorReportsMetrics(t *testing.T) {
 	w.Close()
 	lw.nextWatcher(t)
 	// The reflector reports WatchStarted after Watch returns.
-	waitFor(t, "second WatchStarted", func() bool {
+	cachetest.Eventually(t, "second WatchStarted", func() bool {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		return m.watchStarts == 2
@@ -825,7 +826,7 @@ func TestReflectorBacksOffWhenWatchesKeepClosingAfterOneEvent(t *testing.T) {
 			return w, nil
 		}
 		h := startReflector(t, lw, lw, ReflectorOptions{})
-		waitFor(t, "the first watch", func() bool { return len(lw.watches()) >= 1 })
+		cachetest.Eventually(t, "the first watch", func() bool { return len(lw.watches()) >= 1 })
 		// Every goroutine waits, the reflector on its back-off: the
 		// clock does not move, so there is no second watch.
 		synctest.Wait()
@@ -834,10 +835,10 @@ func TestReflectorBacksOffWhenWatchesKeepClosingAfterOneEvent(t *testing.T) {
 		}
 		for want := 2; want <= 4; want++ {
 			// Once the watch is stopped, the only timer left is the back-off.
-			waitFor(t, "the watch to end", lastStopped)
+			cachetest.Eventually(t, "the watch to end", lastStopped)
 			h.waitSleeping(t)
 			h.clock.Step(defaultBackoffMax)
-			waitFor(t, fmt.Sprintf("watch %d", want), func() bool { return len(lw.watches()) >= want })
+			cachetest.Eventually(t, fmt.Sprintf("watch %d", want), func() bool { return len(lw.watches()) >= want })
 		}
 		if n := len(lw.lists()); n != 1 {
 			t.Fatalf("%d lists, want 1: a cleanly closed watch resumes without relisting", n)
@@ -862,7 +863,7 @@ func TestReflectorIgnoresBookmarksWithoutResourceVersion(t *testing.T) {
 	w.Send(ev(watch.Bookmark, testObject("", "", "")))
 	// Sent is not yet handled: the burst's resourceVersion is published
 	// once its last event is.
-	waitFor(t, "LastSyncResourceVersion 11", func() bool { return h.r.LastSyncResourceVersion() == "11" })
+	cachetest.Eventually(t, "LastSyncResourceVersion 11", func() bool { return h.r.LastSyncResourceVersion() == "11" })
 	h.clock.Step(veryShortWatch) // a watch that lived: resumed at once
 	w.Close()
 	if w2 := lw.nextWatcher(t); w2.opts.ResourceVersion != "11" {

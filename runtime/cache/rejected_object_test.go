@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	"go.uber.org/goleak"
 	"k8s.io/apimachinery/pkg/api/meta"
 )
@@ -30,8 +31,8 @@ func TestInformerObjectRefusedByStoreIsNotNotified(t *testing.T) {
 	})
 	defer inf.stop(t)
 	srv.put("o3", false)
-	eventually(t, "o3 cached", func() bool { _, ok, _ := inf.GetStore().GetByKey("ns/o3"); return ok })
-	eventually(t, "handler saw o3", func() bool { _, ok := h.snapshot()["ns/o3"]; return ok })
+	cachetest.Eventually(t, "o3 cached", func() bool { _, ok, _ := inf.GetStore().GetByKey("ns/o3"); return ok })
+	cachetest.Eventually(t, "handler saw o3", func() bool { _, ok := h.snapshot()["ns/o3"]; return ok })
 	if _, ok, _ := inf.GetStore().GetByKey("ns/o1"); ok {
 		t.Fatal("refused object is cached")
 	}

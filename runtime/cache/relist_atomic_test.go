@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
 
 // A relist (after a 410) is applied to the cache as a whole before any
@@ -71,7 +73,7 @@ func TestInformerRelistReachesTheStoreAtomicallyBeforeHandlers(t *testing.T) {
 		t.Fatal("not synced")
 	}
 
-	waitFor(t, "the handler to receive the first list", func() bool {
+	cachetest.Eventually(t, "the handler to receive the first list", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return adds == n
@@ -94,7 +96,7 @@ func TestInformerRelistReachesTheStoreAtomicallyBeforeHandlers(t *testing.T) {
 	mu.Lock()
 	target = srv.state()
 	mu.Unlock()
-	waitFor(t, "a notification of the relist", func() bool {
+	cachetest.Eventually(t, "a notification of the relist", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return checked

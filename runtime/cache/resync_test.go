@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	testingclock "k8s.io/utils/clock/testing"
 )
@@ -107,7 +108,7 @@ func TestInformerWarnsWhenALateHandlerAsksForResyncItCannotGet(t *testing.T) {
 			srv := newModelServer()
 			inf := startInformer(t, srv, SharedIndexInformerOptions{}, nil)
 			defer inf.stop(t)
-			waitFor(t, "the informer to sync", inf.HasSynced)
+			cachetest.Eventually(t, "the informer to sync", inf.HasSynced)
 			period := tc.resync
 			mustAdd(t, inf, ResourceEventHandlerFuncs{}, HandlerOptions{Name: "late", ResyncPeriod: &period})
 			out := logs()

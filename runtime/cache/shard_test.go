@@ -242,7 +242,7 @@ func startShardInformer(t *testing.T, lw ListerWatcher, src ShardSource, watchLi
 		cancel()
 		<-done
 	})
-	waitFor(t, "sync", inf.HasSynced)
+	cachetest.Eventually(t, "sync", inf.HasSynced)
 	return inf, events
 }
 
@@ -262,7 +262,7 @@ func TestShardInformerHoldsExactlyTheShard(t *testing.T) {
 			shard := &partShard{parts: []string{"a"}, serverSide: tc.serverSide}
 			src := newTestShardSource(shard)
 			inf, events := startShardInformer(t, lw, src, tc.watchList)
-			waitFor(t, "the initial shard applied", func() bool { return src.wasApplied(shard) })
+			cachetest.Eventually(t, "the initial shard applied", func() bool { return src.wasApplied(shard) })
 			if got, want := sortedKeys(inf.GetStore()), keysOfParts(srv.Objects(), "a"); !slices.Equal(got, want) {
 				t.Fatalf("cache after sync = %v, want part a: %v", got, want)
 			}
@@ -272,8 +272,8 @@ func TestShardInformerHoldsExactlyTheShard(t *testing.T) {
 				}
 			}
 			want := keysOfParts(srv.Objects(), "a")
-			waitFor(t, "the watched objects of part a", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
-			waitFor(t, "handler adds", func() bool { adds, _, _ := events.snapshot(); return len(adds) == len(want) })
+			cachetest.Eventually(t, "the watched objects of part a", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
+			cachetest.Eventually(t, "handler adds", func() bool { adds, _, _ := events.snapshot(); return len(adds) == len(want) })
 			adds, _, _ := events.snapshot()
 			if got := slices.Sorted(maps.Keys(adds)); !slices.Equal(got, want) {
 				t.Errorf("handler adds = %v, want %v", got, want)
@@ -314,13 +314,13 @@ func TestShardReshardAddsEnteringAndTombstonesLeaving(t *testing.T) {
 			var check appliedCheck
 			src.onApplied = check.hook(srv, &inf, func(s Shard) []string { return s.(*partShard).parts })
 			_, events := startShardInformerWithInf(t, srv, src, tc.watchList, &inf)
-			waitFor(t, "ab applied", func() bool { return src.wasApplied(ab) })
+			cachetest.Eventually(t, "ab applied", func() bool { return src.wasApplied(ab) })
 
 			src.set(bc) // widen to c, narrow away from a
-			waitFor(t, "bc applied", func() bool { return src.wasApplied(bc) })
+			cachetest.Eventually(t, "bc applied", func() bool { return src.wasApplied(bc) })
 			partA, partB, partC := keysOfParts(srv.Objects(), "a"), keysOfParts(srv.Objects(), "b"), keysOfParts(srv.Objects(), "c")
-			waitFor(t, "the handler's deletes of part a", func() bool { _, d, _ := events.snapshot(); return len(d) == len(partA) })
-			waitFor(t, "the handler's adds of part c", func() bool { a, _, _ := events.snapshot(); return len(a) == len(partA)+len(partB)+len(partC) })
+			cachetest.Eventually(t, "the handler's deletes of part a", func() bool { _, d, _ := events.snapshot(); return len(d) == len(partA) })
+			cachetest.Eventually(t, "the handler's adds of part c", func() bool { a, _, _ := events.snapshot(); return len(a) == len(partA)+len(partB)+len(partC) })
 			adds, deletes, tombstones := events.snapshot()
 			if got := slices.Sorted(maps.Keys(tombstones)); !slices.Equal(got, partA) || len(deletes) != len(partA) {
 				t.Errorf("deletes %v, tombstones %v; want tombstones of part a: %v", deletes, tombstones, partA)
@@ -337,7 +337,7 @@ func TestShardReshardAddsEnteringAndTombstonesLeaving(t *testing.T) {
 			}
 
 			src.set(c) // narrow only
-			waitFor(t, "c applied", func() bool { return src.wasApplied(c) })
+			cachetest.Eventually(t, "c applied", func() bool { return src.wasApplied(c) })
 			if got := sortedKeys(inf.GetStore()); !slices.Equal(got, partC) {
 				t.Errorf("cache after narrowing to c = %v, want %v", got, partC)
 			}
@@ -405,7 +405,7 @@ func startShardInformerWithInf(t *testing.T, lw ListerWatcher, src *testShardSou
 			t.Errorf("subscriptions %v, closed %d times; want one, closed once", src.subscribers, src.closed)
 		}
 	})
-	waitFor(t, "sync", inf.HasSynced)
+	cachetest.Eventually(t, "sync", inf.HasSynced)
 	return inf, events
 }
 
@@ -437,11 +437,11 @@ func TestShardReshardRacesWithChanges(t *testing.T) {
 		src.set(shards[i%len(shards)])
 	}
 	last := shards[19%len(shards)]
-	waitFor(t, "the last shard applied", func() bool { return src.wasApplied(last) })
+	cachetest.Eventually(t, "the last shard applied", func() bool { return src.wasApplied(last) })
 	cancel()
 	wg.Wait()
 	want := keysOfParts(srv.Objects(), last.parts...)
-	waitFor(t, "the cache to hold exactly the last shard", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
+	cachetest.Eventually(t, "the cache to hold exactly the last shard", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
 }
 
 // The informer logs once that the server ignored the selector, through
@@ -475,16 +475,16 @@ func TestShardIgnoredSelectorIsLoggedOnce(t *testing.T) {
 				inf.RunWithContext(ctx)
 			}()
 			defer func() { cancel(); <-done }()
-			waitFor(t, "a applied", func() bool { return src.wasApplied(a) })
+			cachetest.Eventually(t, "a applied", func() bool { return src.wasApplied(a) })
 			for i, part := range []string{"c", "b", "a"} {
 				if _, err := srv.Add(partObject(fmt.Sprintf("n%d", i), part)); err != nil {
 					t.Fatal(err)
 				}
 			}
 			src.set(ab)
-			waitFor(t, "ab applied", func() bool { return src.wasApplied(ab) })
+			cachetest.Eventually(t, "ab applied", func() bool { return src.wasApplied(ab) })
 			want := keysOfParts(srv.Objects(), "a", "b")
-			waitFor(t, "the cache to hold a and b", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
+			cachetest.Eventually(t, "the cache to hold a and b", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
 			mu.Lock()
 			defer mu.Unlock()
 			if wantLogs := map[bool]int{false: 1, true: 0}[tc.serverSide]; ignored != wantLogs {
@@ -530,20 +530,20 @@ func TestShardNarrowingPrunesWithoutListing(t *testing.T) {
 			var check appliedCheck
 			src.onApplied = check.hook(srv, &inf, func(s Shard) []string { return s.(*narrowingShard).parts })
 			_, events := startShardInformerWithInf(t, lw, src, tc.watchList, &inf)
-			waitFor(t, "abc applied", func() bool { return src.wasApplied(abc) })
+			cachetest.Eventually(t, "abc applied", func() bool { return src.wasApplied(abc) })
 			listsBefore, _ := lw.listed()
 
 			src.set(ab)
-			waitFor(t, "ab applied", func() bool { return src.wasApplied(ab) })
+			cachetest.Eventually(t, "ab applied", func() bool { return src.wasApplied(ab) })
 			partC := keysOfParts(srv.Objects(), "c")
-			waitFor(t, "tombstones of part c", func() bool { _, _, tomb := events.snapshot(); return len(tomb) == len(partC) })
+			cachetest.Eventually(t, "tombstones of part c", func() bool { _, _, tomb := events.snapshot(); return len(tomb) == len(partC) })
 			for i, part := range []string{"c", "a"} {
 				if _, err := srv.Add(partObject(fmt.Sprintf("new%d", i), part)); err != nil {
 					t.Fatal(err)
 				}
 			}
 			want := keysOfParts(srv.Objects(), "a", "b")
-			waitFor(t, "the new object of part a", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
+			cachetest.Eventually(t, "the new object of part a", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
 			lists, selector := lw.listed()
 			if lists != listsBefore {
 				t.Errorf("narrowing made %d lists or watch lists, want none", lists-listsBefore)
@@ -557,7 +557,7 @@ func TestShardNarrowingPrunesWithoutListing(t *testing.T) {
 			}
 
 			src.set(abc)
-			waitFor(t, "abc applied again", func() bool { return src.appliedCount() > 2 && src.wasApplied(abc) })
+			cachetest.Eventually(t, "abc applied again", func() bool { return src.appliedCount() > 2 && src.wasApplied(abc) })
 			if lists, _ := lw.listed(); lists == listsBefore {
 				t.Error("widening did not relist")
 			}

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -67,15 +68,15 @@ func TestStopHandlerIsToldOnceAfterTheLastNotification(t *testing.T) {
 			rec := &stopRecorder{}
 			var reg ResourceEventHandlerRegistration
 			inf := startInformer(t, srv, SharedIndexInformerOptions{}, func(s *sharedIndexInformer) { reg = mustAdd(t, s, tt.wrap(rec), HandlerOptions{}) })
-			waitFor(t, "three adds", func() bool { return len(rec.snapshot()) == 3 })
+			cachetest.Eventually(t, "three adds", func() bool { return len(rec.snapshot()) == 3 })
 			if tt.remove {
 				if err := inf.RemoveEventHandler(reg); err != nil {
 					t.Fatal(err)
 				}
-				waitFor(t, "OnStop after removal", func() bool { return len(rec.snapshot()) == 4 })
+				cachetest.Eventually(t, "OnStop after removal", func() bool { return len(rec.snapshot()) == 4 })
 			}
 			inf.stop(t)
-			waitFor(t, "OnStop", func() bool { return len(rec.snapshot()) >= 4 })
+			cachetest.Eventually(t, "OnStop", func() bool { return len(rec.snapshot()) >= 4 })
 			got := rec.snapshot()
 			want := []string{"add", "add", "add", "stop"}
 			if len(got) != len(want) {

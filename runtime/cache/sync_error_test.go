@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -99,7 +100,7 @@ func TestInformerSyncErrorIsTheLastFailureUntilSynced(t *testing.T) {
 	go func() { defer close(done); inf.RunWithContext(ctx) }()
 	defer func() { cancel(); <-done }()
 
-	waitFor(t, "a sync error", func() bool { return reporter.SyncError() != nil })
+	cachetest.Eventually(t, "a sync error", func() bool { return reporter.SyncError() != nil })
 	err := reporter.SyncError()
 	var syncErr *InformerSyncError
 	if !errors.As(err, &syncErr) || syncErr.Resource != podsGVR || !apierrors.IsForbidden(err) {
@@ -109,7 +110,7 @@ func TestInformerSyncErrorIsTheLastFailureUntilSynced(t *testing.T) {
 		t.Error("the watch error handler heard no failure")
 	}
 	failing.Store(false)
-	waitFor(t, "informer synced", inf.HasSynced)
+	cachetest.Eventually(t, "informer synced", inf.HasSynced)
 	if err := reporter.SyncError(); err != nil {
 		t.Errorf("SyncError() once synced = %v, want nil", err)
 	}

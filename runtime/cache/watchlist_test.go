@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
@@ -161,7 +162,7 @@ func TestWatchListRestartsFromScratchWhenResourceVersionExpired(t *testing.T) {
 		t.Fatalf("watch list after expiry = %+v, want one from RV \"\"", w2.opts)
 	}
 	w2.Send(ev(watch.Bookmark, initialEventsEnd("90")))
-	waitFor(t, "resourceVersion 90", func() bool { return h.r.LastSyncResourceVersion() == "90" })
+	cachetest.Eventually(t, "resourceVersion 90", func() bool { return h.r.LastSyncResourceVersion() == "90" })
 	if errs := h.errors(); !errors.Is(errs[0], expiredErr) && !isExpiredError(errs[0]) {
 		t.Fatalf("reported %v, want the expiry", errs[0])
 	}

@@ -90,7 +90,7 @@ func TestWatchListFallsBackToListWhenTheClientCannotStream(t *testing.T) {
 			done := make(chan struct{})
 			go func() { defer close(done); inf.RunWithContext(ctx) }()
 			defer func() { cancel(); <-done }()
-			waitFor(t, "informer synced", inf.HasSynced)
+			cachetest.Eventually(t, "informer synced", inf.HasSynced)
 			if _, ok, _ := inf.GetStore().GetByKey("ns/listed"); !ok {
 				t.Error("the listed object is not in the cache")
 			}
@@ -121,7 +121,7 @@ func TestWatchListStreamsFromAnInProcessWatchThatHonoursSendInitialEvents(t *tes
 	done := make(chan struct{})
 	go func() { defer close(done); inf.RunWithContext(ctx) }()
 	defer func() { cancel(); <-done }()
-	waitFor(t, "informer synced", inf.HasSynced)
+	cachetest.Eventually(t, "informer synced", inf.HasSynced)
 	if n := len(inf.GetStore().List()); n != 50 {
 		t.Errorf("%d cached objects, want 50", n)
 	}
