@@ -19,17 +19,6 @@ import (
 // reaches it.
 const waitLimit = 30 * time.Second
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // newServer returns a cachetest server (which, as a kube-apiserver without
 // ShardedListAndWatch, ignores shard selectors) holding n objects.
 func newServer(t *testing.T, n int) *cachetest.Server {
@@ -119,7 +108,7 @@ func run(t *testing.T, srv *cachetest.Server, src cache.ShardSource, watchList b
 		cancel()
 		<-done
 	})
-	waitFor(t, "sync", inf.HasSynced)
+	cachetest.Eventually(t, "sync", inf.HasSynced)
 	return inf, ev
 }
 
@@ -148,7 +137,7 @@ func TestStaticShardsPartitionTheCollectionWhenTheServerIgnoresTheSelector(t *te
 			seen := map[string]int{}
 			for i, inf := range infs {
 				want := keysIn(srv, parts[i])
-				waitFor(t, fmt.Sprintf("informer %d to hold its part", i), func() bool { return slices.Equal(cacheKeys(inf), want) })
+				cachetest.Eventually(t, fmt.Sprintf("informer %d to hold its part", i), func() bool { return slices.Equal(cacheKeys(inf), want) })
 				for _, k := range want {
 					seen[k]++
 				}
@@ -192,7 +181,7 @@ func TestDynamicSetReshardsEveryInformerBeforeTheRolloutIsDone(t *testing.T) {
 	left, _ := NewSelector(UID, Range{End: 1 << 62})
 	entered, _ := NewSelector(UID, Range{Start: 1 << 63, End: 3 << 62})
 	wantTomb, wantAdds := keysIn(srv, left), len(keysIn(srv, lower))+len(keysIn(srv, entered))
-	waitFor(t, "a's handler to hear of the reshard", func() bool {
+	cachetest.Eventually(t, "a's handler to hear of the reshard", func() bool {
 		adds, deletes, _ := evA.snapshot()
 		return len(adds) == wantAdds && len(deletes) == len(wantTomb)
 	})
@@ -268,7 +257,7 @@ func TestDynamicSetRacesWithChanges(t *testing.T) {
 	wg.Wait()
 	want := keysIn(srv, shards[11%4])
 	for _, inf := range []cache.SharedIndexInformer{a, b} {
-		waitFor(t, "the informer to hold exactly the last shard", func() bool { return slices.Equal(cacheKeys(inf), want) })
+		cachetest.Eventually(t, "the informer to hold exactly the last shard", func() bool { return slices.Equal(cacheKeys(inf), want) })
 	}
 }
 
@@ -296,7 +285,7 @@ func TestDynamicNarrowingPrunesWithoutListing(t *testing.T) {
 	}
 	left, _ := NewSelector(UID, Range{Start: 1 << 62, End: 1 << 63})
 	wantTomb := keysIn(srv, left)
-	waitFor(t, "tombstones", func() bool { _, _, tomb := ev.snapshot(); return len(tomb) == len(wantTomb) })
+	cachetest.Eventually(t, "tombstones", func() bool { _, _, tomb := ev.snapshot(); return len(tomb) == len(wantTomb) })
 	_, _, tomb := ev.snapshot()
 	if got := slices.Sorted(maps.Keys(tomb)); !slices.Equal(got, wantTomb) {
 		t.Errorf("tombstones for %d objects, want the %d that left", len(got), len(wantTomb))

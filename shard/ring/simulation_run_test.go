@@ -5,15 +5,13 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
 
-// simSize is the most replicas of the scenario: 100, or 30 with -short.
-func simSize() int {
-	if testing.Short() {
-		return 30
-	}
-	return 100
-}
+// simSize is the most replicas of the scenario: 30 in the test command,
+// 100 in the scale job (SCALE=1).
+func simSize() int { return cachetest.Scale(30, 100) }
 
 // simDefaults are the Replica defaults, a watch that delivers in 100ms
 // and informers that take a second to apply a new shard.
@@ -21,8 +19,9 @@ var simDefaults = simParams{leaseDuration: 15 * time.Second, renewDeadline: 10 *
 	watchDelay: 100 * time.Millisecond, writeTime: 50 * time.Millisecond, applyTime: time.Second, dt: 50 * time.Millisecond,
 	vnodes: DefaultVirtualNodes}
 
-// simScenario grows a ring to 100 replicas one join at a time, then
-// shrinks it to 50 with leaves and crashes in a seeded random order.
+// simScenario grows a ring to simSize() replicas one join at a time,
+// then shrinks it to half that with leaves and crashes in a seeded random
+// order.
 func simScenario(p simParams) []change {
 	s := newSim(p)
 	var out []change
