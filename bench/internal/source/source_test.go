@@ -21,6 +21,43 @@ func events(n int) []watch.Event {
 	return evs
 }
 
+// waitLimit bounds every wait of these tests; only a broken Source
+// reaches it.
+const waitLimit = 10 * time.Second
+
+// receive returns the event numbered i (from 0) of w, failing the test if
+// w ends or sends nothing within waitLimit.
+func receive(t *testing.T, w watch.Interface, i int) watch.Event {
+	t.Helper()
+	select {
+	case ev, ok := <-w.ResultChan():
+		if !ok {
+			t.Fatalf("the watch ended before event %d", i)
+		}
+		return ev
+	case <-time.After(waitLimit):
+		t.Fatalf("event %d not sent within %v", i, waitLimit)
+		return watch.Event{}
+	}
+}
+
+// drain reads w until its channel is closed, failing the test if that
+// takes longer than waitLimit.
+func drain(t *testing.T, w watch.Interface) {
+	t.Helper()
+	timeout := time.After(waitLimit)
+	for {
+		select {
+		case _, ok := <-w.ResultChan():
+			if !ok {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("the watch's channel not closed within %v", waitLimit)
+		}
+	}
+}
+
 func TestWatchSendsNothingBeforeStartThenEveryEventInOrder(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -45,7 +82,7 @@ func TestWatchSendsNothingBeforeStartThenEveryEventInOrder(t *testing.T) {
 	}
 	s.Start()
 	for i := range 3 * feedBuffer {
-		ev := <-w.ResultChan()
+		ev := receive(t, w, i)
 		if want := string(rune('a' + i)); ev.Object.(*corev1.ConfigMap).ResourceVersion != want {
 			t.Fatalf("event %d has resourceVersion %q, want %q", i, ev.Object.(*corev1.ConfigMap).ResourceVersion, want)
 		}
@@ -53,8 +90,7 @@ func TestWatchSendsNothingBeforeStartThenEveryEventInOrder(t *testing.T) {
 	// Once the feed has ended (its channel closed), no sent event may be
 	// referenced by the source any more.
 	w.Stop()
-	for range w.ResultChan() {
-	}
+	drain(t, w)
 	for i, ev := range evs {
 		if ev.Object != nil {
 			t.Fatalf("event %d still referenced by the source after it was sent", i)
@@ -77,14 +113,13 @@ func TestStopAndCancelCloseEveryWatch(t *testing.T) {
 			first, _ := s.Watch(ctx, metav1.ListOptions{})
 			second, _ := s.Watch(ctx, metav1.ListOptions{})
 			s.Start()
-			<-first.ResultChan() // the feed is running
+			receive(t, first, 0) // the feed is running
 			tc.end(cancel, first)
 			if tc.name == "stop" {
 				second.Stop()
 			}
 			for _, w := range []watch.Interface{first, second} {
-				for range w.ResultChan() {
-				}
+				drain(t, w)
 			}
 		})
 	}
