@@ -12,6 +12,7 @@ import (
 	"github.com/informer-gen/informer-gen/e2e/internal/cluster"
 	stablev1 "github.com/informer-gen/informer-gen/examples/crd/apis/stable/v1"
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
 
 // errorLog records what a WatchErrorHandler receives.
@@ -117,7 +118,7 @@ func TestInformerConvergesAfterConnectionCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Let the informer notice the cut and fail to reconnect at least once.
-	waitFor(t, "a watch or list error while cut", func() bool { return len(errs.snapshot()) > 0 })
+	cachetest.Eventually(t, "a watch or list error while cut", func() bool { return len(errs.snapshot()) > 0 })
 	proxy.Restore()
 
 	waitConverged(t, cs, map[string]func() versions{
@@ -240,7 +241,7 @@ func TestInformerBacksOffWhenForbidden(t *testing.T) {
 				t.Fatal(err)
 			}
 			runInformer(t, inf)
-			waitFor(t, "a Forbidden error", func() bool {
+			cachetest.Eventually(t, "a Forbidden error", func() bool {
 				for _, err := range errs.snapshot() {
 					if apierrors.IsForbidden(err) {
 						return true
@@ -285,16 +286,4 @@ func newProxy(t *testing.T, c *cluster.Cluster) *cluster.Proxy {
 	}
 	t.Cleanup(func() { p.Close() })
 	return p
-}
-
-// waitFor polls cond until it holds or a minute passed.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/e2e/internal/cluster"
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
 
 // A relist forced by a compaction on a real server (watch cut, objects
@@ -76,7 +77,7 @@ func TestInformerRelistAfterCompactionIsAtomicForHandlers(t *testing.T) {
 	mu.Unlock()
 	proxy.Restore()
 
-	waitFor(t, "the first notification of the relist", func() bool {
+	cachetest.Eventually(t, "the first notification of the relist", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return checked

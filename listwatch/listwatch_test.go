@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/rest/fake"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
 
 // fakeServer answers list requests with pods and watch requests with a
@@ -161,9 +162,7 @@ func TestInformerRunsOnTheListWatch(t *testing.T) {
 	if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
 		t.Fatal("never synced")
 	}
-	for ctx.Err() == nil && len(informer.GetStore().ListKeys()) < 2 {
-		time.Sleep(time.Millisecond)
-	}
+	cachetest.Eventually(t, "the watched pod in the cache", func() bool { return len(informer.GetStore().ListKeys()) >= 2 })
 	if _, exists, _ := informer.GetStore().GetByKey("ns/b"); !exists {
 		t.Fatalf("the watched pod is not cached: %v", informer.GetStore().ListKeys())
 	}

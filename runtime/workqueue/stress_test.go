@@ -1,11 +1,14 @@
 package workqueue
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
 
 // TestManyProducersAndConsumers runs producers using Add, AddAfter and
@@ -77,15 +80,14 @@ func TestManyProducersAndConsumers(t *testing.T) {
 		before[k] = processed[k].Load()
 		q.Add(k)
 	}
-	deadline := time.Now().Add(testTimeout)
-	for k := range keys {
-		for processed[k].Load() <= before[k] {
-			if time.Now().After(deadline) {
-				t.Fatalf("key %d was not processed after its last Add", k)
+	cachetest.EventuallyExplained(t, func() (bool, string) {
+		for k := range keys {
+			if processed[k].Load() <= before[k] {
+				return false, fmt.Sprintf("key %d was not processed after its last Add", k)
 			}
-			time.Sleep(time.Millisecond)
 		}
-	}
+		return true, ""
+	})
 	q.ShutDownWithDrain()
 	workersWG.Wait()
 

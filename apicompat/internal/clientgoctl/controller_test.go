@@ -4,12 +4,11 @@ import (
 	"context"
 	"sort"
 	"testing"
-	"time"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes/fake"
 	core "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
@@ -182,14 +181,6 @@ func TestRunMirrorsThroughTheInformer(t *testing.T) {
 		}
 	}()
 
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		if err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
-			return cond(), nil
-		}); err != nil {
-			t.Fatalf("waiting for %s: %v", what, err)
-		}
-	}
 	cached := func(key string) (*corev1.ConfigMap, bool) {
 		obj, ok, _ := informer.GetIndexer().GetByKey(key)
 		if !ok {
@@ -197,7 +188,7 @@ func TestRunMirrorsThroughTheInformer(t *testing.T) {
 		}
 		return obj.(*corev1.ConfigMap), true
 	}
-	waitFor("the copy", func() bool { cm, ok := cached("b/cfg"); return ok && cm.Data["k"] == "v" })
+	cachetest.Eventually(t, "the copy", func() bool { cm, ok := cached("b/cfg"); return ok && cm.Data["k"] == "v" })
 
 	src, _ := cached("a/cfg")
 	upd := src.DeepCopy()
@@ -206,11 +197,11 @@ func TestRunMirrorsThroughTheInformer(t *testing.T) {
 	if _, err := client.CoreV1().ConfigMaps("a").Update(ctx, upd, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("the updated copy", func() bool { cm, ok := cached("b/cfg"); return ok && cm.Data["k"] == "v2" })
+	cachetest.Eventually(t, "the updated copy", func() bool { cm, ok := cached("b/cfg"); return ok && cm.Data["k"] == "v2" })
 
 	if err := client.CoreV1().ConfigMaps("a").Delete(ctx, "cfg", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("the copy's deletion", func() bool { _, ok := cached("b/cfg"); return !ok })
-	waitFor("both deletes counted", func() bool { return c.Deletes.Load() == 2 })
+	cachetest.Eventually(t, "the copy's deletion", func() bool { _, ok := cached("b/cfg"); return !ok })
+	cachetest.Eventually(t, "both deletes counted", func() bool { return c.Deletes.Load() == 2 })
 }

@@ -18,6 +18,7 @@ import (
 	stablev1 "github.com/informer-gen/informer-gen/examples/crd/apis/stable/v1"
 	"github.com/informer-gen/informer-gen/examples/crd/pkg/generated/clientset/versioned/fake"
 	"github.com/informer-gen/informer-gen/examples/crd/pkg/generated/informers/externalversions"
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	"github.com/informer-gen/informer-gen/runtime/workqueue"
 )
 
@@ -93,23 +94,6 @@ func startController(t *testing.T, cs *fake.Clientset, workers int, opts Options
 	return r
 }
 
-// waitUntil polls cond until it reports true, failing the test with cond's
-// last explanation after testTimeout.
-func waitUntil(t *testing.T, cond func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(testTimeout)
-	for {
-		ok, why := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("condition not reached within %v: %s", testTimeout, why)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // converged reports whether every Widget the fake server holds in the
 // namespaces has the status DesiredStatus computes for it.
 func converged(cs *fake.Clientset, namespaces ...string) func() (bool, string) {
@@ -153,10 +137,10 @@ func TestRunWritesTheStatusOfEveryWidget(t *testing.T) {
 	cs, _ := newFakeClientset(objs...)
 	c := startController(t, cs, 4, Options{})
 
-	waitUntil(t, converged(cs, namespaces...))
+	cachetest.EventuallyExplained(t, converged(cs, namespaces...))
 	// Every Widget started without a status, so each needed exactly one
 	// write; later reconciles (of the controller's own updates) are no-ops.
-	waitUntil(t, func() (bool, string) {
+	cachetest.EventuallyExplained(t, func() (bool, string) {
 		s := c.Stats()
 		return s.StatusUpdates == 90, fmt.Sprintf("stats %+v", s)
 	})
@@ -174,7 +158,7 @@ func TestUpToDateWidgetIsNotWritten(t *testing.T) {
 	cs, _ := newFakeClientset(w)
 	c := startController(t, cs, 1, Options{})
 
-	waitUntil(t, func() (bool, string) {
+	cachetest.EventuallyExplained(t, func() (bool, string) {
 		s := c.Stats()
 		return s.Reconciles >= 1, fmt.Sprintf("stats %+v", s)
 	})
@@ -186,7 +170,7 @@ func TestUpToDateWidgetIsNotWritten(t *testing.T) {
 func TestSpecChangeAfterSyncIsReconciled(t *testing.T) {
 	cs, watching := newFakeClientset(widget("ns", "w", 1, 3))
 	startController(t, cs, 2, Options{})
-	waitUntil(t, converged(cs, "ns"))
+	cachetest.EventuallyExplained(t, converged(cs, "ns"))
 	select {
 	case <-watching:
 	case <-time.After(testTimeout):
@@ -205,7 +189,7 @@ func TestSpecChangeAfterSyncIsReconciled(t *testing.T) {
 	}
 
 	want := stablev1.WidgetStatus{ObservedGeneration: 2, Phase: PhaseEmpty}
-	waitUntil(t, func() (bool, string) {
+	cachetest.EventuallyExplained(t, func() (bool, string) {
 		got, err := cs.StableV1().Widgets("ns").Get(ctx, "w", metav1.GetOptions{})
 		if err != nil {
 			return false, err.Error()
@@ -257,19 +241,19 @@ func TestFailedStatusUpdatesAreRetriedUntilTheyStick(t *testing.T) {
 			failed := failStatusUpdates(cs, 3, tt.err)
 			c := startController(t, cs, 1, Options{RateLimiter: fastRetries()})
 
-			waitUntil(t, converged(cs, "ns"))
+			cachetest.EventuallyExplained(t, converged(cs, "ns"))
 			if got := failed.Load(); got != 3 {
 				t.Errorf("%d status updates were failed, want 3", got)
 			}
 			// The write is on the server before the worker counts it.
-			waitUntil(t, func() (bool, string) {
+			cachetest.EventuallyExplained(t, func() (bool, string) {
 				s := c.Stats()
 				return s.StatusUpdates == 1, fmt.Sprintf("stats %+v, want one status update", s)
 			})
 			if s := c.Stats(); !tt.wantStats(s) {
 				t.Errorf("stats %+v", s)
 			}
-			waitUntil(t, func() (bool, string) {
+			cachetest.EventuallyExplained(t, func() (bool, string) {
 				n := c.queue.NumRequeues("ns/w")
 				return n == 0, fmt.Sprintf("NumRequeues = %d after success, want 0 (Forget)", n)
 			})
@@ -282,7 +266,7 @@ func TestDeletedWidgetIsForgottenWithoutRetries(t *testing.T) {
 	w.Status = DesiredStatus(w)
 	cs, watching := newFakeClientset(w)
 	c := startController(t, cs, 1, Options{RateLimiter: fastRetries()})
-	waitUntil(t, func() (bool, string) {
+	cachetest.EventuallyExplained(t, func() (bool, string) {
 		s := c.Stats()
 		return s.Reconciles == 1, fmt.Sprintf("stats %+v, want the add reconciled", s)
 	})
@@ -295,7 +279,7 @@ func TestDeletedWidgetIsForgottenWithoutRetries(t *testing.T) {
 	if err := cs.StableV1().Widgets("ns").Delete(t.Context(), "gone", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, func() (bool, string) {
+	cachetest.EventuallyExplained(t, func() (bool, string) {
 		s := c.Stats()
 		return s.Reconciles == 2, fmt.Sprintf("stats %+v, want the delete reconciled", s)
 	})
@@ -315,8 +299,8 @@ func TestControllerOnlyTouchesWatchedNamespaces(t *testing.T) {
 	// written, a key from "out" could only still be in flight if it had
 	// been queued, which the namespace filter forbids.
 	c := startController(t, cs, 1, Options{}, externalversions.WithNamespaces("in-a", "in-b"))
-	waitUntil(t, converged(cs, "in-a", "in-b"))
-	waitUntil(t, func() (bool, string) {
+	cachetest.EventuallyExplained(t, converged(cs, "in-a", "in-b"))
+	cachetest.EventuallyExplained(t, func() (bool, string) {
 		s := c.Stats()
 		return s.Reconciles >= 4 && c.QueueLen() == 0, fmt.Sprintf("stats %+v, queue %d", s, c.QueueLen())
 	})
