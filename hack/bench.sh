@@ -12,7 +12,8 @@
 #        GENERATOR_ROUNDS=3 ./hack/bench.sh
 #        SCALE=1 ./hack/bench.sh          (also run the real kube-apiserver
 #                                           benchmark, e2e/cmd/scalebench)
-#        SCALE=1 SKIP_RUNTIME=1 ./hack/bench.sh (only that one)
+#        SCALE=1 SKIP_RUNTIME=1 ./hack/bench.sh (only that one, after the
+#                                           scale tests)
 #        SCALE_PODS=20000 SCALE_ROUNDS=1 SCALE=1 ./hack/bench.sh
 #        SCALE_EVENTS=5000 SCALE=1 ./hack/bench.sh (pods changed for the CPU
 #                                           per watch event; default 2000)
@@ -31,7 +32,11 @@
 # through the module proxy (about 20 s per round on 2 cores); each
 # generator runs under GNU time (/usr/bin/time) for its peak RSS.
 #
-# With SCALE=1, e2e/cmd/scalebench then starts etcd and kube-apiserver on
+# With SCALE=1, the scale tests run first (SKIP_SCALE_TESTS=1 skips them):
+# the tests sized with cachetest.Scale(small, large), which run their small
+# size in hack/test.sh, run their large one here (every test of each
+# package that has one, under the race detector; about 10 minutes on 2
+# cores). e2e/cmd/scalebench then starts etcd and kube-apiserver on
 # 127.0.0.1 (hack/kube-binaries.sh builds them the first time), creates
 # SCALE_PODS pods (default 50000; about 10 minutes on 2 cores) and measures
 # the pod informers of client-go and ours in fresh processes, and one
@@ -80,6 +85,20 @@ if [ "${SKIP_RECOVERY:-0}" != 1 ]; then
   (cd ../conformance && go test -count=1 -run '^TestRecoveryAtLeastAsFastAsClientGo$' \
     -recovery-seeds "${RECOVERY_SEEDS:-40}" -recovery-report ../docs/benchmarks.md .)
   echo "=== wrote the recovery section of docs/benchmarks.md"
+fi
+
+if [ "${SCALE:-0}" = 1 ] && [ "${SKIP_SCALE_TESTS:-0}" != 1 ]; then
+  echo "=== scale tests: the large variants of the tests sized with cachetest.Scale"
+  (
+    cd ..
+    grep -rl --include='*_test.go' 'cachetest\.Scale(' . | xargs -n1 dirname | sort -u | while read -r dir; do
+      mod=$dir
+      while [ ! -f "$mod/go.mod" ]; do mod=$(dirname "$mod"); done
+      pkg=${dir#"$mod"}
+      echo "--- $mod: go test -race ./${pkg#/}"
+      (cd "$mod" && SCALE=1 go test -race -count=1 -timeout 60m "./${pkg#/}")
+    done
+  )
 fi
 
 if [ "${SCALE:-0}" = 1 ] && [ "${SKIP_SCALE:-0}" != 1 ]; then
