@@ -69,7 +69,7 @@ func TestGenInformersReplacesGenClientWithWatch(t *testing.T) {
 	mustRun(ctx, t, dir, env, "go", "mod", "tidy")
 	mustRun(ctx, t, dir, env, "bash", "hack/update-codegen-upstream.sh")
 	generated := filepath.Join(dir, "pkg", "generated")
-	upstreamPkgs := goPackages(t, generated, "informers", "listers")
+	upstreamPkgs := goPackages(t, generated, "informer", "lister")
 	if n := len(headerFiles(t, generated, "lister-gen")); n == 0 {
 		t.Fatalf("gen_client --with-watch wrote no lister-gen files under %s", generated)
 	}
@@ -82,13 +82,13 @@ func TestGenInformersReplacesGenClientWithWatch(t *testing.T) {
 	if left := headerFiles(t, generated, "lister-gen"); len(left) > 0 {
 		t.Errorf("upstream listers left after informer_gen::gen_informers: %v", left)
 	}
-	ours := append(listed(t, filepath.Join(generated, "informers", "externalversions")), listed(t, filepath.Join(generated, "listers"))...)
+	ours := append(listed(t, filepath.Join(generated, "informer", "externalversions")), listed(t, filepath.Join(generated, "lister"))...)
 	for _, f := range headerFiles(t, generated, "informer-gen") {
 		if !slices.Contains(ours, f) {
 			t.Errorf("%s has informer-gen's header but no manifest lists it: an upstream leftover", f)
 		}
 	}
-	if got := goPackages(t, generated, "informers", "listers"); !slices.Equal(got, upstreamPkgs) {
+	if got := goPackages(t, generated, "informer", "lister"); !slices.Equal(got, upstreamPkgs) {
 		t.Errorf("informer_gen::gen_informers wrote packages %v; gen_client --with-watch wrote %v", got, upstreamPkgs)
 	}
 
@@ -215,4 +215,42 @@ func listed(t *testing.T, root string) []string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// TestGenInformersRefusesBadArguments pins informer_gen::gen_informers'
+// argument errors: each names the argument at fault and fails the sourcing
+// script (as kube_codegen.sh's functions do) before anything is installed
+// or generated. gen_client's flags without a value are taken alone.
+func TestGenInformersRefusesBadArguments(t *testing.T) {
+	script, err := filepath.Abs(filepath.Join("..", "..", "informer_gen.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args string
+		want string
+	}{
+		{"no input dir", "--output-dir out --output-pkg example.com/out", "input-dir argument is required"},
+		{"two input dirs", "apis more", "too many arguments: more (already have apis)"},
+		{"unknown flag", "--with-applyconfigs apis", "unknown argument: --with-applyconfigs"},
+		{"flag without value", "apis --output-dir", "--output-dir needs a value"},
+		{"no output dir", "--with-watch --prefers-protobuf apis --output-pkg example.com/out", "--output-dir is required"},
+		{"no output pkg", "--with-applyconfig --applyconfig-name ac --output-dir out apis", "--output-pkg is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command("bash", "-c", `source "$0" && informer_gen::gen_informers `+tc.args+` && echo returned 0`, script)
+			cmd.Dir = t.TempDir()
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err == nil || len(out) > 0 {
+				t.Fatalf("gen_informers %s: err %v, stdout %q; want a failure", tc.args, err, out)
+			}
+			want := "informer_gen::gen_informers: " + tc.want + "\n"
+			if stderr.String() != want {
+				t.Errorf("gen_informers %s: stderr %q; want %q", tc.args, stderr.String(), want)
+			}
+		})
+	}
 }

@@ -1,8 +1,8 @@
 // Package kubecodegen_test runs the informers and listers informer_gen.sh
 // generated beside kube_codegen.sh's clientset: the factory lists and
 // watches through the generated fake clientset and the listers read what
-// it saw. It is built and run by examples/crd's TestKubeCodegen once
-// hack/update-codegen.sh has generated pkg/generated.
+// it saw. examples/crd's TestGenInformersReplacesGenClientWithWatch runs
+// it once hack/update-codegen.sh has generated pkg/generated.
 package kubecodegen_test
 
 import (
@@ -12,15 +12,14 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	clienttesting "k8s.io/client-go/testing"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
 
 	stablev1 "example.com/kubecodegen/pkg/apis/stable/v1"
-	"example.com/kubecodegen/pkg/generated/clientset/versioned/fake"
-	"example.com/kubecodegen/pkg/generated/informers/externalversions"
+	"example.com/kubecodegen/pkg/generated/client/versionedclient/fake"
+	"example.com/kubecodegen/pkg/generated/informer/externalversions"
 )
 
 // testTimeout bounds every wait so that a bug fails the test instead of
@@ -84,17 +83,20 @@ func TestGeneratedFactoryListsWatchesAndListersRead(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
 
-	seeded := []runtime.Object{
-		&stablev1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "listed"}, Spec: stablev1.WidgetSpec{Size: 1}},
-		&stablev1.Gadget{ObjectMeta: metav1.ObjectMeta{Name: "listed"}, Spec: stablev1.GadgetSpec{Model: "m1"}},
+	cs := fake.NewSimpleClientset(&stablev1.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "listed"}, Spec: stablev1.WidgetSpec{Size: 1}})
+	// The fake's tracker files objects given to NewSimpleClientset under
+	// the resource their kind guesses ("gadgets"); the clientset reads the
+	// plural exception's ("gadgetries"), so a Gadget is created through it.
+	gadget := &stablev1.Gadget{ObjectMeta: metav1.ObjectMeta{Name: "listed"}, Spec: stablev1.GadgetSpec{Model: "m1"}}
+	if _, err := cs.StableV1().Gadgetries().Create(ctx, gadget, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("Create Gadget: %v", err)
 	}
-	cs := fake.NewSimpleClientset(seeded...)
 	watchingWidgets := watchSignal(cs, "widgets")
 
 	informers := externalversions.NewSharedInformerFactory(cs, 0)
 	widgets := informers.Stable().V1().Widgets()
 	// Lister, like Informer, registers the informer that Start starts.
-	widgetLister, gadgetLister := widgets.Lister(), informers.Stable().V1().Gadgets().Lister()
+	widgetLister, gadgetLister := widgets.Lister(), informers.Stable().V1().Gadgetries().Lister()
 	addedWidgets := addedNames(t, widgets.Informer())
 	informers.StartWithContext(ctx)
 	defer informers.Shutdown()
