@@ -100,6 +100,90 @@ function informer_gen::internal::api_dirs() {
     )
 }
 
+# informer_gen::internal::parse_args sets the variables of
+# informer_gen::gen_informers (its caller, through bash's dynamic scope)
+# from gen_client's arguments "$@", or fails naming the argument at fault.
+function informer_gen::internal::parse_args() {
+    while [ "$#" -gt 0 ]; do
+        case "$1" in
+            "--with-watch" | "--with-applyconfig" | "--prefers-protobuf")
+                shift
+                continue
+                ;;
+            --*)
+                ;;
+            *)
+                if [ -n "${in_dir}" ]; then
+                    echo "informer_gen::gen_informers: too many arguments: $1 (already have ${in_dir})" >&2
+                    return 1
+                fi
+                in_dir="$1"
+                shift
+                continue
+                ;;
+        esac
+        if [ "$#" -lt 2 ]; then
+            echo "informer_gen::gen_informers: $1 needs a value" >&2
+            return 1
+        fi
+        case "$1" in
+            "--one-input-api") one_input_api="/$2" ;;
+            "--output-dir") out_dir="$2" ;;
+            "--output-pkg") out_pkg="$2" ;;
+            "--boilerplate") boilerplate="$2" ;;
+            "--clientset-name") clientset_subdir="$2" ;;
+            "--versioned-name") clientset_versioned_name="$2" ;;
+            "--listers-name") listers_subdir="$2" ;;
+            "--informers-name") informers_subdir="$2" ;;
+            "--plural-exceptions") plural_exceptions="$2" ;;
+            "--lint-rules") lint_rules="$2" ;;
+            "--applyconfig-name" | "--applyconfig-externals" | "--applyconfig-openapi-schema") ;;
+            *)
+                echo "informer_gen::gen_informers: unknown argument: $1" >&2
+                return 1
+                ;;
+        esac
+        shift 2
+    done
+}
+
+# informer_gen::internal::check_args fails when an argument
+# informer_gen::gen_informers (its caller) needs is missing, and strips the
+# trailing slashes of its out_dir, so that paths under it compare as
+# strings.
+function informer_gen::internal::check_args() {
+    local name
+    for name in in_dir out_dir out_pkg; do
+        if [ -z "${!name}" ]; then
+            case "${name}" in
+                in_dir) echo "informer_gen::gen_informers: input-dir argument is required" >&2 ;;
+                out_dir) echo "informer_gen::gen_informers: --output-dir is required" >&2 ;;
+                out_pkg) echo "informer_gen::gen_informers: --output-pkg is required" >&2 ;;
+            esac
+            return 1
+        fi
+    done
+    while [[ "${out_dir}" == */ && "${out_dir}" != / ]]; do
+        out_dir="${out_dir%/}"
+    done
+}
+
+# informer_gen::internal::goflags prints the GOFLAGS informer-gen runs
+# with. informer-gen reads the clientset with go list, which fails when
+# go.mod lacks a requirement of the clientset's imports (before a project's
+# first go mod tidy after gen_client: upstream's informer-gen does not read
+# the clientset). -mod=mod lets go list add them, as go mod tidy would,
+# unless GOFLAGS chooses a -mod mode or the module is vendored.
+function informer_gen::internal::goflags() {
+    local goflags gomod
+    goflags="$(go env GOFLAGS)"
+    gomod="$(go env GOMOD)"
+    if [[ " ${goflags} " != *" -mod="* && ! -f "$(dirname "${gomod:-.}")/vendor/modules.txt" ]]; then
+        goflags="-mod=mod${goflags:+ ${goflags}}"
+    fi
+    echo "${goflags}"
+}
+
 # Generate informers and listers with informer-gen, where
 # `kube::codegen::gen_client --with-watch` would put upstream's.
 #
@@ -180,64 +264,9 @@ function informer_gen::gen_informers() {
     local lint_rules=""
     local v="${KUBE_VERBOSE:-0}"
 
-    while [ "$#" -gt 0 ]; do
-        case "$1" in
-            "--with-watch" | "--with-applyconfig" | "--prefers-protobuf")
-                shift
-                continue
-                ;;
-            --*)
-                ;;
-            *)
-                if [ -n "${in_dir}" ]; then
-                    echo "informer_gen::gen_informers: too many arguments: $1 (already have ${in_dir})" >&2
-                    return 1
-                fi
-                in_dir="$1"
-                shift
-                continue
-                ;;
-        esac
-        if [ "$#" -lt 2 ]; then
-            echo "informer_gen::gen_informers: $1 needs a value" >&2
-            return 1
-        fi
-        case "$1" in
-            "--one-input-api") one_input_api="/$2" ;;
-            "--output-dir") out_dir="$2" ;;
-            "--output-pkg") out_pkg="$2" ;;
-            "--boilerplate") boilerplate="$2" ;;
-            "--clientset-name") clientset_subdir="$2" ;;
-            "--versioned-name") clientset_versioned_name="$2" ;;
-            "--listers-name") listers_subdir="$2" ;;
-            "--informers-name") informers_subdir="$2" ;;
-            "--plural-exceptions") plural_exceptions="$2" ;;
-            "--lint-rules") lint_rules="$2" ;;
-            "--applyconfig-name" | "--applyconfig-externals" | "--applyconfig-openapi-schema") ;;
-            *)
-                echo "informer_gen::gen_informers: unknown argument: $1" >&2
-                return 1
-                ;;
-        esac
-        shift 2
-    done
+    informer_gen::internal::parse_args "$@" || return 1
 
-    if [ -z "${in_dir}" ]; then
-        echo "informer_gen::gen_informers: input-dir argument is required" >&2
-        return 1
-    fi
-    if [ -z "${out_dir}" ]; then
-        echo "informer_gen::gen_informers: --output-dir is required" >&2
-        return 1
-    fi
-    if [ -z "${out_pkg}" ]; then
-        echo "informer_gen::gen_informers: --output-pkg is required" >&2
-        return 1
-    fi
-    # No trailing slash, so that paths under it compare as strings.
-    while [[ "${out_dir}" == */ && "${out_dir}" != / ]]; do
-        out_dir="${out_dir%/}"
-    done
+    informer_gen::internal::check_args || return 1
 
     local gobin
     gobin="$(informer_gen::internal::gobin)"
@@ -267,18 +296,8 @@ function informer_gen::gen_informers() {
     informer_gen::internal::remove_unlisted "${out_dir}/${informers_subdir}" \
         "${INFORMER_GEN_HEADER}" "${out_dir}/${informers_subdir}/externalversions"
 
-    # informer-gen reads the clientset with go list, which fails when go.mod
-    # lacks a requirement of the clientset's imports (before a project's
-    # first go mod tidy after gen_client: upstream's informer-gen does not
-    # read the clientset). Let go list add them, as go mod tidy would,
-    # unless GOFLAGS chooses a -mod mode or the module is vendored.
-    local goflags gomod
-    goflags="$(go env GOFLAGS)"
-    gomod="$(go env GOMOD)"
-    if [[ " ${goflags} " != *" -mod="* && ! -f "$(dirname "${gomod:-.}")/vendor/modules.txt" ]]; then
-        goflags="-mod=mod${goflags:+ ${goflags}}"
-    fi
-
+    local goflags
+    goflags="$(informer_gen::internal::goflags)"
     GOFLAGS="${goflags}" "${gobin}/informer-gen" \
         -v "${v}" \
         --output-dir "${out_dir}" \
