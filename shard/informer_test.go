@@ -7,17 +7,12 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 )
-
-// waitLimit bounds every wait of these tests; only a broken informer
-// reaches it.
-const waitLimit = 30 * time.Second
 
 // newServer returns a cachetest server (which, as a kube-apiserver without
 // ShardedListAndWatch, ignores shard selectors) holding n objects.
