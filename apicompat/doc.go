@@ -31,6 +31,14 @@
 // The functions are safe for concurrent use; loading packages runs the go
 // command and may take seconds.
 //
+// The package's tests require every exported name of client-go's
+// tools/cache to be declared compatibly: in runtime/cache, or, for the
+// three that need client-go's REST client (Getter, NewListWatchFromClient,
+// NewFilteredListWatchFromClient), in the listwatch module. A missing or
+// incompatible name fails TestRuntimeCacheIsSourceCompatibleWithClientGo,
+// naming it; when none is, the test reports "every tools/cache name
+// present and compatible".
+//
 // The package's tests go beyond declarations: they follow the migration
 // guide's recipe (docs/migration.md) for porting a project off client-go's
 // informers and listers (its shell commands, as written), build the result, and run a generated

@@ -61,8 +61,21 @@ func (d Deltas) Newest() *Delta {
 // consults to find deletions on Replace and objects to resync. An Indexer
 // is one.
 type KeyListerGetter interface {
+	KeyLister
+	KeyGetter
+}
+
+// A KeyLister is anything that knows how to list its keys.
+type KeyLister interface {
 	ListKeys() []string
-	GetByKey(key string) (item any, exists bool, err error)
+}
+
+// A KeyGetter is anything that knows how to get the value stored under a
+// given key.
+type KeyGetter interface {
+	// GetByKey returns the value associated with the key, or sets
+	// exists=false.
+	GetByKey(key string) (value any, exists bool, err error)
 }
 
 // ErrFIFOClosed is returned by popBatch (and Pop) once the queue is
@@ -270,6 +283,12 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 
 // KeyOf returns the key of obj: a tombstone's Key, else the key function's.
 func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
+	if d, ok := obj.(Deltas); ok {
+		if len(d) == 0 {
+			return "", KeyError{obj, ErrZeroLengthDeltasObject}
+		}
+		obj = d.Newest().Object
+	}
 	if d, ok := obj.(DeletedFinalStateUnknown); ok {
 		return d.Key, nil
 	}

@@ -225,8 +225,19 @@
 // NewExpirationStore, NewFakeExpirationStore), UndeltaStore, MutationCache,
 // FIFO and RealFIFO, and the single-handler informer constructors
 // (NewInformer, NewIndexerInformer, NewInformerWithOptions), which run a
-// shared informer with one handler. Getter and NewListWatchFromClient need
-// client-go's REST client: the listwatch module provides them.
+// shared informer with one handler. The rest of client-go's tools/cache is
+// here too, one concept per file, for code written against it: the
+// low-level controller (Config and New, controller_config.go, a Reflector
+// filling a Queue popped into Process), Heap, transactions on stores
+// (transaction.go), FakeCustomStore, RetryWithDeadline, the standalone
+// MutationDetector, the reflector's MetricsProvider (kept, not used, as in
+// client-go), ShutDownEventHandler, and the optional interfaces a custom
+// store under a Reflector may implement: ReflectorBookmarkStore (told of
+// each bookmark), ResourceVersionUpdater (told of each resourceVersion)
+// and TransformingStore (its transform applies to a watch list's
+// objects). Getter, NewListWatchFromClient and
+// NewFilteredListWatchFromClient need client-go's REST client: the
+// listwatch module provides them.
 //
 // # Debugging
 //

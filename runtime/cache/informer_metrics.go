@@ -55,6 +55,13 @@ func SetInformerMetricsProvider(provider InformerMetricsProvider) {
 	globalInformerMetrics.once.Do(func() { globalInformerMetrics.provider = provider })
 }
 
+// globalInformerProvider returns the provider SetInformerMetricsProvider
+// set (nil when none) and freezes it: later calls have no effect.
+func globalInformerProvider() InformerMetricsProvider {
+	globalInformerMetrics.once.Do(func() {})
+	return globalInformerMetrics.provider
+}
+
 // informerProviderMetrics publishes an informer's measurements through an
 // InformerMetricsProvider while its identifier stays reserved.
 type informerProviderMetrics struct {
@@ -67,8 +74,7 @@ type informerProviderMetrics struct {
 // no provider, or an identifier that is not reserved.
 func newInformerProviderMetrics(id InformerNameAndResource, provider InformerMetricsProvider) Metrics {
 	if provider == nil {
-		globalInformerMetrics.once.Do(func() {}) // freeze the global provider
-		provider = globalInformerMetrics.provider
+		provider = globalInformerProvider()
 	}
 	if provider == nil || !id.Reserved() {
 		return nil
@@ -92,8 +98,22 @@ func (m *informerProviderMetrics) ResourceVersion(rv string) {
 	if !m.id.Reserved() {
 		return
 	}
-	if v, err := strconv.ParseUint(rv, 10, 64); err == nil {
-		m.rv.Set(float64(v))
+	setResourceVersionMetric(m.rv, rv)
+}
+
+// setResourceVersionMetric sets g to rv when rv is an integer, as
+// client-go does: of a longer rv only the last 15 digits count, so that
+// the value stays exact in a float64; "" counts as 0.
+func setResourceVersionMetric(g GaugeMetric, rv string) {
+	if len(rv) > 15 {
+		rv = rv[len(rv)-15:]
+	}
+	if rv == "" {
+		g.Set(0)
+		return
+	}
+	if v, err := strconv.ParseInt(rv, 10, 64); err == nil {
+		g.Set(float64(v))
 	}
 }
 

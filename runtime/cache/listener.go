@@ -98,6 +98,9 @@ type listener struct {
 	// initialZero receives a signal (buffered, never blocking) each time
 	// initialPending drops to 0, for the registration's DoneChecker.
 	initialZero chan struct{}
+	// runFinished is closed when run returns, or by processor.remove
+	// when the listener is removed before it ever ran (ShutdownChan).
+	runFinished chan struct{}
 
 	// The resync schedule. requestedResync is written before the listener
 	// is added to the processor; resyncPeriod and nextResync are guarded
@@ -119,6 +122,7 @@ func newListener(handler ResourceEventHandler, name string, fastCapacity int, me
 		backlog: newBacklog(),
 
 		initialZero: make(chan struct{}, 1),
+		runFinished: make(chan struct{}),
 	}
 	l.resync, _ = handler.(ResyncHandler)
 	l.cond.L = &l.mu
@@ -290,6 +294,7 @@ func (l *listener) stop() {
 
 // run delivers notifications until stop is called.
 func (l *listener) run() {
+	defer close(l.runFinished)
 	defer utilruntime.HandleCrash()
 	for {
 		l.mu.Lock()

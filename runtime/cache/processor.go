@@ -49,8 +49,8 @@ func (p *processor) add(l *listener, checkPeriod time.Duration) error {
 	return nil
 }
 
-// remove unregisters l and stops its goroutine. It reports whether l was
-// registered.
+// remove unregisters l and stops its goroutine (l.runFinished closes
+// when it ended). It reports whether l was registered.
 func (p *processor) remove(l *listener) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -75,6 +75,9 @@ func (p *processor) remove(l *listener) bool {
 	}
 	p.syncing = syncing
 	l.stop()
+	if !p.started {
+		close(l.runFinished) // its run never starts
+	}
 	return true
 }
 

@@ -49,8 +49,10 @@ type QueueWithBatch interface {
 	PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error
 }
 
-// errZeroLengthDeltas is the error of a key asked of an empty Deltas.
-var errZeroLengthDeltas = errors.New("0 length Deltas object; can't get key")
+// ErrZeroLengthDeltasObject is returned in a KeyError if a Deltas object
+// with 0 length is encountered: DeltaFIFO.KeyOf and a RealFIFO's key of an
+// empty Deltas. It should not happen.
+var ErrZeroLengthDeltasObject = errors.New("0 length Deltas object; can't get key")
 
 // RealFIFOOptions configures NewRealFIFOWithOptions.
 type RealFIFOOptions struct {
@@ -264,7 +266,7 @@ func (f *RealFIFO) checkSyncedLocked() {
 func (f *RealFIFO) keyOf(obj any) (string, error) {
 	if d, ok := obj.(Deltas); ok {
 		if len(d) == 0 {
-			return "", KeyError{obj, errZeroLengthDeltas}
+			return "", KeyError{obj, ErrZeroLengthDeltasObject}
 		}
 		obj = d.Newest().Object
 	}

@@ -36,10 +36,32 @@ type ReflectorStore interface {
 	Resync() error
 }
 
+// ReflectorBookmarkStore is an optional interface that allows a store to
+// be informed of bookmark events received by the reflector: Bookmark is
+// called with each bookmark's resourceVersion on a watch (not on the
+// bookmarks of a watch list's initial events, which go to a temporary
+// store, as in client-go). RealFIFO implements it. An error is logged.
+type ReflectorBookmarkStore interface {
+	Bookmark(resourceVersion string) error
+}
+
+// TransformingStore is an optional interface that can be implemented by
+// the provided store. If implemented on the provided store reflector will
+// use the same transformer in its internal stores: the objects of a watch
+// list go through Transformer() on their way into the temporary store the
+// list is collected in, before Replace hands them to the store.
+// DeltaFIFO and RealFIFO implement it.
+type TransformingStore interface {
+	ReflectorStore
+	Transformer() TransformFunc
+}
+
 // ResourceVersionUpdater is optionally implemented by a ReflectorStore that
-// wants to hear of resourceVersions that carry no object (bookmarks, the end
-// of a watch list). The Reflector calls it from its own goroutine, after the
-// event is otherwise handled.
+// wants to track the reflector's resourceVersion: the Reflector calls it
+// each time LastSyncResourceVersion moves on a watch event (bookmarks
+// included; not during the replay of a watch from "" or "0"), and at the
+// end of a watch list. It calls it from its own goroutine, after the event
+// is otherwise handled.
 type ResourceVersionUpdater interface {
 	UpdateResourceVersion(resourceVersion string)
 }
@@ -577,10 +599,7 @@ func (r *Reflector) watchTimeoutSeconds() int64 {
 	return max(int64(d/time.Second), 1)
 }
 
-var (
-	errWatchIdle      = errors.New("watch delivered nothing for the idle timeout; restarting it")
-	errVeryShortWatch = errors.New("watch closed immediately without delivering anything")
-)
+var errWatchIdle = errors.New("watch delivered nothing for the idle timeout; restarting it")
 
 // storeEvent writes one watch event to store and returns the event's
 // resourceVersion; ok is false when the event was dropped.
@@ -607,6 +626,9 @@ func (r *Reflector) storeEvent(ctx context.Context, ev watch.Event, store Reflec
 	case watch.Deleted:
 		err = store.Delete(ev.Object)
 	case watch.Bookmark:
+		if b, ok := store.(ReflectorBookmarkStore); ok {
+			err = b.Bookmark(m.GetResourceVersion())
+		}
 	default:
 		klog.FromContext(ctx).Error(nil, "Dropping watch event of unknown type", "reflector", r.name, "type", ev.Type)
 		return "", false

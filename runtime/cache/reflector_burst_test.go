@@ -73,13 +73,16 @@ func TestReflectorHandlesQueuedEventsInOrderAndResumesFromTheLastOne(t *testing.
 			if rv, want := h.r.LastSyncResourceVersion(), strconv.Itoa(11+queued-1); rv != want {
 				t.Fatalf("LastSyncResourceVersion = %q, want %s", rv, want)
 			}
+			// The list, then each event followed by the store's
+			// UpdateResourceVersion to the event's resourceVersion.
 			ops, _ := h.store.snapshot()
-			if len(ops) != 1+queued {
-				t.Fatalf("%d store operations, want the list and %d events", len(ops), queued)
+			if len(ops) != 1+2*queued {
+				t.Fatalf("%d store operations, want the list and %d events, each with its resourceVersion update", len(ops), queued)
 			}
-			for i, op := range ops[1:] {
-				if want := strconv.Itoa(11 + i); op.rv != want {
-					t.Fatalf("store operation %d carries RV %s, want %s (events reordered or lost)", i, op.rv, want)
+			for i := 0; i < queued; i++ {
+				want := strconv.Itoa(11 + i)
+				if op, rv := ops[1+2*i], ops[2+2*i]; op.rv != want || rv != (storeOp{kind: "rv", rv: want}) {
+					t.Fatalf("store operations %d: %+v then %+v, want the event and the update at %s (events reordered or lost)", i, op, rv, want)
 				}
 			}
 		})
@@ -91,7 +94,7 @@ func TestReflectorHandlesQueuedEventsInOrderAndResumesFromTheLastOne(t *testing.
 type rvCheckingStore struct {
 	*recordingStore
 	r    func() *Reflector
-	seen chan [2]string // {bookmark RV, LastSyncResourceVersion then}
+	seen chan [2]string // {event RV, LastSyncResourceVersion then}
 }
 
 func (s *rvCheckingStore) UpdateResourceVersion(rv string) {
@@ -99,15 +102,15 @@ func (s *rvCheckingStore) UpdateResourceVersion(rv string) {
 	s.seen <- [2]string{rv, s.r().LastSyncResourceVersion()}
 }
 
-// TestReflectorPublishesABookmarksVersionBeforeTellingTheStore pins that a
-// bookmark in the middle of a burst moves LastSyncResourceVersion before
-// the store hears of the bookmark.
+// TestReflectorPublishesABookmarksVersionBeforeTellingTheStore pins that an
+// event in the middle of a burst, a bookmark included, moves
+// LastSyncResourceVersion before the store hears of its resourceVersion.
 func TestReflectorPublishesABookmarksVersionBeforeTellingTheStore(t *testing.T) {
 	verifyNoLeaks(t)
 	lw := newFakeLW()
 	lw.ListFunc = listReturning(objectList("10", ""))
 	var r *Reflector
-	store := &rvCheckingStore{recordingStore: newRecordingStore(), r: func() *Reflector { return r }, seen: make(chan [2]string, 1)}
+	store := &rvCheckingStore{recordingStore: newRecordingStore(), r: func() *Reflector { return r }, seen: make(chan [2]string, 3)}
 	w := newFakeWatcher(metav1.ListOptions{})
 	w.result = make(chan watch.Event, 3)
 	w.result <- ev(watch.Added, testObject("ns", "a", "11"))
@@ -122,13 +125,15 @@ func TestReflectorPublishesABookmarksVersionBeforeTellingTheStore(t *testing.T) 
 		r.RunWithContext(ctx)
 	}()
 	defer func() { cancel(); <-done }()
-	select {
-	case got := <-store.seen:
-		if got != [2]string{"15", "15"} {
-			t.Fatalf("store told of bookmark %s while LastSyncResourceVersion was %s, want 15 and 15", got[0], got[1])
+	for _, want := range []string{"11", "15", "16"} {
+		select {
+		case got := <-store.seen:
+			if got != [2]string{want, want} {
+				t.Fatalf("store told of %s while LastSyncResourceVersion was %s, want %s and %s", got[0], got[1], want, want)
+			}
+		case <-time.After(waitLimit):
+			t.Fatalf("the store was never told of resourceVersion %s", want)
 		}
-	case <-time.After(waitLimit):
-		t.Fatal("the store was never told of the bookmark")
 	}
 	cachetest.Eventually(t, "resourceVersion 16", func() bool { return r.LastSyncResourceVersion() == "16" })
 }

@@ -327,7 +327,7 @@ func watchEnding(err error, lived time.Duration, got tally) ending {
 		return endClosed
 	case err == nil && got.events > 0:
 		return endClosedEarly
-	case err == nil, errors.Is(err, errVeryShortWatch):
+	case err == nil, isVeryShortWatch(err):
 		return endVeryShort
 	case errors.Is(err, errWatchIdle):
 		return endIdle

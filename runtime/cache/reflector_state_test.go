@@ -189,7 +189,7 @@ func TestReflectorWatchEnding(t *testing.T) {
 		{"closed after a while", nil, time.Minute, tally{}, endClosed},
 		{"closed at once after a change", nil, 10 * time.Millisecond, tally{events: 1, changes: 1}, endClosed},
 		{"closed at once after bookmarks only", nil, 10 * time.Millisecond, tally{events: 1}, endClosedEarly},
-		{"closed at once without events", fmt.Errorf("w: %w", errVeryShortWatch), 0, tally{}, endVeryShort},
+		{"closed at once without events", &VeryShortWatchError{Name: "w"}, 0, tally{}, endVeryShort},
 		{"idle", fmt.Errorf("w: %w", errWatchIdle), time.Hour, tally{}, endIdle},
 		{"connection cut", fmt.Errorf("w: %w", io.ErrUnexpectedEOF), time.Second, tally{3, 3}, endTransient},
 		{"too many requests", apierrors.NewTooManyRequests("slow down", 1), 0, tally{}, endTransient},

@@ -222,12 +222,17 @@ func TestReflectorListsThenWatchesFromListResourceVersion(t *testing.T) {
 	w.Send(ev(watch.Added, testObject("a", "z", "11")))
 	w.Send(ev(watch.Modified, testObject("a", "x", "12")))
 	w.Send(ev(watch.Deleted, testObject("a", "y", "13")))
-	ops := h.store.waitOps(t, 4)
+	// Each event is followed, as in client-go, by the store's
+	// UpdateResourceVersion (recordingStore is a ResourceVersionUpdater).
+	ops := h.store.waitOps(t, 7)
 	want := []storeOp{
 		{kind: "replace", rv: "10", n: 2},
 		{kind: "add", key: "a/z", rv: "11"},
+		{kind: "rv", rv: "11"},
 		{kind: "update", key: "a/x", rv: "12"},
+		{kind: "rv", rv: "12"},
 		{kind: "delete", key: "a/y", rv: "13"},
+		{kind: "rv", rv: "13"},
 	}
 	for i := range want {
 		if ops[i] != want[i] {
@@ -455,8 +460,9 @@ func TestReflectorBacksOffWhenWatchClosesImmediately(t *testing.T) {
 	lw.ListFunc = listReturning(objectList("10", ""))
 	h := startReflector(t, lw, lw, ReflectorOptions{})
 	lw.nextWatcher(t).Close()
-	if errs := h.waitErrors(t, 1); !errors.Is(errs[0], errVeryShortWatch) {
-		t.Fatalf("reported %v, want errVeryShortWatch", errs[0])
+	errs := h.waitErrors(t, 1)
+	if want := (&VeryShortWatchError{Name: h.r.Name()}); errs[0].Error() != want.Error() || !isVeryShortWatch(errs[0]) {
+		t.Fatalf("reported %v, want %v", errs[0], want)
 	}
 	h.waitSleeping(t)
 	if n := len(lw.watches()); n != 1 {
@@ -612,8 +618,8 @@ func TestReflectorDropsObjectsOfUnexpectedType(t *testing.T) {
 	w := lw.nextWatcher(t)
 	w.Send(ev(watch.Added, &otherObject{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "bad", ResourceVersion: "50"}}))
 	w.Send(ev(watch.Added, testObject("a", "good", "11")))
-	ops := h.store.waitOps(t, 2)
-	if len(ops) != 2 || ops[1].key != "a/good" {
+	ops := h.store.waitOps(t, 3)
+	if len(ops) != 3 || ops[1].key != "a/good" || ops[2] != (storeOp{kind: "rv", rv: "11"}) {
 		t.Fatalf("store ops = %+v, want only the well-typed object added", ops)
 	}
 	cachetest.Eventually(t, "resourceVersion 11", func() bool { return h.r.LastSyncResourceVersion() == "11" })
@@ -900,8 +906,8 @@ func TestReflectorReportsEmptyWatchAfterSlowWatchCallAsVeryShort(t *testing.T) {
 	}
 	h := startReflector(t, lw, lw, ReflectorOptions{})
 	started <- h.clock
-	if errs := h.waitErrors(t, 1); !errors.Is(errs[0], errVeryShortWatch) {
-		t.Fatalf("reported %v, want errVeryShortWatch", errs[0])
+	if errs := h.waitErrors(t, 1); !isVeryShortWatch(errs[0]) {
+		t.Fatalf("reported %v, want a *VeryShortWatchError", errs[0])
 	}
 	h.waitSleeping(t)
 	if n := len(lw.watches()); n != 1 {

@@ -66,7 +66,7 @@ func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.T
 			lastEvent = r.clock.Now()
 			if done, err := b.handle(ev, ok); done {
 				if err == nil && b.tally.events == 0 && r.clock.Since(start) < veryShortWatch {
-					err = fmt.Errorf("%s: %w", r.name, errVeryShortWatch)
+					err = &VeryShortWatchError{Name: r.name}
 				}
 				return b.tally, err
 			}
@@ -130,7 +130,10 @@ func (b *burst) apply(ev watch.Event) {
 	b.rv, b.pending = evRV, true
 	if ev.Type != watch.Bookmark {
 		b.tally.changes++
-	} else if b.updater != nil {
+	}
+	if b.updater != nil {
+		// As client-go: the store hears of every resourceVersion the
+		// position moves to, after LastSyncResourceVersion moved.
 		b.publish()
 		b.updater.UpdateResourceVersion(evRV)
 	}

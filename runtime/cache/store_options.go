@@ -1,9 +1,6 @@
 package cache
 
-import (
-	"fmt"
-	"strconv"
-)
+import "fmt"
 
 // Bookmark records rv as the resourceVersion the store reflects.
 func (s *threadSafeStore) Bookmark(rv string) {
@@ -130,7 +127,5 @@ func (w *optionStore) publish() {
 	if w.rvMetric == nil || !w.id.Reserved() {
 		return
 	}
-	if v, err := strconv.ParseUint(w.LastStoreSyncResourceVersion(), 10, 64); err == nil {
-		w.rvMetric.Set(float64(v))
-	}
+	setResourceVersionMetric(w.rvMetric, w.LastStoreSyncResourceVersion())
 }

@@ -63,6 +63,18 @@ var clientGoNames = []string{
 	"NewRealFIFO", "NewRealFIFOWithOptions", "ReplacedAll", "SyncAll", "Bookmark", "ReplacedAllInfo",
 	"SyncAllInfo", "BookmarkInfo", "InformerOptions", "NewInformer", "NewInformerWithOptions",
 	"NewIndexerInformer", "NewTransformingInformer", "NewTransformingIndexerInformer",
+	// The rest of client-go's tools/cache (issue 33), each in a file
+	// named for it: the low-level controller, the heap, key listing,
+	// transactions, the fake store, retries, the mutation detector,
+	// reflector metrics and store hooks, handler shutdown.
+	"Config", "New", "ProcessFunc", "ShouldResyncFunc", "Heap", "NewHeap", "LessFunc", "KeyLister",
+	"KeyGetter", "FakeCustomStore", "MutationDetector", "NewCacheMutationDetector", "RetryWithDeadline",
+	"NewRetryWithDeadline", "ReflectorBookmarkStore", "Transaction", "TransactionType",
+	"TransactionTypeAdd", "TransactionTypeUpdate", "TransactionTypeDelete", "TransactionError",
+	"TransactionStore", "ThreadSafeStoreWithTransaction", "ThreadSafeStoreTransaction",
+	"TransformingStore", "VeryShortWatchError", "MetricsProvider", "SetReflectorMetricsProvider",
+	"NewNamespaceKeyedIndexerAndReflector", "ErrZeroLengthDeltasObject", "IndexFuncToKeyFuncAdapter",
+	"ShutDownEventHandler", "WithThreadSafeStoreMetrics",
 }
 
 // ownNames are this runtime's additions, each used by users or generated

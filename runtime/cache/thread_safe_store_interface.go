@@ -51,9 +51,25 @@ type Indices map[string]index
 // form, only named by Indices).
 type index map[string]sets.Set[string]
 
-// ThreadSafeStoreOption configures NewThreadSafeStore. This package
-// declares none; the type exists for client-go's signature.
+// ThreadSafeStoreOption configures NewThreadSafeStore
+// (WithThreadSafeStoreMetrics).
 type ThreadSafeStoreOption = func(*keyedStore)
+
+// WithThreadSafeStoreMetrics makes the store publish its
+// LastStoreSyncResourceVersion (when it is an integer) through
+// metricsProvider's NewStoreResourceVersionMetric, when identifier is
+// reserved. A nil metricsProvider means the one SetInformerMetricsProvider
+// set.
+func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvider InformerMetricsProvider) ThreadSafeStoreOption {
+	return func(k *keyedStore) {
+		if metricsProvider == nil {
+			metricsProvider = globalInformerProvider()
+		}
+		if metricsProvider != nil && identifier.Reserved() {
+			k.rvMetric = metricsProvider.NewStoreResourceVersionMetric(identifier)
+		}
+	}
+}
 
 // NewThreadSafeStore returns an empty ThreadSafeStore maintaining
 // indexers. indices is ignored (see Indices).
@@ -85,6 +101,19 @@ type keyedStore struct {
 	// records, so that rv is the version of the last write applied.
 	mu sync.Mutex
 	rv string // guarded by mu
+
+	// rvMetric, when set (WithThreadSafeStoreMetrics), receives rv.
+	// Immutable after NewThreadSafeStore.
+	rvMetric GaugeMetric
+}
+
+// setRV records rv as the store's resourceVersion and publishes it. k.mu
+// must be held.
+func (k *keyedStore) setRV(rv string) {
+	k.rv = rv
+	if k.rvMetric != nil {
+		setResourceVersionMetric(k.rvMetric, rv)
+	}
 }
 
 // objectRV returns obj's resourceVersion; ok is false when obj has no
@@ -110,7 +139,7 @@ func (k *keyedStore) Update(key string, obj any) {
 		panic(k.writeFailure(key, obj, err))
 	}
 	if hasRV {
-		k.rv = rv
+		k.setRV(rv)
 	}
 }
 
@@ -144,7 +173,7 @@ func (k *keyedStore) DeleteWithObject(key string, obj any) {
 	defer k.mu.Unlock()
 	k.store.deleteKeyed(key)
 	if hasRV {
-		k.rv = rv
+		k.setRV(rv)
 	}
 }
 
@@ -179,7 +208,7 @@ func (k *keyedStore) Replace(items map[string]any, resourceVersion string) {
 		}
 		panic(err)
 	}
-	k.rv = resourceVersion
+	k.setRV(resourceVersion)
 }
 
 // replaceStore swaps the inner store's content for list, filed under keys.
@@ -233,7 +262,7 @@ func (k *keyedStore) IndexKeys(indexName, indexedValue string) ([]string, error)
 func (k *keyedStore) Bookmark(rv string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.rv = rv
+	k.setRV(rv)
 }
 
 // LastStoreSyncResourceVersion returns the resourceVersion of the last

@@ -15,6 +15,11 @@ func (s *threadSafeStore) putKeyed(key string, obj any) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.putKeyedLocked(key, obj)
+}
+
+// putKeyedLocked is putKeyed with s.mu held for writing.
+func (s *threadSafeStore) putKeyedLocked(key string, obj any) error {
 	var buf [4][]string
 	vals := buf[:0]
 	for _, ix := range s.indexes {
@@ -33,6 +38,11 @@ func (s *threadSafeStore) putKeyed(key string, obj any) error {
 func (s *threadSafeStore) deleteKeyed(key string) (old any, exists bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.deleteKeyedLocked(key)
+}
+
+// deleteKeyedLocked is deleteKeyed with s.mu held for writing.
+func (s *threadSafeStore) deleteKeyedLocked(key string) (old any, exists bool) {
 	id, ok := s.objects.lookup(key)
 	if !ok {
 		return nil, false

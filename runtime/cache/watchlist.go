@@ -182,9 +182,15 @@ func (r *Reflector) newInitialEvents() *initialEvents {
 		b.buffer = b.first
 		return b
 	}
-	b.store = NewStore(DeletionHandlingMetaNamespaceKeyFunc)
+	p, preparing := r.store.(listPreparer)
+	var opts []StoreOption
+	if tr, ok := r.store.(TransformingStore); ok && !preparing && tr.Transformer() != nil {
+		// A listPreparer transforms as it prepares.
+		opts = append(opts, WithTransformer(tr.Transformer()))
+	}
+	b.store = NewStore(DeletionHandlingMetaNamespaceKeyFunc, opts...)
 	b.buffer = b.store
-	if p, ok := r.store.(listPreparer); ok {
+	if preparing {
 		b.preparing = &preparingBuffer{Store: b.store, p: p}
 		b.buffer = b.preparing
 	}

@@ -1,0 +1,155 @@
+package cache
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// TransactionType defines the type of a transaction operation. It is used
+// to indicate whether an object is being added, updated, or deleted.
+type TransactionType string
+
+// The TransactionTypes; a Transaction of another type is skipped.
+const (
+	TransactionTypeAdd    TransactionType = "Add"
+	TransactionTypeUpdate TransactionType = "Update"
+	TransactionTypeDelete TransactionType = "Delete"
+)
+
+// Transaction represents a single operation or event in a process. It
+// holds a generic Object associated with the transaction and a Type
+// indicating the kind of transaction being performed.
+type Transaction struct {
+	Object any
+	Type   TransactionType
+}
+
+// TransactionStore is a store that applies several writes under one lock
+// acquisition. The stores of NewStore and NewIndexer implement it.
+//
+// The informer does not use it; it is here for code written against
+// client-go's tools/cache.
+type TransactionStore interface {
+	// Transaction allows multiple operations to occur within a single lock
+	// acquisition to ensure progress can be made when there is contention.
+	Transaction(txns ...Transaction) *TransactionError
+}
+
+var _ error = &TransactionError{}
+
+// TransactionError says which transactions of a Transaction call were
+// applied: SuccessfulIndices are their indices in the call, Errors the
+// reasons of the others.
+type TransactionError struct {
+	SuccessfulIndices []int
+	TotalTransactions int
+	Errors            []error
+}
+
+// Error implements error, with client-go's message.
+func (t *TransactionError) Error() string {
+	return fmt.Sprintf("failed to execute (%d/%d) transactions failed due to: %v",
+		t.TotalTransactions-len(t.SuccessfulIndices), t.TotalTransactions, t.Errors)
+}
+
+// ThreadSafeStoreWithTransaction is a store that can batch execute
+// multiple transactions. The store of NewThreadSafeStore implements it.
+//
+// The informer does not use it; it is here for code written against
+// client-go's tools/cache.
+type ThreadSafeStoreWithTransaction interface {
+	ThreadSafeStore
+	// Transaction allows performing multiple writes in one call.
+	Transaction(fns ...ThreadSafeStoreTransaction)
+}
+
+// ThreadSafeStoreTransaction embeds a Transaction and includes the
+// specific Key identifying the affected object.
+type ThreadSafeStoreTransaction struct {
+	Transaction
+	Key string
+}
+
+// Transaction applies txns in order under one write lock: each object is
+// filed under its key, as Add, Update and Delete would. A transaction
+// whose key cannot be computed is skipped and reported as a KeyError, as
+// in client-go; one whose object has no index value (an index function
+// failed) or is nil is skipped and reported too, where client-go's store
+// panics. It returns nil when every transaction was applied. It does not
+// run the store's transformer (WithTransformer), as client-go's does not.
+func (s *threadSafeStore) Transaction(txns ...Transaction) *TransactionError {
+	keyed := make([]ThreadSafeStoreTransaction, 0, len(txns))
+	at := make([]int, 0, len(txns))
+	var errs []error
+	for i, txn := range txns {
+		key, err := s.keyFunc(txn.Object)
+		if err != nil {
+			errs = append(errs, KeyError{txn.Object, err})
+			continue
+		}
+		keyed = append(keyed, ThreadSafeStoreTransaction{Transaction: txn, Key: key})
+		at = append(at, i)
+	}
+	failed := s.transact(keyed)
+	succeeded := make([]int, 0, len(at))
+	for i, txnIndex := range at {
+		if err, ok := failed[i]; ok {
+			errs = append(errs, err)
+			continue
+		}
+		succeeded = append(succeeded, txnIndex)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return &TransactionError{SuccessfulIndices: succeeded, TotalTransactions: len(txns), Errors: errs}
+}
+
+// transact applies txns under one write lock and returns, by index in
+// txns, the error of each that could not be applied.
+func (s *threadSafeStore) transact(txns []ThreadSafeStoreTransaction) map[int]error {
+	var failed map[int]error
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, txn := range txns {
+		var err error
+		switch txn.Type {
+		case TransactionTypeAdd, TransactionTypeUpdate:
+			if txn.Object == nil {
+				err = errNilObject
+			} else {
+				err = s.putKeyedLocked(txn.Key, txn.Object)
+			}
+		case TransactionTypeDelete:
+			s.deleteKeyedLocked(txn.Key)
+		}
+		if err != nil {
+			if failed == nil {
+				failed = map[int]error{}
+			}
+			failed[i] = fmt.Errorf("cache: transaction %s of key %q: %w", txn.Type, txn.Key, err)
+		}
+	}
+	return failed
+}
+
+// Transaction applies txns in order under one lock, as Add, Update and
+// Delete would, then records the resourceVersion of the last
+// transaction's object when it has object metadata. Like Update, it panics
+// when an index function fails on an object.
+func (k *keyedStore) Transaction(txns ...ThreadSafeStoreTransaction) {
+	if len(txns) == 0 {
+		return
+	}
+	rv, hasRV := objectRV(txns[len(txns)-1].Object)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if failed := k.store.transact(txns); len(failed) > 0 {
+		first := slices.Min(slices.Collect(maps.Keys(failed)))
+		panic(k.writeFailure(txns[first].Key, txns[first].Object, failed[first]))
+	}
+	if hasRV {
+		k.setRV(rv)
+	}
+}
