@@ -145,7 +145,7 @@ func TestConfigControllerDelegatesToItsQueueAndReflector(t *testing.T) {
 	if !WaitFor(context.Background(), "controller", c.HasSyncedChecker()) {
 		t.Fatal("not synced")
 	}
-	waitFor(t, "the reflector's resourceVersion", func() bool { return c.LastSyncResourceVersion() == srv.ResourceVersion() })
+	cachetest.Eventually(t, "the reflector's resourceVersion", func() bool { return c.LastSyncResourceVersion() == srv.ResourceVersion() })
 }
 
 func TestConfigControllerPrefersWatchErrorHandler(t *testing.T) {

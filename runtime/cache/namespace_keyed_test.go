@@ -27,7 +27,7 @@ func TestNamespaceKeyedIndexerAndReflectorFillsTheIndexer(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); reflector.RunWithContext(ctx) }()
 	defer func() { cancel(); <-done; srv.Wait() }()
-	waitFor(t, "the list in the indexer", func() bool { return len(indexer.ListKeys()) == 3 })
+	cachetest.Eventually(t, "the list in the indexer", func() bool { return len(indexer.ListKeys()) == 3 })
 	keys, err := indexer.IndexKeys(NamespaceIndex, "ns")
 	slices.Sort(keys)
 	if err != nil || !slices.Equal(keys, []string{"ns/a", "ns/b"}) {

@@ -42,7 +42,7 @@ func TestReflectorCallsACustomStoreLikeClientGo(t *testing.T) {
 	srv := newTestServer(t, "a")
 	store := &bookmarkStore{recordingStore: newRecordingStore()}
 	runReflector(t, srv, NewReflector(srv, &metav1.PartialObjectMetadata{}, store, 0))
-	waitFor(t, "the list", func() bool { ops, _ := store.snapshot(); return len(ops) > 0 })
+	cachetest.Eventually(t, "the list", func() bool { ops, _ := store.snapshot(); return len(ops) > 0 })
 	listed, _ := store.snapshot()
 	if _, err := srv.Add(modelObject("b")); err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestReflectorCallsACustomStoreLikeClientGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Bookmark()
-	waitFor(t, "the bookmark", func() bool {
+	cachetest.Eventually(t, "the bookmark", func() bool {
 		ops, _ := store.snapshot()
 		return slices.ContainsFunc(ops, func(op storeOp) bool { return op.kind == "bookmark" })
 	})
@@ -80,7 +80,7 @@ func TestReflectorTransformsAWatchListForATransformingStore(t *testing.T) {
 	}}
 	r := NewReflectorWithOptions(srv, &metav1.PartialObjectMetadata{}, store, ReflectorOptions{UseWatchList: true})
 	runReflector(t, srv, r)
-	waitFor(t, "the watch list", func() bool { return len(store.content.ListKeys()) == 2 })
+	cachetest.Eventually(t, "the watch list", func() bool { return len(store.content.ListKeys()) == 2 })
 	for _, obj := range store.content.List() {
 		if obj.(*metav1.PartialObjectMetadata).Labels["transformed"] != "yes" {
 			t.Errorf("%s reached Replace untransformed", obj.(*metav1.PartialObjectMetadata).Name)
