@@ -18,7 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
-	informers "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions"
+	informers "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions"
 )
 
 // Generated informers of k8s.io/api types decode the server's watch

@@ -13,7 +13,7 @@ root=$(pwd)
 
 # Modules tested, in order. The root module first; nested modules that exist.
 modules=(.)
-for m in examples/crd e2e conformance bench apicompat versions corpus listwatch dynamic shard; do
+for m in examples/crd internal/corev1gen e2e conformance bench apicompat versions corpus listwatch dynamic shard; do
   [ -f "$m/go.mod" ] && modules+=("$m")
 done
 

@@ -4,7 +4,7 @@
 #      (generators/testdata/fixtures/generated), through the golden test's
 #      -update flag;
 #   2. informers, listers and compaction walks of k8s.io/api/core/v1 in
-#      bench/internal/corev1gen and e2e/internal/corev1gen (benchmarks);
+#      internal/corev1gen (a module the benchmarks and e2e share);
 #   3. the example CRD project (examples/crd): its own hack/update-codegen.sh
 #      when it exists (deepcopy-gen, client-gen, then our informer-gen via
 #      go generate), otherwise only our informers and listers via
@@ -25,8 +25,6 @@ elif [ -f examples/crd/generate.go ]; then
   echo "update-codegen: examples/crd (go generate ./generate.go)" >&2
   (cd examples/crd && go generate ./generate.go)
 fi
-for dir in bench/internal/corev1gen e2e/internal/corev1gen; do
-  echo "update-codegen: $dir (k8s.io/api/core/v1, go generate ./generate.go)" >&2
-  (cd "$dir" && go generate ./generate.go)
-done
+echo "update-codegen: internal/corev1gen (k8s.io/api/core/v1, go generate ./generate.go)" >&2
+(cd internal/corev1gen && go generate ./generate.go)
 echo "update-codegen: done" >&2

@@ -15,8 +15,8 @@ import (
 	// runtime/compact), as a program that uses them links them:
 	// informer-gen's output for k8s.io/api/core/v1 (ConfigMaps) and for
 	// examples/crd (Widgets).
-	_ "github.com/informer-gen/informer-gen/bench/internal/corev1gen/informers/externalversions/core/v1"
 	_ "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/informers/externalversions/stable/v1"
+	_ "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/core/v1"
 )
 
 // setCompaction turns our cache's compaction of cached objects (interned

@@ -21,8 +21,8 @@ import (
 	// informer-gen generates for k8s.io/api, which they register: our
 	// factory compacts cached Pods by default, with these walks rather
 	// than the reflective fallback.
-	informerscorev1 "github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/core/v1"
-	"github.com/informer-gen/informer-gen/e2e/internal/corev1gen/informers/externalversions/internalinterfaces"
+	informerscorev1 "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/core/v1"
+	"github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/internalinterfaces"
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
 	"github.com/informer-gen/informer-gen/shard"

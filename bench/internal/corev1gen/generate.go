@@ -1,9 +1,0 @@
-// Package corev1gen holds informer-gen's output for k8s.io/api/core/v1
-// (informers, listers and the compaction walks of every core/v1 type), so
-// that the benchmarks compact Pods and ConfigMaps with the walks a user
-// generating for k8s.io/api gets. With INFORMER_GEN_VERIFY=--verify-only in
-// the environment, `go generate` only checks that the checked-in files are
-// up to date (hack/verify-codegen.sh).
-package corev1gen
-
-//go:generate sh -c "go build -C ../../.. -o _output/bin/informer-gen ./cmd/informer-gen && ../../../_output/bin/informer-gen $INFORMER_GEN_VERIFY --output-dir . --output-pkg github.com/informer-gen/informer-gen/bench/internal/corev1gen --versioned-clientset-package k8s.io/client-go/kubernetes k8s.io/api/core/v1"
