@@ -682,6 +682,9 @@ func TestInformerMutationDetectorCatchesMutatingHandler(t *testing.T) {
 		}}, HandlerOptions{})
 	})
 	waitConverged(t, srv, inf)
+	// The cache converges before the handler is called; the detector
+	// checks after the call returns.
+	cachetest.Eventually(t, "a mutation report", func() bool { mu.Lock(); defer mu.Unlock(); return len(reports) > 0 })
 	inf.stop(t)
 	mu.Lock()
 	defer mu.Unlock()
