@@ -3,7 +3,7 @@ module github.com/informer-gen/informer-gen/dynamic
 go 1.26.0
 
 require (
-	github.com/informer-gen/informer-gen v0.0.0-00010101000000-000000000000
+	github.com/informer-gen/informer-gen v0.0.0
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
 )

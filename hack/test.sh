@@ -4,7 +4,8 @@
 # hack/verify-hygiene.sh: gofmt, go mod tidy, staticcheck), then go vet and
 # the tests of the main module and each nested module (examples, end-to-end,
 # conformance, benchmarks, API compatibility with client-go, the Kubernetes
-# version matrix, third-party corpus), all under the race detector.
+# version matrix, third-party corpus, the release step), all under the
+# race detector.
 # Usage: ./hack/test.sh            (everything)
 #        SHORT=1 ./hack/test.sh    (skip the slow end-to-end suites)
 set -euo pipefail
@@ -13,7 +14,7 @@ root=$(pwd)
 
 # Modules tested, in order. The root module first; nested modules that exist.
 modules=(.)
-for m in examples/crd internal/corev1gen e2e conformance bench apicompat versions corpus listwatch dynamic shard; do
+for m in examples/crd internal/corev1gen e2e conformance bench apicompat versions corpus listwatch dynamic shard hack/release; do
   [ -f "$m/go.mod" ] && modules+=("$m")
 done
 
