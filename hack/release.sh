@@ -36,7 +36,7 @@ if ! [[ $version =~ $semver ]]; then
   exit 2
 fi
 if [[ $version != v0.* && $version != v1.* ]]; then
-  echo "release: version $version needs a /v${version%%.*} suffix on every module path (Go's semantic import versioning); not supported here" >&2
+  echo "release: version $version needs a /${version%%.*} suffix on every module path (Go's semantic import versioning); not supported here" >&2
   exit 2
 fi
 if [ -n "$(git status --porcelain)" ]; then
