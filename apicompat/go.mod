@@ -3,7 +3,7 @@ module github.com/informer-gen/informer-gen/apicompat
 go 1.26.0
 
 require (
-	github.com/informer-gen/informer-gen v0.0.0-00010101000000-000000000000
+	github.com/informer-gen/informer-gen v0.0.0
 	github.com/informer-gen/informer-gen/dynamic v0.0.0-00010101000000-000000000000
 	github.com/informer-gen/informer-gen/listwatch v0.0.0-00010101000000-000000000000
 	golang.org/x/tools v0.52.0
