@@ -8,7 +8,10 @@
 #      requires the previous release, and its `replace => ../` builds it
 #      against the work tree; consumers ignore that replace, so the tagged
 #      requirement is what they get);
-#   2. the change is committed ("release VERSION");
+#   2. the repository's modules that use a library module (e2e,
+#      examples/crd, apicompat, bench, ...) are tidied, as the root module
+#      they select is now VERSION; the change is committed
+#      ("release VERSION");
 #   3. that commit is tagged VERSION (the root module: generator and
 #      runtime) and LIB/VERSION for each library module (the tag of a module
 #      in a subdirectory is prefixed with the subdirectory).
@@ -57,8 +60,43 @@ done
 
 for lib in "${libraries[@]}"; do
   (cd "$lib" && go mod edit -require="$module@$version" && GOWORK=off go mod tidy)
-  git add -- "$lib/go.mod" "$lib/go.sum"
 done
+
+# The repository's other modules that build with a library module, directly
+# or through another of them (bench through examples/crd): the minimal
+# version selection now picks the root module at VERSION for them too, so
+# their go.mod is tidied to say so. Tidied until nothing changes, as a
+# module's tidy reads the go.mod of the modules it replaces with folders.
+paths=()
+for lib in "${libraries[@]}"; do
+  paths+=("$module/$lib")
+done
+dependents=()
+grown=1
+while [ "$grown" = 1 ]; do
+  grown=0
+  while IFS= read -r gomod; do
+    dir=$(dirname "${gomod#./}")
+    path=$(awk '$1 == "module" { print $2; exit }' "$gomod")
+    [[ " ${paths[*]} " == *" $path "* ]] && continue
+    for p in "${paths[@]}"; do
+      if grep -Eq "(^|[[:space:]])${p}[[:space:]]+v" "$gomod"; then
+        dependents+=("$dir")
+        paths+=("$path")
+        grown=1
+        break
+      fi
+    done
+  done < <(find . \( -name '_*' -o -name .git \) -prune -o -name go.mod -print | sort)
+done
+for _ in 1 2 3; do
+  before=$(git status --porcelain)
+  for dir in "${dependents[@]}"; do
+    (cd "$dir" && GOWORK=off go mod tidy)
+  done
+  [ "$(git status --porcelain)" = "$before" ] && break
+done
+git add -u -- '*go.mod' '*go.sum'
 if ! git diff --cached --quiet; then
   git commit -q -m "release $version: library modules require $module $version"
 fi

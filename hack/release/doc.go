@@ -3,9 +3,10 @@
 //
 // TestReleasedModulesBuildWithoutReplace snapshots the work tree into a
 // scratch Git repository, runs hack/release.sh there (one commit, a tag per
-// published module), serves the tagged modules from a file-based module
-// proxy (Proxy: the GOPROXY protocol's files, zips made by
-// golang.org/x/mod/zip from the tags, as a public proxy makes them), and
+// published module), checks that every module of the repository is still
+// tidy, serves the tagged modules from a file-based module proxy (Proxy:
+// the GOPROXY protocol's files, zips made by golang.org/x/mod/zip from the
+// tags, as a public proxy makes them), and
 // builds a consumer module that requires the root module (runtime and
 // generator) and each library module (listwatch, dynamic, shard) at the
 // released version, with no replace directive: the go command resolves

@@ -3,6 +3,7 @@ package release
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -58,6 +59,7 @@ func TestReleasedModulesBuildWithoutReplace(t *testing.T) {
 	if !slices.Contains(tags, version) {
 		t.Fatalf("hack/release.sh tagged %q, not the root module's %s", tags, version)
 	}
+	checkTidy(t, repo)
 	proxy := Proxy{Dir: t.TempDir()}
 	var modules []string
 	for _, tag := range tags {
@@ -112,6 +114,40 @@ func requireReleasedRoot(t *testing.T, repo, tag, subdir string) {
 		}
 	}
 	t.Errorf("%s at %s does not require %s", name, tag, rootModule)
+}
+
+// checkTidy fails the test unless every module of the released repository
+// that requires one of its modules is tidy: the release commit changed the
+// root module's version their builds select.
+func checkTidy(t *testing.T, repo string) {
+	t.Helper()
+	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != repo && (d.Name() == ".git" || strings.HasPrefix(d.Name(), "_")) {
+			return filepath.SkipDir
+		}
+		if d.Name() != "go.mod" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), "\t"+rootModule) {
+			return err
+		}
+		dir := filepath.Dir(p)
+		cmd := exec.Command("go", "mod", "tidy", "-diff")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			rel, _ := filepath.Rel(repo, dir)
+			t.Errorf("after hack/release.sh, module %s is not tidy: %v\n%s", rel, err, out)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // checkResolved fails the test unless the consumer resolves each of
