@@ -183,6 +183,10 @@ type Reflector struct {
 
 	// backoff is immutable after construction.
 	backoff backoff
+	// retryingAtOnce is set while onError is told of a failure the next
+	// step follows without a back-off (a watch list falling back to a
+	// list). Owned by the Run goroutine.
+	retryingAtOnce bool
 	// paginatedResult is owned by the Run goroutine: the first list came
 	// back paginated, so later ones page too.
 	paginatedResult bool
@@ -385,7 +389,9 @@ func (r *Reflector) step(ctx context.Context, s state) outcome {
 // ended with err; false when ctx ended while it waited.
 func (r *Reflector) between(ctx context.Context, s state, e effect, err error) bool {
 	if e.report && err != nil {
+		r.retryingAtOnce = !e.backoff
 		r.onError(ctx, err)
+		r.retryingAtOnce = false
 	}
 	if e.watchListsOff {
 		klog.FromContext(ctx).Info("Watch lists stalled before their initial-events-end bookmark; listing instead until the retry time",

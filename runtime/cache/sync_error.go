@@ -119,13 +119,19 @@ func forbiddenAction(status apierrors.APIStatus) string {
 
 // recordingErrors returns the watch error handler of the informer's
 // reflector: it keeps err for SyncError, tells the functions registered
-// with AfterSyncError, then calls handler, or
+// with AfterSyncError (unless the reflector tries again at once), then
+// calls handler, or
 // DefaultWatchErrorHandler when handler is nil.
 func (s *sharedIndexInformer) recordingErrors(handler WatchErrorHandlerWithContext) WatchErrorHandlerWithContext {
 	return func(ctx context.Context, r *Reflector, err error) {
 		syncErr := &InformerSyncError{Resource: s.opts.Identifier.GroupVersionResource(), Informer: s.name, Err: err}
 		s.lastErr.Store(syncErr)
-		s.syncErrorSubs.notify(syncErr)
+		if r == nil || !r.retryingAtOnce {
+			// A failure followed at once by another attempt (a watch
+			// list falling back to a list) is not the informer's last
+			// word: that attempt's outcome is.
+			s.syncErrorSubs.notify(syncErr)
+		}
 		if handler == nil {
 			DefaultWatchErrorHandler(ctx, r, err)
 			return

@@ -10,9 +10,12 @@ import "sync"
 type SyncErrorNotifier interface {
 	SyncErrorReporter
 	// AfterSyncError arranges for f to be called with every list or watch
-	// failure the informer records from now on (what SyncError returns
-	// while the informer has not synced; f is told after SyncError can
-	// return it), until stop is called. f runs on the goroutine that records the
+	// failure the informer records from now on and waits after before
+	// trying again (what SyncError returns while the informer has not
+	// synced; f is told after SyncError can return it), until stop is
+	// called. A failure followed at once by another attempt, such as a
+	// watch list's that falls back to a list, is recorded but not told:
+	// the next attempt's outcome is. f runs on the goroutine that records the
 	// failure (the informer's reflector), so it must return quickly and
 	// must not call back into the informer's registration methods. stop
 	// reports whether it removed f (false when an earlier call did); a
@@ -68,8 +71,8 @@ func (s *syncErrorSubscribers) notify(err error) {
 }
 
 // AfterSyncError calls f with every list or watch failure the informer's
-// reflector records from now on, as an *InformerSyncError, until stop is
-// called. See SyncErrorNotifier.
+// reflector records from now on and backs off after, as an
+// *InformerSyncError, until stop is called. See SyncErrorNotifier.
 func (s *sharedIndexInformer) AfterSyncError(f func(err error)) (stop func() bool) {
 	return s.syncErrorSubs.add(f)
 }

@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 )
 
 // An informer tells the functions registered with AfterSyncError of each
@@ -92,4 +93,52 @@ func TestSyncErrorSubscribersCallUntilStopped(t *testing.T) {
 	if a != 2 {
 		t.Fatalf("a told %d times after stop, want 2", a)
 	}
+}
+
+// A watch list refused (403) is followed at once by a list: its failure
+// is recorded, but AfterSyncError's functions hear only of failures the
+// informer waits after, so a list that then succeeds is no failure to
+// them.
+func TestAfterSyncErrorIsNotToldOfAWatchListThatFallsBack(t *testing.T) {
+	verifyNoLeaks(t)
+	var watchLists atomic.Int32
+	lw := &ListWatch{
+		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
+			return objectList("10", "", testObject("ns", "a", "1")), nil
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
+				watchLists.Add(1)
+				return nil, forbidden(podsGVR.GroupResource(), "watch", "")
+			}
+			return ignoringWatch()(ctx, opts)
+		},
+	}
+	inf := NewSharedIndexInformerWithOptions(lw, &metav1.PartialObjectMetadata{}, SharedIndexInformerOptions{
+		Identifier:   (*InformerName)(nil).WithResource(podsGVR),
+		UseWatchList: true,
+	})
+	var told atomic.Int32
+	stop := inf.(SyncErrorNotifier).AfterSyncError(func(error) { told.Add(1) })
+	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); inf.RunWithContext(ctx) }()
+	defer func() { cancel(); <-done }()
+	if !WaitFor(ctxWithin(t, waitLimit), "", inf.HasSyncedChecker()) {
+		t.Fatal("the informer did not sync by its list")
+	}
+	if watchLists.Load() == 0 {
+		t.Fatal("no watch list was tried")
+	}
+	if n := told.Load(); n != 0 {
+		t.Errorf("told of %d failures, want none: the watch list's was followed at once by a list that succeeded", n)
+	}
+}
+
+// ctxWithin is a context that ends after d or with the test.
+func ctxWithin(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), d)
+	t.Cleanup(cancel)
+	return ctx
 }
