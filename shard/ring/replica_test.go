@@ -12,6 +12,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	testingclock "k8s.io/utils/clock/testing"
@@ -75,7 +76,33 @@ func newHarness(t *testing.T) *harness {
 	for _, verb := range []string{"get", "update", "create"} {
 		h.client.PrependReactor(verb, "leases", failBlocked)
 	}
+	h.client.PrependWatchReactor("leases", copyingWatch(h.client.Tracker()))
 	return h
+}
+
+// copyingWatch serves watches from tracker with every event's object
+// copied. client-go v0.37's tracker hands a new watch the objects stored
+// since the given resource version as they are stored (fixture.go,
+// tracker.Watch: fakewatcher.Add(obj.Object)), and the informer compacts
+// what it receives in place: without the copy the race detector sees the
+// informer write into the tracker's object while a Get copies it.
+func copyingWatch(tracker k8stesting.ObjectTracker) k8stesting.WatchReactionFunc {
+	return func(action k8stesting.Action) (bool, watch.Interface, error) {
+		var opts metav1.ListOptions
+		if w, ok := action.(k8stesting.WatchActionImpl); ok {
+			opts = w.ListOptions
+		}
+		w, err := tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		if err != nil {
+			return false, nil, err
+		}
+		return true, watch.Filter(w, func(e watch.Event) (watch.Event, bool) {
+			if e.Object != nil {
+				e.Object = e.Object.DeepCopyObject()
+			}
+			return e, true
+		}), nil
+	}
 }
 
 func (h *harness) checkDisjointLocked() {
