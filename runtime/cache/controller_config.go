@@ -52,7 +52,9 @@ type Config struct {
 
 	// MinWatchTimeout, if set, will define the minimum timeout for watch
 	// requests sent to kube-apiserver (ReflectorOptions.MinWatchTimeout).
-	// Optional - if unset a default value of 5m will be used.
+	// Optional - if unset a default value of 5m will be used. A value
+	// under 5m is used as given, as ReflectorOptions' is (client-go raises
+	// it to 5m; docs/differences.md).
 	MinWatchTimeout time.Duration
 
 	// ShouldResync is periodically used by the reflector to determine
