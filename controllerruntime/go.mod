@@ -1,0 +1,5 @@
+module github.com/informer-gen/informer-gen/controllerruntime
+
+go 1.26.0
+
+replace github.com/informer-gen/informer-gen => ../
