@@ -4,6 +4,8 @@ import (
 	"hash/maphash"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/probe"
 )
 
 // This file holds backlog, the per-key coalesced notifications of a lagging
@@ -12,7 +14,7 @@ import (
 //
 //   - changes live in a FIFO of fixed-size chunks, addressed by a 32-bit
 //     sequence number; a change costs 40 bytes and no allocation of its own;
-//   - the key -> change index is a probeTable of 8-byte slots (32-bit hash
+//   - the key -> change index is a probe.Table of 8-byte slots (32-bit hash
 //     tag + sequence number), so no key string is kept: a tag match is
 //     confirmed against the key of an object the change holds;
 //   - once drained, the table and all but one chunk are released.
@@ -80,7 +82,7 @@ func objectHasKey(obj any, key string) bool {
 // concurrent use; the listener's lock guards it.
 type backlog struct {
 	seed  maphash.Seed
-	index probeTable[uint64] // tag<<32 | seq of every live change
+	index probe.Table[uint64] // tag<<32 | seq of every live change
 
 	chunks     []*[backlogChunkSize]pendingChange // chunks[0][0] has seq base
 	spare      *[backlogChunkSize]pendingChange
@@ -90,11 +92,11 @@ type backlog struct {
 
 // newBacklog returns an empty backlog.
 func newBacklog() backlog {
-	return backlog{seed: maphash.MakeSeed(), index: newProbeTable[uint64](keyTableSizing, 0)}
+	return backlog{seed: maphash.MakeSeed(), index: probe.New[uint64](probe.KeySizing, 0)}
 }
 
 // live returns the number of live (indexed) changes.
-func (b *backlog) live() int { return b.index.len() }
+func (b *backlog) live() int { return b.index.Len() }
 
 // empty reports whether no change, live or dead, is queued.
 func (b *backlog) empty() bool { return b.head == b.tail }
@@ -114,8 +116,8 @@ func (b *backlog) tag(key string) uint32 {
 // and the tag to queue a new change with.
 func (b *backlog) lookup(key string) (c *pendingChange, seq, tag uint32) {
 	tag = b.tag(key)
-	for i, s := b.index.first(tag); s != 0; i, s = b.index.next(i) {
-		if probeTag(s) == tag {
+	for i, s := b.index.First(tag); s != 0; i, s = b.index.Next(i) {
+		if probe.Tag(s) == tag {
 			if c := b.at(uint32(s)); c.holdsKey(key) {
 				return c, uint32(s), tag
 			}
@@ -139,13 +141,13 @@ func (b *backlog) push(tag uint32) (*pendingChange, uint32) {
 	b.tail++
 	c := b.at(seq)
 	*c = pendingChange{tag: tag}
-	b.index.insert(uint64(tag)<<32 | uint64(seq))
+	b.index.Insert(uint64(tag)<<32 | uint64(seq))
 	return c, seq
 }
 
 // unindex removes live change c with sequence number seq from the index.
 func (b *backlog) unindex(c *pendingChange, seq uint32) {
-	b.index.remove(uint64(c.tag)<<32 | uint64(seq))
+	b.index.Remove(uint64(c.tag)<<32 | uint64(seq))
 }
 
 // kill makes live change c dead: it is unindexed and forgotten, and a
@@ -186,15 +188,15 @@ func (b *backlog) reset() {
 		*b.at(b.head) = pendingChange{}
 		b.head++
 	}
-	b.index.clear()
+	b.index.Clear()
 	b.release()
 }
 
 // release frees what an empty backlog holds beyond one chunk and a small
 // table.
 func (b *backlog) release() {
-	if b.index.size() > backlogKeptSlots {
-		b.index.drop()
+	if b.index.Size() > backlogKeptSlots {
+		b.index.Drop()
 	}
 	if len(b.chunks) > 0 {
 		b.spare = b.chunks[0]

@@ -103,8 +103,8 @@ func TestBacklogReleasesMemoryOnceDrained(t *testing.T) {
 	if got := b.take(nil, 5*backlogChunkSize); len(got) != 3*backlogChunkSize {
 		t.Fatalf("took %d changes, want %d", len(got), 3*backlogChunkSize)
 	}
-	if !b.empty() || b.live() != 0 || b.index.size() != 0 || len(b.chunks) != 0 || b.spare == nil {
-		t.Fatalf("drained backlog holds %d slots, %d chunks (live %d, empty %v, spare %v)", b.index.size(), len(b.chunks), b.live(), b.empty(), b.spare != nil)
+	if !b.empty() || b.live() != 0 || b.index.Size() != 0 || len(b.chunks) != 0 || b.spare == nil {
+		t.Fatalf("drained backlog holds %d slots, %d chunks (live %d, empty %v, spare %v)", b.index.Size(), len(b.chunks), b.live(), b.empty(), b.spare != nil)
 	}
 	for i := range b.spare {
 		if b.spare[i] != (pendingChange{}) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The benchmarks here drive the three users of probeTable directly, below
+// The benchmarks here drive the three users of probe.Table directly, below
 // the locks and key functions, so that a change to the table shows in
 // nanoseconds rather than in the noise of a whole store or informer.
 

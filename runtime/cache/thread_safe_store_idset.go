@@ -1,9 +1,11 @@
 package cache
 
+import "github.com/informer-gen/informer-gen/runtime/cache/internal/probe"
+
 // idSet is the set of object ids filed under one index value. It is a value
 // type held in the index maps: a set of one id (the common case for
 // unique-valued indexes such as by-UID or by-owner) costs no allocation at
-// all; small sets are a short list; large ones a probeTable of 4-byte
+// all; small sets are a short list; large ones a probe.Table of 4-byte
 // slots. Not safe for concurrent use.
 type idSet struct {
 	one uint32 // id+1 of the sole member when bag is nil; 0 when empty
@@ -11,16 +13,12 @@ type idSet struct {
 }
 
 // idBag holds two ids or more: a list while there are at most idListMax,
-// a probeTable of id+1 slots while table is allocated. Not safe for
+// a probe.Table of id+1 slots while table is allocated. Not safe for
 // concurrent use.
 type idBag struct {
 	list  []uint32 // members, while the table is not allocated
-	table probeTable[uint32]
+	table probe.Table[uint32]
 }
-
-// idTableSizing is the size policy of an idBag table: at least 32 slots,
-// at most 3/4 of them used.
-var idTableSizing = probeSizing{minBits: 5, maxLoad: 12}
 
 const (
 	// idListMax is the largest set kept as a list; idListMin is the size
@@ -45,7 +43,7 @@ func (s idSet) has(id uint32) bool {
 	switch {
 	case s.bag == nil:
 		return s.one == id+1
-	case s.bag.table.size() == 0:
+	case s.bag.table.Size() == 0:
 		for _, m := range s.bag.list {
 			if m == id {
 				return true
@@ -53,7 +51,7 @@ func (s idSet) has(id uint32) bool {
 		}
 		return false
 	}
-	for i, m := s.bag.table.first(id + 1); m != 0; i, m = s.bag.table.next(i) {
+	for i, m := s.bag.table.First(id + 1); m != 0; i, m = s.bag.table.Next(i) {
 		if m == id+1 {
 			return true
 		}
@@ -71,12 +69,12 @@ func (s *idSet) add(id uint32) {
 		if s.one == id+1 {
 			return
 		}
-		s.bag = &idBag{list: []uint32{s.one - 1, id}, table: newProbeTable[uint32](idTableSizing, 0)}
+		s.bag = &idBag{list: []uint32{s.one - 1, id}, table: probe.New[uint32](probe.IDSizing, 0)}
 		s.one = 0
 		return
 	}
 	b := s.bag
-	if b.table.size() == 0 {
+	if b.table.Size() == 0 {
 		for _, m := range b.list {
 			if m == id {
 				return
@@ -88,7 +86,7 @@ func (s *idSet) add(id uint32) {
 		}
 		b.toTable(idListMax + 1)
 	}
-	b.table.add(id + 1)
+	b.table.Add(id + 1)
 }
 
 // remove deletes id; removing a non-member is a no-op.
@@ -100,7 +98,7 @@ func (s *idSet) remove(id uint32) {
 		return
 	}
 	b := s.bag
-	if b.table.size() == 0 {
+	if b.table.Size() == 0 {
 		for i, m := range b.list {
 			if m == id {
 				last := len(b.list) - 1
@@ -109,12 +107,12 @@ func (s *idSet) remove(id uint32) {
 				break
 			}
 		}
-	} else if b.table.remove(id + 1) {
-		switch n := b.table.len(); {
+	} else if b.table.Remove(id + 1) {
+		switch n := b.table.Len(); {
 		case n <= idListMin:
 			b.toList()
-		case n*8 < b.table.size() && b.table.size() > 32:
-			b.table.fit()
+		case n*8 < b.table.Size() && b.table.Size() > 32:
+			b.table.Fit()
 		}
 	}
 	if len(b.list) == 1 {
@@ -130,14 +128,14 @@ func (s idSet) all(yield func(id uint32) bool) {
 		if s.one != 0 {
 			yield(s.one - 1)
 		}
-	case s.bag.table.size() == 0:
+	case s.bag.table.Size() == 0:
 		for _, m := range s.bag.list {
 			if !yield(m) {
 				return
 			}
 		}
 	default:
-		for _, m := range s.bag.table.positions() {
+		for _, m := range s.bag.table.Positions() {
 			if m != 0 && !yield(m-1) {
 				return
 			}
@@ -147,19 +145,19 @@ func (s idSet) all(yield func(id uint32) bool) {
 
 // len returns the number of members.
 func (b *idBag) len() int {
-	if b.table.size() == 0 {
+	if b.table.Size() == 0 {
 		return len(b.list)
 	}
-	return b.table.len()
+	return b.table.Len()
 }
 
 // toTable moves the members from the list into a table sized for n.
 func (b *idBag) toTable(n int) {
 	list := b.list
 	b.list = nil
-	b.table.reserve(n)
+	b.table.Reserve(n)
 	for _, id := range list {
-		b.table.insert(id + 1)
+		b.table.Insert(id + 1)
 	}
 }
 
@@ -167,11 +165,11 @@ func (b *idBag) toTable(n int) {
 // table.
 func (b *idBag) toList() {
 	list := make([]uint32, 0, idListMax)
-	for _, m := range b.table.positions() {
+	for _, m := range b.table.Positions() {
 		if m != 0 {
 			list = append(list, m-1)
 		}
 	}
 	b.list = list
-	b.table.drop()
+	b.table.Drop()
 }

@@ -1,6 +1,10 @@
 package cache
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/probe"
+)
 
 // This file holds objectTable, the key -> object map of the thread-safe
 // store. It is a plain Go map in spirit, shaped for memory:
@@ -8,7 +12,7 @@ import "hash/maphash"
 //   - every object lives in a slab entry {key, obj} addressed by a dense
 //     uint32 id; ids are what the indexes store, so an index posting costs
 //     4 bytes instead of a 16-byte string header plus hash-map slack;
-//   - the hash table is a probeTable of 8-byte slots (32-bit hash tag +
+//   - the hash table is a probe.Table of 8-byte slots (32-bit hash tag +
 //     id);
 //   - the key string is stored once, in the slab entry.
 //
@@ -21,8 +25,6 @@ const (
 	// firstChunkCap is the initial capacity of the first slab chunk, so that
 	// stores holding a handful of objects stay small.
 	firstChunkCap = 8
-	// keyTableMinBits is log2 of the smallest non-empty key table.
-	keyTableMinBits = 4
 )
 
 // entry is one stored object with its key. A free entry has a nil obj.
@@ -84,17 +86,13 @@ func (s *slab) release(id uint32) {
 // threadSafeStore guards it.
 type objectTable struct {
 	seed  maphash.Seed
-	index probeTable[uint64] // tag<<32 | id+1 per slot
+	index probe.Table[uint64] // tag<<32 | id+1 per slot
 	slab  slab
 }
 
-// keyTableSizing is the size policy of the key tables (objectTable and
-// backlog): at least 1<<keyTableMinBits slots, at most 13/16 of them used.
-var keyTableSizing = probeSizing{minBits: keyTableMinBits, maxLoad: 13}
-
 // newObjectTable returns an empty table with room for sizeHint objects.
 func newObjectTable(sizeHint int) objectTable {
-	return objectTable{seed: maphash.MakeSeed(), index: newProbeTable[uint64](keyTableSizing, sizeHint)}
+	return objectTable{seed: maphash.MakeSeed(), index: probe.New[uint64](probe.KeySizing, sizeHint)}
 }
 
 // len returns the number of stored objects.
@@ -110,12 +108,12 @@ func (t *objectTable) at(id uint32) *entry { return t.slab.at(id) }
 
 // lookup returns the id stored under key.
 func (t *objectTable) lookup(key string) (uint32, bool) {
-	if t.index.len() == 0 {
+	if t.index.Len() == 0 {
 		return 0, false
 	}
 	tag := t.tag(key)
-	for i, s := t.index.first(tag); s != 0; i, s = t.index.next(i) {
-		if probeTag(s) == tag && t.slab.at(uint32(s)-1).key == key {
+	for i, s := t.index.First(tag); s != 0; i, s = t.index.Next(i) {
+		if probe.Tag(s) == tag && t.slab.at(uint32(s)-1).key == key {
 			return uint32(s) - 1, true
 		}
 	}
@@ -125,13 +123,13 @@ func (t *objectTable) lookup(key string) (uint32, bool) {
 // insert stores obj under key, which must be absent, and returns its id.
 func (t *objectTable) insert(key string, obj any) uint32 {
 	id := t.slab.alloc(key, obj)
-	t.index.insert(uint64(t.tag(key))<<32 | uint64(id+1))
+	t.index.Insert(uint64(t.tag(key))<<32 | uint64(id+1))
 	return id
 }
 
 // remove deletes the entry with id, which must be live.
 func (t *objectTable) remove(id uint32) {
-	t.index.remove(uint64(t.tag(t.slab.at(id).key))<<32 | uint64(id+1))
+	t.index.Remove(uint64(t.tag(t.slab.at(id).key))<<32 | uint64(id+1))
 	t.slab.release(id)
 }
 
