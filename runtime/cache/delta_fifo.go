@@ -210,15 +210,42 @@ type DeltaFIFO struct {
 	doneCh  chan struct{} // closed by Close
 	keyFunc KeyFunc
 	known   KeyListerGetter
-	// peek is known's peekByKey when known is this package's store (the
-	// compaction hint's read of the cache), else nil.
-	peek      func(key string) (any, bool)
+	// cache is the informer's cache the queue feeds (queueWiring.Cache):
+	// known, read through its keyed contract; nil for a DeltaFIFO built
+	// with NewDeltaFIFO*.
+	cache     cacheReader
 	transform TransformFunc
 	// compaction, when set, compacts each object after transform; its
-	// second argument is a hint (delta_fifo_prepare.go). Set by the
-	// informer before the queue is used.
+	// second argument is a hint (delta_fifo_prepare.go).
 	compaction func(obj, hint any)
 	metrics    Metrics
+}
+
+// cacheReader is the read side of an informer's cache that its queue
+// uses besides KeyListerGetter: the compaction hint's read of one key and
+// the number of cached objects. Both are safe for concurrent use and wait
+// for a writer of the cache to finish (never skip a read because a lock is
+// held), so what the queue reads does not depend on who holds a lock.
+type cacheReader interface {
+	KeyListerGetter
+	// PeekByKey returns the object stored under key.
+	PeekByKey(key string) (any, bool)
+	// Len returns the number of stored objects.
+	Len() int
+}
+
+// queueWiring is what the informer gives the DeltaFIFO it builds, at
+// construction: nothing of it is set later.
+type queueWiring struct {
+	// Cache is the informer's cache (also DeltaFIFOOptions.KnownObjects).
+	Cache cacheReader
+	// Compaction, when set, compacts each object after the transform,
+	// with the compact object the queue or Cache holds for its key as the
+	// hint (delta_fifo_prepare.go).
+	Compaction func(obj, hint any)
+	// Synced, when set, is the channel the queue closes once its initial
+	// population is processed (HasSynced's); a fresh one otherwise.
+	Synced chan struct{}
 }
 
 // fifoEntry is one queued key. Its first delta is stored inline, so a key
@@ -260,21 +287,33 @@ func NewDeltaFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter) *DeltaFIFO {
 
 // NewDeltaFIFOWithOptions returns an empty, open DeltaFIFO.
 func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
+	return newDeltaFIFO(opts, queueWiring{})
+}
+
+// newDeltaFIFO returns an empty, open DeltaFIFO wired to an informer's
+// cache, compaction and synced channel (w). When w.Cache is set it is the
+// queue's known objects, whatever opts.KnownObjects says.
+func newDeltaFIFO(opts DeltaFIFOOptions, w queueWiring) *DeltaFIFO {
 	f := &DeltaFIFO{
-		name:      opts.Name,
-		doneCh:    make(chan struct{}),
-		synced:    make(chan struct{}),
-		items:     make(map[string]*fifoEntry),
-		keyFunc:   opts.KeyFunction,
-		known:     opts.KnownObjects,
-		transform: opts.Transformer,
-		metrics:   opts.Metrics,
+		name:       opts.Name,
+		doneCh:     make(chan struct{}),
+		synced:     w.Synced,
+		items:      make(map[string]*fifoEntry),
+		keyFunc:    opts.KeyFunction,
+		known:      opts.KnownObjects,
+		cache:      w.Cache,
+		transform:  opts.Transformer,
+		compaction: w.Compaction,
+		metrics:    opts.Metrics,
+	}
+	if f.synced == nil {
+		f.synced = make(chan struct{})
 	}
 	if f.keyFunc == nil {
 		f.keyFunc = MetaNamespaceKeyFunc
 	}
-	if peeker, ok := f.known.(interface{ peekByKey(string) (any, bool) }); ok {
-		f.peek = peeker.peekByKey
+	if w.Cache != nil {
+		f.known = w.Cache
 	}
 	f.cond.L = &f.mu
 	f.idle.L = &f.mu

@@ -72,7 +72,7 @@ func (f *DeltaFIFO) takeCached(page []any) ([]cachedSlot, error) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if s, ok := f.known.(interface{ storedLen() int }); ok && s.storedLen() == 0 && len(f.queue) == f.head {
+	if f.cache != nil && f.cache.Len() == 0 && len(f.queue) == f.head {
 		// Nothing cached, nothing queued (the first list): no match to
 		// look for, no key to compute twice.
 		return nil, nil

@@ -43,11 +43,12 @@ func (f *DeltaFIFO) prepares() bool { return f.transform != nil || f.compaction 
 
 // hintLocked returns the newest compact object known for key: the object
 // of the last delta of queued (key's entry; nil when key is not queued),
-// else the cache's; nil when there is none, the queue does not compact,
-// or the cache is busy: while the informer applies a batch
-// the cache's lock is held, and the queue's lock (held here) with it would
-// stall the producer and the consumer in turn. Without a hint the object
-// is walked whole, which is only slower.
+// else the cache's (cacheReader.PeekByKey, which waits for a writer of the
+// cache to finish); nil when there is none or the queue does not compact.
+// The hint does not depend on who holds a lock; a key of the batch being
+// applied is hinted with the version the cache holds when it is read.
+// Lock order: f.mu, then the cache's lock (the cache never calls the
+// queue with its lock held).
 func (f *DeltaFIFO) hintLocked(key string, queued *fifoEntry) any {
 	if f.compaction == nil {
 		return nil
@@ -55,8 +56,8 @@ func (f *DeltaFIFO) hintLocked(key string, queued *fifoEntry) any {
 	if queued != nil && len(queued.deltas) > 0 {
 		return tombstoneObject(queued.deltas[len(queued.deltas)-1].Object)
 	}
-	if f.peek != nil {
-		old, _ := f.peek(key)
+	if f.cache != nil {
+		old, _ := f.cache.PeekByKey(key)
 		return old
 	}
 	return nil

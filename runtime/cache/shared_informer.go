@@ -247,17 +247,15 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 // newPipelineLocked makes the DeltaFIFO and the Reflector of a run, with
 // the configuration s.mu guards, and publishes them.
 func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFIFO, *Reflector) {
-	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{
+	// The queue closes the informer's synced channel itself when its
+	// initial population is applied: nothing forwards the signal. An
+	// informer runs once, so one queue ever holds it.
+	fifo := newDeltaFIFO(DeltaFIFOOptions{
 		KeyFunction:  MetaNamespaceKeyFunc,
 		KnownObjects: s.indexer,
 		Transformer:  s.transform,
 		Metrics:      s.opts.Metrics,
-	})
-	fifo.compaction = s.compactionLocked()
-	// The queue closes the informer's channel itself when its initial
-	// population is applied: nothing forwards the signal. An informer runs
-	// once, so one queue ever holds it.
-	fifo.synced = s.syncedCh
+	}, queueWiring{Cache: s.indexer, Compaction: s.compactionLocked(), Synced: s.syncedCh})
 	r := NewReflectorWithOptions(s.lw, nil, fifo, ReflectorOptions{
 		Name:              s.name,
 		ExpectedType:      s.exampleObject,

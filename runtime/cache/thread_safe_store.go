@@ -488,13 +488,11 @@ func (s *threadSafeStore) AddIndexers(newIndexers Indexers) error {
 	return nil
 }
 
-// peekByKey returns the object stored under key unless a writer holds
-// the store (a batch being applied): callers that can do without the
-// object (a compaction hint) then do not wait for it.
-func (s *threadSafeStore) peekByKey(key string) (any, bool) {
-	if !s.mu.TryRLock() {
-		return nil, false
-	}
+// PeekByKey returns the object stored under key (GetByKey without the
+// error): the compaction hint's read of the cache (cacheReader). It waits
+// for a writer, as every read does.
+func (s *threadSafeStore) PeekByKey(key string) (any, bool) {
+	s.mu.RLock()
 	defer s.mu.RUnlock()
 	id, ok := s.objects.lookup(key)
 	if !ok {
@@ -503,8 +501,8 @@ func (s *threadSafeStore) peekByKey(key string) (any, bool) {
 	return s.objects.at(id).obj, true
 }
 
-// storedLen returns how many objects are stored.
-func (s *threadSafeStore) storedLen() int {
+// Len returns how many objects are stored.
+func (s *threadSafeStore) Len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.objects.len()
