@@ -2,8 +2,8 @@
 # Cuts release VERSION of every published module of the repository, in this
 # clone, as one commit with one tag per module:
 #
-#   1. each library module (listwatch, dynamic, shard: the modules that
-#      import client-go) gets a real requirement of the root module,
+#   1. each library module (listwatch, dynamic, shard, controllerruntime:
+#      the modules that import client-go) gets a real requirement of the root module,
 #      github.com/informer-gen/informer-gen VERSION (between releases it
 #      requires the previous release, and its `replace => ../` builds it
 #      against the work tree; consumers ignore that replace, so the tagged
@@ -26,7 +26,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 module=github.com/informer-gen/informer-gen
-libraries=(listwatch dynamic shard)
+libraries=(listwatch dynamic shard controllerruntime)
 
 if [ $# -ne 1 ]; then
   echo "usage: hack/release.sh vMAJOR.MINOR.PATCH[-PRERELEASE]" >&2

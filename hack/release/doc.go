@@ -8,7 +8,8 @@
 // the GOPROXY protocol's files, zips made by golang.org/x/mod/zip from the
 // tags, as a public proxy makes them), and
 // builds a consumer module that requires the root module (runtime and
-// generator) and each library module (listwatch, dynamic, shard) at the
+// generator) and each library module (listwatch, dynamic, shard,
+// controllerruntime) at the
 // released version, with no replace directive: the go command resolves
 // every package the consumer imports from the proxy, the generator runs
 // (go run .../cmd/informer-gen) and the listers it generated build on the

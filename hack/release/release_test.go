@@ -37,6 +37,7 @@ var consumerImports = []string{
 	rootModule + "/dynamic/metadatalister",
 	rootModule + "/shard",
 	rootModule + "/shard/ring",
+	rootModule + "/controllerruntime",
 }
 
 // TestReleasedModulesBuildWithoutReplace releases the work tree with
@@ -179,7 +180,7 @@ func writeConsumer(t *testing.T, repo string) string {
 	}
 	src.WriteString(")\n\nfunc main() {}\n")
 	var sums []string
-	for _, sub := range []string{".", "listwatch", "dynamic", "shard"} {
+	for _, sub := range []string{".", "listwatch", "dynamic", "shard", "controllerruntime"} {
 		b, err := os.ReadFile(filepath.Join(repo, sub, "go.sum"))
 		if err != nil {
 			t.Fatal(err)
