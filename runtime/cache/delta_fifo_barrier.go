@@ -1,6 +1,6 @@
 package cache
 
-// queueBarrier is implemented by a ReflectorStore (the DeltaFIFO) whose
+// queueBarrier is the part of the DeltaFIFO its reflector sink (queueSink, reflector_sink.go) calls: the DeltaFIFO whose
 // writes reach the cache later, on another goroutine: the reflector calls
 // afterProcessed to learn when what it queued is in the cache and handed
 // to the handlers (a shard's Applied).

@@ -2,7 +2,7 @@ package cache
 
 import "fmt"
 
-// firstLister is implemented by a ReflectorStore (the DeltaFIFO) that takes
+// firstLister is the part of the DeltaFIFO its reflector sink (queueSink, reflector_sink.go) calls: the DeltaFIFO that takes
 // the objects of its first list as they arrive, rather than in one Replace
 // once the list is complete, so the informer stores and hands out the
 // first objects while later ones are still being received. A relist is

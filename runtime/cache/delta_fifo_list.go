@@ -2,7 +2,7 @@ package cache
 
 import "fmt"
 
-// listPreparer is implemented by a ReflectorStore (the DeltaFIFO) that
+// listPreparer is the part of the DeltaFIFO its reflector sink (queueSink, reflector_sink.go) calls: the DeltaFIFO that
 // wants each page of a list as it arrives, before the list is complete, and
 // the finished list through replacePrepared instead of Replace.
 //

@@ -6,7 +6,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
-// storePruner is implemented by a ReflectorStore (the DeltaFIFO) that can
+// storePruner is the part of the DeltaFIFO its reflector sink (queueSink, reflector_sink.go) calls: the DeltaFIFO that can
 // drop, without a list, the objects a narrower shard no longer holds.
 type storePruner interface {
 	// pruneOutside queues a Deleted DeletedFinalStateUnknown tombstone

@@ -174,7 +174,9 @@ type Reflector struct {
 	name            string
 	typeDescription string
 	lw              ListerWatcherWithContext
-	store           ReflectorStore
+	// sink is where the reflector writes (see sink), chosen from the
+	// store by NewReflectorWithOptions. Immutable after construction.
+	sink            sink
 	expectedType    reflect.Type
 	opts            ReflectorOptions
 	clock           clock.WithTicker
@@ -221,7 +223,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 	}
 	r := &Reflector{
 		lw:      ToListerWatcherWithContext(lw),
-		store:   store,
+		sink:    newSink(store),
 		opts:    opts,
 		clock:   ticking,
 		backoff: newBackoff(),
@@ -412,7 +414,7 @@ func (r *Reflector) resyncLoop(ctx context.Context) {
 		if r.opts.ShouldResync != nil && !r.opts.ShouldResync() {
 			continue
 		}
-		if err := r.store.Resync(); err != nil {
+		if err := r.sink.Resync(); err != nil {
 			klog.FromContext(ctx).Error(err, "Resync failed", "reflector", r.name)
 		}
 	}
@@ -476,16 +478,6 @@ func (r *Reflector) list(ctx context.Context, rv string) error {
 	r.setLastSyncResourceVersion(listRV)
 	klog.FromContext(ctx).V(2).Info("Caches populated", "reflector", r.name, "items", pages.n, "streamed", streamed, "resourceVersion", listRV)
 	return nil
-}
-
-// replace replaces the store's content with a list at resourceVersion
-// whose objects went through prepareListed when the store is a
-// listPreparer.
-func (r *Reflector) replace(items []any, resourceVersion string) error {
-	if p, ok := r.store.(listPreparer); ok {
-		return p.replacePrepared(items, resourceVersion)
-	}
-	return r.store.Replace(items, resourceVersion)
 }
 
 // listAll lists at resourceVersion, page by page, into pages, and returns
@@ -609,7 +601,7 @@ var errWatchIdle = errors.New("watch delivered nothing for the idle timeout; res
 
 // storeEvent writes one watch event to store and returns the event's
 // resourceVersion; ok is false when the event was dropped.
-func (r *Reflector) storeEvent(ctx context.Context, ev watch.Event, store ReflectorStore) (rv string, ok bool) {
+func (r *Reflector) storeEvent(ctx context.Context, ev watch.Event, store eventWriter) (rv string, ok bool) {
 	if r.expectedType != nil && reflect.TypeOf(ev.Object) != r.expectedType {
 		klog.FromContext(ctx).Error(nil, "Dropping watch event with an object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(ev.Object))
 		return "", false
@@ -632,9 +624,7 @@ func (r *Reflector) storeEvent(ctx context.Context, ev watch.Event, store Reflec
 	case watch.Deleted:
 		err = store.Delete(ev.Object)
 	case watch.Bookmark:
-		if b, ok := store.(ReflectorBookmarkStore); ok {
-			err = b.Bookmark(m.GetResourceVersion())
-		}
+		err = store.Bookmark(m.GetResourceVersion())
 	default:
 		klog.FromContext(ctx).Error(nil, "Dropping watch event of unknown type", "reflector", r.name, "type", ev.Type)
 		return "", false

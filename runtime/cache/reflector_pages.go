@@ -3,24 +3,25 @@ package cache
 import "fmt"
 
 // listedPages takes the pages of a LIST as they arrive. A first list goes
-// into the reflector's store page by page when the store is a firstLister
-// (the DeltaFIFO), so the informer stores and hands out the first pages'
-// objects while later ones are being listed; any other list is kept whole
-// (each page prepared for the store as it arrives, when the store is a
-// listPreparer) and replaces the store's content at its end, atomically.
+// into the reflector's sink page by page when the sink opens one
+// (sink.OpenFirstList: the DeltaFIFO's), so the informer stores and hands
+// out the first pages' objects while later ones are being listed; any
+// other list is kept whole (each page prepared by the sink as it arrives,
+// sink.PrepareListed) and replaces the sink's content at its end,
+// atomically (sink.ReplaceListed).
 // A first list that restarts (its continue token expired) stops
 // streaming: what it queued stays, and the restarted list is stored whole
 // like a relist, deleting what it no longer holds.
 type listedPages struct {
 	r     *Reflector
-	first firstLister // non-nil while the pages stream into the store
+	first firstList // non-nil while the pages stream into the sink
 	items []any       // the objects, when not streaming
 	n     int         // objects listed, streamed or kept
 }
 
 func (r *Reflector) newListedPages() *listedPages {
 	p := &listedPages{r: r}
-	if f, ok := r.store.(firstLister); ok && f.openFirstList() {
+	if f, ok := r.sink.OpenFirstList(); ok {
 		p.first = f
 	}
 	return p
@@ -30,12 +31,10 @@ func (r *Reflector) newListedPages() *listedPages {
 func (p *listedPages) add(page []any) error {
 	p.n += len(page)
 	if p.first != nil {
-		return p.first.queueFirstListed(page)
+		return p.first.QueueListed(page)
 	}
-	if prep, ok := p.r.store.(listPreparer); ok {
-		if err := prep.prepareListed(page); err != nil {
-			return fmt.Errorf("preparing listed objects: %w", err)
-		}
+	if err := p.r.sink.PrepareListed(page); err != nil {
+		return fmt.Errorf("preparing listed objects: %w", err)
 	}
 	if p.items == nil {
 		p.items = page
@@ -55,17 +54,17 @@ func (p *listedPages) restart() {
 // finish stores the complete list at resourceVersion.
 func (p *listedPages) finish(resourceVersion string) error {
 	if p.first != nil {
-		p.first.closeFirstList(resourceVersion)
+		p.first.Close(resourceVersion)
 		p.first = nil
 		return nil
 	}
-	return p.r.replace(p.items, resourceVersion)
+	return p.r.sink.ReplaceListed(p.items, resourceVersion)
 }
 
 // abandon ends the streaming of a first list that failed or restarts.
 func (p *listedPages) abandon() {
 	if p.first != nil {
-		p.first.abandonFirstList()
+		p.first.Abandon()
 		p.first = nil
 	}
 }

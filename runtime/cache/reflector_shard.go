@@ -23,18 +23,14 @@ func (r *Reflector) takeShard() {
 }
 
 // shardStored tells the subscription that the list under r.shard is in
-// the store: once the store's consumer has processed it when the store is
-// a queue (queueBarrier), at once otherwise.
+// the store: once the sink applied it (sink.AfterApplied: once a queue's
+// consumer processed it, at once for a plain store).
 func (r *Reflector) shardStored() {
 	sub, s := r.opts.Shard, r.shard
 	if sub == nil {
 		return
 	}
-	if q, ok := r.store.(queueBarrier); ok {
-		q.afterProcessed(func() { sub.Applied(s) })
-		return
-	}
-	sub.Applied(s)
+	r.sink.AfterApplied(func() { sub.Applied(s) })
 }
 
 // reshardEnding is how a watch whose shard was replaced ends: narrowed
@@ -52,18 +48,17 @@ func (r *Reflector) reshardEnding(ctx context.Context) ending {
 // queues tombstones for the objects outside it and tells the subscription
 // once the store processed them. It reports whether it did.
 func (r *Reflector) narrow(ctx context.Context) bool {
-	p, ok := r.store.(storePruner)
-	if !ok {
-		return false
-	}
 	next, changed := r.opts.Shard.Current()
 	if n, ok := next.(ShardNarrowing); !ok || !n.Within(r.shard) {
 		return false
 	}
-	err := p.pruneOutside(func(obj any) bool {
+	pruned, err := r.sink.Prune(func(obj any) bool {
 		m, err := meta.Accessor(obj)
 		return err == nil && next.Contains(m)
 	})
+	if !pruned {
+		return false
+	}
 	if err != nil {
 		// Some tombstones may be queued: the relist that follows makes
 		// the store whole.

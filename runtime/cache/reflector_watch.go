@@ -46,7 +46,6 @@ func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.T
 	idle := r.clock.NewTimer(r.opts.IdleTimeout)
 	defer idle.Stop()
 	b := &burst{r: r, ctx: ctx, results: w.ResultChan(), replaying: replaying}
-	b.updater, _ = r.store.(ResourceVersionUpdater)
 	lastEvent := r.clock.Now()
 	for {
 		select {
@@ -80,7 +79,6 @@ type burst struct {
 	r         *Reflector
 	ctx       context.Context
 	results   <-chan watch.Event
-	updater   ResourceVersionUpdater // the store, when it wants bookmarks
 	replaying bool                   // still in the replay of a watch from "" or "0"
 	tally     tally
 
@@ -115,7 +113,7 @@ func (b *burst) handle(ev watch.Event, ok bool) (bool, error) {
 // apply writes one event to the store and tracks its resourceVersion.
 func (b *burst) apply(ev watch.Event) {
 	b.tally.events++
-	evRV, applied := b.r.storeEvent(b.ctx, ev, b.r.store)
+	evRV, applied := b.r.storeEvent(b.ctx, ev, b.r.sink)
 	if !applied {
 		return
 	}
@@ -131,11 +129,11 @@ func (b *burst) apply(ev watch.Event) {
 	if ev.Type != watch.Bookmark {
 		b.tally.changes++
 	}
-	if b.updater != nil {
+	if b.r.sink.TracksResourceVersion() {
 		// As client-go: the store hears of every resourceVersion the
 		// position moves to, after LastSyncResourceVersion moved.
 		b.publish()
-		b.updater.UpdateResourceVersion(evRV)
+		b.r.sink.UpdateResourceVersion(evRV)
 	}
 }
 

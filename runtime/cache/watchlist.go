@@ -111,9 +111,7 @@ func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watc
 		return nil, err
 	}
 	r.setLastSyncResourceVersion(rv)
-	if u, ok := r.store.(ResourceVersionUpdater); ok {
-		u.UpdateResourceVersion(rv)
-	}
+	r.sink.UpdateResourceVersion(rv)
 	klog.FromContext(ctx).V(2).Info("Caches populated by watch list", "reflector", r.name, "items", buf.objects, "streamed", buf.first != nil, "resourceVersion", rv)
 	return w, nil
 }
@@ -156,8 +154,9 @@ func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface,
 }
 
 // initialEvents takes a watch list's initial events: into a temporary
-// store (a relist), or into the reflector's store as they arrive (a first
-// list, when the store is a firstLister).
+// store (a relist), or into the reflector's sink as they arrive (a first
+// list, when the sink opens one: sink.OpenFirstList). The choice is the
+// one listedPages makes for a paged list, asked of the same sink.
 type initialEvents struct {
 	r      *Reflector
 	events int // events received
@@ -165,35 +164,39 @@ type initialEvents struct {
 	// objects queued, counting an object twice if it came twice).
 	objects int
 
-	// Buffered: buffer is store, or preparing when the reflector's store
-	// prepares lists. nil when streamed.
-	store     Store
-	buffer    ReflectorStore
-	preparing *preparingBuffer // nil unless the reflector's store is a listPreparer
+	// buffer is preparing, or first when streamed.
+	buffer eventWriter
 
-	// Streamed: the first list going into the reflector's store.
+	// Buffered: the temporary store, each object prepared by the sink
+	// as it arrives. nil when streamed.
+	preparing *preparingBuffer
+
+	// Streamed: the first list going into the reflector's sink.
 	first *firstListStream
+}
+
+// eventWriter is what storeEvent writes one event's object to: the
+// reflector's sink (a watch) or a watch list's buffer.
+type eventWriter interface {
+	Add(obj any) error
+	Update(obj any) error
+	Delete(obj any) error
+	Bookmark(resourceVersion string) error
 }
 
 func (r *Reflector) newInitialEvents() *initialEvents {
 	b := &initialEvents{r: r}
-	if f, ok := r.store.(firstLister); ok && f.openFirstList() {
+	if f, ok := r.sink.OpenFirstList(); ok {
 		b.first = &firstListStream{f: f}
 		b.buffer = b.first
 		return b
 	}
-	p, preparing := r.store.(listPreparer)
 	var opts []StoreOption
-	if tr, ok := r.store.(TransformingStore); ok && !preparing && tr.Transformer() != nil {
-		// A listPreparer transforms as it prepares.
-		opts = append(opts, WithTransformer(tr.Transformer()))
+	if tr := r.sink.ListTransformer(); tr != nil {
+		opts = append(opts, WithTransformer(tr))
 	}
-	b.store = NewStore(DeletionHandlingMetaNamespaceKeyFunc, opts...)
-	b.buffer = b.store
-	if preparing {
-		b.preparing = &preparingBuffer{Store: b.store, p: p}
-		b.buffer = b.preparing
-	}
+	b.preparing = &preparingBuffer{Store: NewStore(DeletionHandlingMetaNamespaceKeyFunc, opts...), s: r.sink}
+	b.buffer = b.preparing
 	return b
 }
 
@@ -220,13 +223,10 @@ func (b *initialEvents) add(ctx context.Context, ev watch.Event) (bool, string, 
 
 // prepareErr is the first failure to prepare (transform) an object.
 func (b *initialEvents) prepareErr() error {
-	switch {
-	case b.first != nil:
+	if b.first != nil {
 		return b.first.err
-	case b.preparing != nil:
-		return b.preparing.err
 	}
-	return nil
+	return b.preparing.err
 }
 
 // finish stores the complete list at resourceVersion.
@@ -236,19 +236,19 @@ func (b *initialEvents) finish(resourceVersion string) error {
 			return err
 		}
 		b.objects = b.first.queued
-		b.first.f.closeFirstList(resourceVersion)
+		b.first.f.Close(resourceVersion)
 		b.first = nil
 		return nil
 	}
-	items := b.store.List()
+	items := b.preparing.List()
 	b.objects = len(items)
-	return b.r.replace(items, resourceVersion)
+	return b.r.sink.ReplaceListed(items, resourceVersion)
 }
 
-// abandon ends a watch list that failed (see firstLister.abandonFirstList).
+// abandon ends a watch list that failed (see firstList.Abandon).
 func (b *initialEvents) abandon() {
 	if b.first != nil {
-		b.first.f.abandonFirstList()
+		b.first.f.Abandon()
 		b.first = nil
 	}
 }
@@ -262,7 +262,7 @@ const firstListBatch = 256
 // list go through on their way to the reflector's store, in batches of
 // firstListBatch. err is the first failure to queue a batch.
 type firstListStream struct {
-	f       firstLister
+	f       firstList
 	pending []any
 	queued  int
 	err     error
@@ -289,18 +289,16 @@ func (s *firstListStream) Delete(obj any) error {
 	return s.f.Delete(obj)
 }
 
-func (s *firstListStream) Replace([]any, string) error {
-	return errors.New("cache: Replace of a streamed first list")
-}
-
-func (s *firstListStream) Resync() error { return nil }
+// Bookmark ignores a bookmark among the initial events, as the buffer of
+// a relist does.
+func (s *firstListStream) Bookmark(string) error { return nil }
 
 // flush queues the pending objects.
 func (s *firstListStream) flush() error {
 	if len(s.pending) == 0 || s.err != nil {
 		return s.err
 	}
-	if err := s.f.queueFirstListed(s.pending); err != nil {
+	if err := s.f.QueueListed(s.pending); err != nil {
 		s.err = err
 		return err
 	}
@@ -311,14 +309,19 @@ func (s *firstListStream) flush() error {
 }
 
 // preparingBuffer is the Store that collects a watch list's initial events
-// for a listPreparer: each object is prepared as it arrives, as a listed
-// page is. err is the first preparation that failed.
+// when they are not streamed: each object is prepared by the sink as it
+// arrives (sink.PrepareListed), as a listed page is. err is the first
+// preparation that failed.
 type preparingBuffer struct {
 	Store
-	p   listPreparer
+	s   sink
 	err error
 	one [1]any // the object being prepared (no allocation per event)
 }
+
+// Bookmark ignores a bookmark among the initial events (the list's end is
+// the one storeEvent's caller looks for).
+func (b *preparingBuffer) Bookmark(string) error { return nil }
 
 func (b *preparingBuffer) Add(obj any) error { return b.prepared(obj, b.Store.Add) }
 
@@ -326,7 +329,7 @@ func (b *preparingBuffer) Update(obj any) error { return b.prepared(obj, b.Store
 
 func (b *preparingBuffer) prepared(obj any, store func(any) error) error {
 	b.one[0] = obj
-	err := b.p.prepareListed(b.one[:])
+	err := b.s.PrepareListed(b.one[:])
 	obj, b.one[0] = b.one[0], nil
 	if err != nil {
 		b.err = cmp.Or(b.err, err)
