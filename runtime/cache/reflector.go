@@ -176,12 +176,12 @@ type Reflector struct {
 	lw              ListerWatcherWithContext
 	// sink is where the reflector writes (see sink), chosen from the
 	// store by NewReflectorWithOptions. Immutable after construction.
-	sink            sink
-	expectedType    reflect.Type
-	opts            ReflectorOptions
-	clock           clock.WithTicker
-	onError         func(ctx context.Context, err error)
-	chunking        bool
+	sink         sink
+	expectedType reflect.Type
+	opts         ReflectorOptions
+	clock        clock.WithTicker
+	onError      func(ctx context.Context, err error)
+	chunking     bool
 
 	// backoff is immutable after construction.
 	backoff backoff

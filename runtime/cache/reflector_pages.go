@@ -15,8 +15,8 @@ import "fmt"
 type listedPages struct {
 	r     *Reflector
 	first firstList // non-nil while the pages stream into the sink
-	items []any       // the objects, when not streaming
-	n     int         // objects listed, streamed or kept
+	items []any     // the objects, when not streaming
+	n     int       // objects listed, streamed or kept
 }
 
 func (r *Reflector) newListedPages() *listedPages {

@@ -13,7 +13,10 @@ type rvRecordingStore struct {
 	rvs       []string
 }
 
-func (s *rvRecordingStore) Bookmark(rv string) error { s.bookmarks = append(s.bookmarks, rv); return nil }
+func (s *rvRecordingStore) Bookmark(rv string) error {
+	s.bookmarks = append(s.bookmarks, rv)
+	return nil
+}
 
 func (s *rvRecordingStore) UpdateResourceVersion(rv string) { s.rvs = append(s.rvs, rv) }
 

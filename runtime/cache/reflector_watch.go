@@ -79,7 +79,7 @@ type burst struct {
 	r         *Reflector
 	ctx       context.Context
 	results   <-chan watch.Event
-	replaying bool                   // still in the replay of a watch from "" or "0"
+	replaying bool // still in the replay of a watch from "" or "0"
 	tally     tally
 
 	rv      string // the burst's last resourceVersion
