@@ -60,7 +60,9 @@ func addImportNames(names map[string]bool, text string) error {
 			if err != nil {
 				return err
 			}
-			names[name] = true
+			if name != "_" { // a blank import binds no name
+				names[name] = true
+			}
 		}
 	}
 	return s.Err()

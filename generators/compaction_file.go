@@ -6,6 +6,10 @@ package generators
 // share what they hold without reflection.
 type compactionFile struct {
 	fileHeader
+	// Doc is the package comment, ending in a newline, when the file is
+	// its package's only one (the walks-only mode's GROUP/VERSION
+	// packages); empty otherwise.
+	Doc     string
 	Imports []importSpec
 	// Registrations are the init statements: compact.Register and
 	// compact.RegisterUpdate of each informer kind, compact.RegisterWalk of
@@ -31,22 +35,32 @@ func (p *planner) compactionFiles() {
 		if v.source == nil {
 			continue
 		}
-		w := newWalkWriter(v.source, v.APIAlias)
-		var regs []string
+		var roots []string
 		for _, k := range v.InformerKinds() {
-			regs = append(regs, w.root(k.Name))
-			if update, ok := w.rootUpdate(k.Name); ok {
-				regs = append(regs, update)
-			}
+			roots = append(roots, k.Name)
 		}
-		regs = append(regs, w.registrations()...)
-		funcs := w.sortedFuncs()
-		f := compactionFile{
-			fileHeader:    p.fileHeader(v.PackageName),
-			Imports:       w.importList(append(funcs, regs...)),
-			Registrations: regs,
-			Funcs:         funcs,
-		}
+		f := newCompactionFile(newWalkWriter(v.source, v.APIAlias), roots, p.fileHeader(v.PackageName))
 		p.add("compaction.go.tmpl", f, p.out.informersDir, v.Group.PackageName, v.PackageName, compactionFileName)
+	}
+}
+
+// newCompactionFile writes with w the walks of the API package's types
+// roots (their compact.Register and compact.RegisterUpdate) and of every
+// type they hold (compact.RegisterWalk).
+func newCompactionFile(w *walkWriter, roots []string, h fileHeader) compactionFile {
+	var regs []string
+	for _, name := range roots {
+		regs = append(regs, w.root(name))
+		if update, ok := w.rootUpdate(name); ok {
+			regs = append(regs, update)
+		}
+	}
+	regs = append(regs, w.registrations()...)
+	funcs := w.sortedFuncs()
+	return compactionFile{
+		fileHeader:    h,
+		Imports:       w.importList(append(funcs, regs...)),
+		Registrations: regs,
+		Funcs:         funcs,
 	}
 }

@@ -102,7 +102,7 @@ func (w *walkWriter) typeString(expr ast.Expr, imports *fileImports) (string, bo
 	switch e := expr.(type) {
 	case *ast.Ident:
 		if _, ok := w.decls[e.Name]; ok {
-			return w.apiAlias + "." + e.Name, true
+			return w.qualified(e.Name), true
 		}
 		_, builtin := builtinWalks[e.Name]
 		return e.Name, builtin || scalarTypes.MatchString(e.Name) || e.Name == "complex64" || e.Name == "complex128"
@@ -217,7 +217,7 @@ func (w *walkWriter) helperBodies(expr ast.Expr, imports *fileImports) (string, 
 // writeNamed writes the functions of the API package's type name.
 func (w *walkWriter) writeNamed(name string) {
 	d := w.decls[name]
-	ts := w.apiAlias + "." + name
+	ts := w.qualified(name)
 	walkBody, eqBody := "h.Opaque() // +informer-gen:compact=false", "false"
 	if st, isStruct := d.spec.Type.(*ast.StructType); isStruct && !d.optOut {
 		walkBody, eqBody = w.structBodies(st, d.imports)

@@ -67,7 +67,7 @@ func (w *walkWriter) update(name string) (string, bool) {
 	w.funcs[fn] = "" // reserved while its fields are written
 	body := w.updateBody(d.spec.Type.(*ast.StructType), d.imports)
 	w.funcs[fn] = fmt.Sprintf("// %s compacts a %s that replaces old, taking every field equal to old's as it is.\n"+
-		"func %s(t *compact.Table, p, old *%s.%s) {\n\tif p == old {\n\t\treturn\n\t}\n%s}\n", fn, name, fn, w.apiAlias, name, body)
+		"func %s(t *compact.Table, p, old *%s) {\n\tif p == old {\n\t\treturn\n\t}\n%s}\n", fn, name, fn, w.qualified(name), body)
 	return fn, true
 }
 

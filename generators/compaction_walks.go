@@ -68,12 +68,19 @@ type walkWriter struct {
 	written  map[string]bool   // named types queued or written
 }
 
+// newWalkWriter returns the writer of src's walks, in a file that imports
+// src as apiAlias; with apiAlias "", in a file of src itself (the walks-only
+// mode's default), which names src's types unqualified.
 func newWalkWriter(src *sourcePackage, apiAlias string) *walkWriter {
 	w := &walkWriter{
 		apiAlias: apiAlias, apiPath: src.Path, decls: map[string]*walkDecl{},
-		imports: map[string]string{src.Path: apiAlias}, // compact: fixed in the template
-		names:   map[string]bool{"compact": true, apiAlias: true},
+		imports: map[string]string{}, // compact: fixed in the template
+		names:   map[string]bool{"compact": true},
 		funcs:   map[string]string{}, written: map[string]bool{},
+	}
+	if apiAlias != "" {
+		w.imports[src.Path] = apiAlias
+		w.names[apiAlias] = true
 	}
 	for _, f := range src.Files {
 		if f.AST != nil {
@@ -102,6 +109,15 @@ func (w *walkWriter) readFile(file *ast.File) {
 	}
 }
 
+// qualified is the API package's type name as the generated file names
+// it: apiv1.Foo, or Foo in a file of the API package itself.
+func (w *walkWriter) qualified(name string) string {
+	if w.apiAlias == "" {
+		return name
+	}
+	return w.apiAlias + "." + name
+}
+
 // hasMarker reports whether cg holds the compaction opt-out marker.
 func hasMarker(cg *ast.CommentGroup) bool {
 	return cg != nil && strings.Contains(cg.Text(), compactOptOut)
@@ -112,7 +128,7 @@ func hasMarker(cg *ast.CommentGroup) bool {
 func (w *walkWriter) root(name string) string {
 	walk, _, ok := w.identPair(name)
 	if !ok {
-		walk = "compact.Value[" + w.apiAlias + "." + name + "]"
+		walk = "compact.Value[" + w.qualified(name) + "]"
 	}
 	w.drain()
 	return fmt.Sprintf("compact.Register(%s)", walk)

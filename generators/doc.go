@@ -22,5 +22,11 @@
 // runtime/compact), decided from the type's syntax, with
 // +informer-gen:compact=false to keep a field or type out.
 //
+// The walks-only mode (Options.WalksOnly; compaction_only.go,
+// compaction_roots.go) writes only zz_generated.compaction.go, for API
+// packages that have no clientset (kubebuilder's api/v1, k8s.io/api for
+// controller-runtime): into each package itself, or into
+// OUTPUT-DIR/GROUP/VERSION with OUTPUT-DIR's package importing them all.
+//
 // Generate is the entry point; cmd/informer-gen is its command line.
 package generators

@@ -17,6 +17,9 @@ func Generate(opts Options) (*Output, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
+	if opts.WalksOnly {
+		return generateWalks(opts)
+	}
 	t, err := newTarget(opts)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 
 // Options configures one generator run. The zero value is not valid: set at
 // least Patterns, OutputDir and ClientsetPackage (OutputPackage is derived
-// from OutputDir's module when empty).
+// from OutputDir's module when empty); with WalksOnly, Patterns.
 type Options struct {
 	// Patterns are the Go package patterns of the API packages, as for
 	// `go list`: import paths, relative directories ("./apis/...").
@@ -55,6 +55,17 @@ type Options struct {
 	// ListersOnly makes the run write only the listers, into OutputDir
 	// itself, as upstream lister-gen; it needs no ClientsetPackage.
 	ListersOnly bool
+
+	// WalksOnly makes the run write only the compaction walks of the
+	// input packages' object types (the structs with an ObjectMeta field),
+	// for API packages that have no clientset (a kubebuilder project's
+	// api/v1): zz_generated.compaction.go, registering the walks from init.
+	// With OutputDir empty it goes into each input package itself;
+	// otherwise into OutputDir/GROUP/VERSION, with OutputDir's own
+	// zz_generated.compaction.go importing them all. It needs no
+	// ClientsetPackage, and takes none of the informer and lister layout
+	// options.
+	WalksOnly bool
 
 	// LintRules are upstream's tag-checking lint rules (LintRules lists
 	// them) applied to every input package's tags before generating; a
@@ -134,13 +145,14 @@ func (o *Options) validate() error {
 	if len(o.Patterns) == 0 {
 		errs = append(errs, errors.New("no input packages: pass Go package patterns as arguments or with --input-dirs"))
 	}
-	if o.OutputDir == "" {
+	if o.OutputDir == "" && !o.WalksOnly {
 		errs = append(errs, errors.New("--output-dir must be specified"))
 	}
+	errs = append(errs, o.validateWalksOnly()...)
 	if o.ListersOnly && o.ListersPackage != "" {
 		errs = append(errs, errors.New("--listers-package names listers another run writes, and lister-gen writes the listers: pass one or the other"))
 	}
-	if o.ClientsetPackage == "" && !o.ListersOnly {
+	if o.ClientsetPackage == "" && !o.ListersOnly && !o.WalksOnly {
 		errs = append(errs, errors.New("--versioned-clientset-package must be specified (the import path of the client-gen clientset)"))
 	}
 	errs = append(errs, o.validateSubdirs()...)
@@ -152,4 +164,27 @@ func (o *Options) validate() error {
 	}
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 	return &UsageError{errors.Join(errs...)}
+}
+
+// validateWalksOnly refuses, with WalksOnly, the options of informers and
+// listers, which that mode does not write.
+func (o *Options) validateWalksOnly() []error {
+	if !o.WalksOnly {
+		return nil
+	}
+	var errs []error
+	refuse := func(flag string, set bool) {
+		if set {
+			errs = append(errs, fmt.Errorf("--walks-only writes only the compaction walks: %s does not apply", flag))
+		}
+	}
+	refuse("--versioned-clientset-package", o.ClientsetPackage != "")
+	refuse("--listers-package", o.ListersPackage != "")
+	refuse("--single-directory", o.SingleDirectory)
+	refuse("--informers-subdir", o.InformersSubdir != "" && o.InformersSubdir != defaultInformersSubdir)
+	refuse("--listers-subdir", o.ListersSubdir != "" && o.ListersSubdir != defaultListersSubdir)
+	if o.ListersOnly {
+		errs = append(errs, errors.New("--walks-only writes only the compaction walks, lister-gen only listers: run the walks-only mode as informer-gen"))
+	}
+	return errs
 }

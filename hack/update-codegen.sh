@@ -3,6 +3,8 @@
 #   1. the golden output of the generator's fixtures
 #      (generators/testdata/fixtures/generated), through the golden test's
 #      -update flag;
+#   1b. the walks-only mode's golden output (generators/testdata/kubebuilder:
+#      api/v1/zz_generated.compaction.go and walks/);
 #   2. informers, listers and compaction walks of k8s.io/api/core/v1 in
 #      internal/corev1gen (a module the benchmarks and e2e share);
 #   3. the example CRD project (examples/crd): its own hack/update-codegen.sh
@@ -15,6 +17,8 @@ cd "$root"
 
 echo "update-codegen: generator fixtures (golden files)" >&2
 go test ./generators -run '^TestGoldenOutputMatchesCheckedInFiles$' -count=1 -update >/dev/null
+echo "update-codegen: walks-only golden files (generators/testdata/kubebuilder)" >&2
+go test ./generators -run '^TestWalksOnlyOutputMatchesCheckedInFiles$' -count=1 -update >/dev/null
 echo "update-codegen: sample-controller v0.36.3 (generators/testdata/samplecontroller/generated)" >&2
 go test ./generators -run '^TestSampleControllerOutputMatchesCheckedInFiles$' -count=1 -update >/dev/null
 

@@ -6,6 +6,7 @@
 #
 #   1. generator fixtures: the golden test compares a fresh in-memory run
 #      with generators/testdata/fixtures/generated;
+#   1b. the walks-only mode's golden output (generators/testdata/kubebuilder);
 #   2. internal/corev1gen (k8s.io/api core/v1, shared by bench and e2e)
 #      with informer-gen --verify-only;
 #   3. examples/crd: our informers and listers with informer-gen
@@ -21,6 +22,12 @@ echo "verify-codegen: generator fixtures" >&2
 if ! go test ./generators -run '^TestGoldenOutputMatchesCheckedInFiles$' -count=1 >/dev/null; then
   go test ./generators -run '^TestGoldenOutputMatchesCheckedInFiles$' -count=1 2>&1 | grep -v '^\(FAIL\|ok\)' >&2 || true
   echo "verify-codegen: fixture golden files are out of date; run hack/update-codegen.sh" >&2
+  status=1
+fi
+echo "verify-codegen: walks-only golden files (generators/testdata/kubebuilder)" >&2
+if ! go test ./generators -run '^TestWalksOnlyOutputMatchesCheckedInFiles$' -count=1 >/dev/null; then
+  go test ./generators -run '^TestWalksOnlyOutputMatchesCheckedInFiles$' -count=1 2>&1 | grep -v '^\(FAIL\|ok\)' >&2 || true
+  echo "verify-codegen: walks-only golden files are out of date; run hack/update-codegen.sh" >&2
   status=1
 fi
 echo "verify-codegen: sample-controller v0.36.3 (generators/testdata/samplecontroller/generated)" >&2

@@ -14,7 +14,9 @@
 //     the expansion interfaces of a lister package;
 //   - compaction.go.tmpl: zz_generated.compaction.go, the compaction walks
 //     (package runtime/compact) of a group version's types, registered
-//     from init.
+//     from init;
+//   - compaction_all.go.tmpl: with --walks-only and --output-dir, the
+//     package importing every group version's walks.
 //
 // Every template receives the data the generators package declares for it
 // (informer.go.tmpl gets an informerFile, in informer_file.go, and so on),

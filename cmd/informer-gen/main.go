@@ -20,6 +20,14 @@
 // ever removed, not even files with informer-gen's (and upstream's) "Code
 // generated" header.
 //
+// With --walks-only only the compaction walks are written, for API
+// packages that have no clientset (a kubebuilder project's api/v1):
+// zz_generated.compaction.go in each input package, or with --output-dir
+// in OUTPUT-DIR/GROUP/VERSION, registering the walks of the package's
+// object types from init, so that importing the package registers them:
+//
+//	//go:generate go run github.com/informer-gen/informer-gen/cmd/informer-gen --walks-only .
+//
 // With --verify-only nothing is written: the files that differ from the
 // generated ones, are missing, or are stale are listed and the exit status
 // is 1 when there is any.
@@ -82,6 +90,7 @@ type flags struct {
 	verbose          int
 	lintRules        []string
 	listersOnly      bool // run as lister-gen
+	walksOnly        bool
 	help             bool
 	legacyHeader     string
 
@@ -105,6 +114,7 @@ func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
 	fs.StringVar(&f.headerFile, "go-header-file", "", "file with the boilerplate header of generated files; \"YEAR\" is replaced by the current year")
 	fs.StringSliceVar(&f.pluralExceptions, "plural-exceptions", generators.DefaultPluralExceptions, "comma-separated Type:Plural exceptions to the pluralizer")
 	fs.BoolVar(&f.verifyOnly, "verify-only", false, "write nothing; list the files that differ, are missing or are stale, and exit 1 if any")
+	fs.BoolVar(&f.walksOnly, "walks-only", false, "write only the compaction walks of the input packages' object types (structs with ObjectMeta), for API packages without a clientset: into each package itself, or with --output-dir into OUTPUT-DIR/GROUP/VERSION plus OUTPUT-DIR's package importing them all")
 	addKlogFlags(fs, &f.verbose)
 	fs.StringSliceVar(&f.lintRules, "lint-rules", nil, "comma-separated list of tag-checking lint rules to enable, as code-generator v0.37's; supports: "+strings.Join(generators.LintRules, ","))
 	// --help has no -h: gengo v1 generators took -h for --go-header-file,
@@ -150,7 +160,7 @@ func flagError(fs *pflag.FlagSet, err error, stderr io.Writer) {
 // folder itself, which would nest informers/informers/externalversions,
 // unless --informers-subdir was given explicitly.
 func checkNesting(fs *pflag.FlagSet, f *flags) error {
-	if f.outputDir == "" || f.listersOnly || f.listersPackage != "" || fs.Changed("informers-subdir") || filepath.Base(filepath.Clean(f.outputDir)) != f.informersSubdir {
+	if f.outputDir == "" || f.listersOnly || f.walksOnly || f.listersPackage != "" || fs.Changed("informers-subdir") || filepath.Base(filepath.Clean(f.outputDir)) != f.informersSubdir {
 		return nil
 	}
 	nested := filepath.Join(f.outputDir, f.informersSubdir)
@@ -257,6 +267,7 @@ func options(fs *pflag.FlagSet, f *flags, stderr io.Writer) (generators.Options,
 		LintRules:        f.lintRules,
 		ListersPackage:   f.listersPackage,
 		ListersOnly:      f.listersOnly,
+		WalksOnly:        f.walksOnly,
 	}, 0
 }
 
