@@ -15,7 +15,7 @@
 //	                                          ^                               |
 //	                          listers read ---+                     notifications
 //	                                                                          v
-//	                                        processor --push--> listener (one per handler,
+//	                             delivery.Processor --Push--> Listener (one per handler,
 //	                                                            own goroutine, bounded backlog)
 //	                                                                          |
 //	                                                       OnAdd / OnUpdate / OnDelete / OnResync
@@ -73,8 +73,8 @@
 // It travels as one unit: the Reflector stores the list with one Replace;
 // the DeltaFIFO marks the entry that closes it (relistLast) and hands the
 // unit to the informer as one batch flagged relist, however large, and
-// nothing after it; the informer stores it whole, holding its
-// notifications, then delivers them (releaseHeldLocked). The first list
+// nothing after it; the informer stores it whole, its notifications held
+// in the apply call's delivery.Batch, then delivers them (Batch.End). The first list
 // still streams: handlers hear of its first objects while later ones are
 // being listed, and a first watch list goes into the DeltaFIFO as its
 // events arrive (firstLister), not at its initial-events-end bookmark.
@@ -175,8 +175,9 @@
 // its resync goroutine, both writing into the DeltaFIFO; the informer's
 // processing goroutine, the only caller of popBatch, which applies batches
 // to the Indexer and pushes notifications; one goroutine per handler
-// (listener.run), the only caller of that handler; and the processor's
-// goroutine, which starts and stops the listeners. Waiting for a sync
+// (delivery's Listener.run), the only caller of that handler; and the
+// goroutine of the informer's delivery.Processor, which starts and stops
+// the listeners (package internal/delivery documents both). Waiting for a sync
 // takes no goroutine of its own: the informer's HasSyncedChecker channel
 // is its DeltaFIFO's, closed by the processing goroutine when the initial
 // population is applied, and its failures reach AfterSyncError's
@@ -191,8 +192,8 @@
 //
 //	sharedIndexInformer.mu        configuration and lifecycle (AddEventHandler)
 //	  sharedIndexInformer.applyMu a batch applied to the Indexer and listeners
-//	    processor.mu              the listener lists and resync schedules
-//	      listener.mu             one handler's buffers
+//	    delivery.Processor.mu     the listener lists and resync schedules
+//	      delivery.Listener.mu    one handler's buffers
 //	DeltaFIFO.popMu               the consumer's batch
 //	  DeltaFIFO.mu                the queue
 //	threadSafeStore.mu            the Indexer: innermost, taken under applyMu

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/delivery"
 	"go.uber.org/goleak"
 )
 
@@ -22,7 +23,7 @@ func TestInformerLatestOnlyDropsOldStatesOfMergedUpdates(t *testing.T) {
 	for _, tt := range tests {
 		t.Run("LatestOnly="+strconv.FormatBool(tt.latestOnly), func(t *testing.T) {
 			defer goleak.VerifyNone(t)
-			const keys = 3 * defaultFastCapacity
+			const keys = 3 * delivery.DefaultFastCapacity
 			srv := newModelServer()
 			fill(srv, keys)
 			stalled := newViewHandler()

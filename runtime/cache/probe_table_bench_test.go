@@ -70,36 +70,6 @@ func BenchmarkObjectTableInsertRemove(b *testing.B) {
 	}
 }
 
-// BenchmarkBacklogFillDrain measures queuing 10k changes of distinct keys,
-// looking each up once more, and draining them.
-func BenchmarkBacklogFillDrain(b *testing.B) {
-	const n = 10_000
-	keys := probeBenchKeyList()[:n]
-	objs := make([]any, n)
-	for i := range objs {
-		objs[i] = ExplicitKey(keys[i])
-	}
-	bl := newBacklog()
-	dst := make([]pendingChange, 0, n)
-	for b.Loop() {
-		for i, k := range keys {
-			c, _, tag := bl.lookup(k)
-			if c == nil {
-				c, _ = bl.push(tag)
-			}
-			c.kind, c.new = notifyAdd, objs[i]
-		}
-		for _, k := range keys {
-			if c, _, _ := bl.lookup(k); c == nil {
-				b.Fatal("missing change")
-			}
-		}
-		if dst = bl.take(dst[:0], n); len(dst) != n {
-			b.Fatal(len(dst))
-		}
-	}
-}
-
 // BenchmarkIDSetChurn measures removing and adding back a member of a set
 // of 1000 ids.
 func BenchmarkIDSetChurn(b *testing.B) {

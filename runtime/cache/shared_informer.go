@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/delivery"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
@@ -118,10 +119,10 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		name:              name,
 		opts:              opts,
 		clock:             c,
-		processor:         newProcessor(c),
+		processor:         delivery.NewProcessor(c),
 		defaultResync:     opts.ResyncPeriod,
 		resyncCheckPeriod: opts.ResyncPeriod,
-		fastCapacity:      defaultFastCapacity,
+		fastCapacity:      delivery.DefaultFastCapacity,
 		stoppedCh:         make(chan struct{}),
 		syncedCh:          make(chan struct{}),
 		shard:             opts.Shard,
@@ -147,7 +148,7 @@ type sharedIndexInformer struct {
 	name          string
 	opts          SharedIndexInformerOptions
 	clock         clock.WithTicker
-	processor     *processor
+	processor     *delivery.Processor
 	detector      *mutationDetector
 	fastCapacity  int // per-listener in-order buffer; tests lower it
 
@@ -174,15 +175,10 @@ type sharedIndexInformer struct {
 	// syncErrorSubs are the functions AfterSyncError registered.
 	syncErrorSubs syncErrorSubscribers
 
-	// applyMu guards holding and held, and makes applying a batch to the
-	// indexer and the listeners atomic with respect to a handler joining
-	// a running informer.
+	// applyMu guards no field: it makes applying a batch to the indexer
+	// and the listeners atomic with respect to a handler joining a
+	// running informer.
 	applyMu sync.Mutex
-	// holding is set while a relist unit is applied; its notifications
-	// wait in held until it is stored whole (releaseHeldLocked). Both
-	// guarded by applyMu.
-	holding bool
-	held    []heldNotification
 }
 
 var _ SharedIndexInformer = (*sharedIndexInformer)(nil)
@@ -225,7 +221,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	if s.detector != nil {
 		run(func() { s.detector.run(ctx) })
 	}
-	run(func() { s.processor.run(ctx) })
+	run(func() { s.processor.Run(ctx) })
 	run(func() { r.RunWithContext(ctx) })
 	run(func() {
 		stop := context.AfterFunc(ctx, fifo.Close)
@@ -260,7 +256,7 @@ func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFI
 		Name:              s.name,
 		ExpectedType:      s.exampleObject,
 		ResyncPeriod:      s.resyncCheckPeriod,
-		ShouldResync:      s.processor.shouldResync,
+		ShouldResync:      s.processor.ShouldResync,
 		PageSize:          s.opts.PageSize,
 		UseWatchList:      s.opts.UseWatchList,
 		WatchErrorHandler: s.recordingErrors(s.watchErrorHandler),
@@ -290,22 +286,19 @@ func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
 // locked, so the reflector keeps queueing meanwhile. A relist unit (relist
 // set: the DeltaFIFO hands out a relist after the first as one batch)
 // reaches the cache whole before any handler hears of it: its
-// notifications wait in s.held until the last key is stored.
+// notifications wait in the delivery batch until the last key is stored.
 func (s *sharedIndexInformer) apply(batch []poppedDeltas, relist bool) {
 	s.applyMu.Lock()
-	listeners, syncing := s.processor.snapshot()
-	s.holding = relist
+	out := s.processor.Begin(relist)
 	n := 0
 	for i := range batch {
 		item := &batch[i]
 		for j, d := range item.Deltas {
-			s.applyDelta(item.Key, d, j < item.InitialDeltas, listeners, syncing)
+			s.applyDelta(item.Key, d, j < item.InitialDeltas, &out)
 		}
 		n += len(item.Deltas)
 	}
-	if relist {
-		s.releaseHeldLocked()
-	}
+	out.End()
 	if last := len(batch) - 1; last >= 0 {
 		if newest := batch[last].Deltas.Newest(); newest != nil {
 			_, rv := identity(newest.Object)
@@ -322,10 +315,10 @@ func (s *sharedIndexInformer) apply(batch []poppedDeltas, relist bool) {
 // resourceVersion did not change is not notified; an object whose UID
 // changed under the same key is notified as a delete of the cached one
 // followed by an add.
-func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, listeners, syncing []*listener) {
+func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, out *delivery.Batch) {
 	switch d.Type {
 	case Sync:
-		s.notify(syncing, notification{kind: notifyResync, key: key, newObj: d.Object})
+		out.Distribute(delivery.Notification{Kind: delivery.Resync, Key: key, New: d.Object})
 	case Added, Updated, Replaced:
 		obj := d.Object
 		var keep func(old, obj any) bool
@@ -349,7 +342,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 		}
 		switch {
 		case !exists:
-			s.notify(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
+			out.Distribute(delivery.Notification{Kind: delivery.Add, Initial: initial, Key: key, New: obj})
 		case !stored:
 			// Relist of an unchanged object: the cached one is kept, no noise.
 		case uidChanged(old, obj):
@@ -357,10 +350,10 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 			if d.Type == Replaced {
 				gone = DeletedFinalStateUnknown{Key: key, Obj: old}
 			}
-			s.notify(listeners, notification{kind: notifyDelete, key: key, oldObj: gone})
-			s.notify(listeners, notification{kind: notifyAdd, initial: initial, key: key, newObj: obj})
+			out.Distribute(delivery.Notification{Kind: delivery.Delete, Key: key, Old: gone})
+			out.Distribute(delivery.Notification{Kind: delivery.Add, Initial: initial, Key: key, New: obj})
 		default:
-			s.notify(listeners, notification{kind: notifyUpdate, key: key, oldObj: old, newObj: obj})
+			out.Distribute(delivery.Notification{Kind: delivery.Update, Key: key, Old: old, New: obj})
 		}
 	case Deleted:
 		if _, exists := s.indexer.deleteKeyed(key); !exists {
@@ -369,41 +362,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, list
 		if s.detector != nil {
 			s.detector.forget(key)
 		}
-		s.notify(listeners, notification{kind: notifyDelete, key: key, oldObj: d.Object})
-	}
-}
-
-// releaseHeldLocked ends a relist unit: the cache holds all of it, so its
-// notifications go out, in order.
-func (s *sharedIndexInformer) releaseHeldLocked() {
-	s.holding = false
-	for i, h := range s.held {
-		notifyAll(h.to, h.n)
-		s.held[i] = heldNotification{}
-	}
-	s.held = s.held[:0]
-}
-
-// heldNotification is a notification of a relist waiting for the relist
-// to be stored whole.
-type heldNotification struct {
-	to []*listener
-	n  notification
-}
-
-// notify sends n to listeners, or holds it while a relist is applied.
-// Called with applyMu held.
-func (s *sharedIndexInformer) notify(listeners []*listener, n notification) {
-	if s.holding {
-		s.held = append(s.held, heldNotification{to: listeners, n: n})
-		return
-	}
-	notifyAll(listeners, n)
-}
-
-func notifyAll(listeners []*listener, n notification) {
-	for _, l := range listeners {
-		l.push(n)
+		out.Distribute(delivery.Notification{Kind: delivery.Delete, Key: key, Old: d.Object})
 	}
 }
 
@@ -446,7 +405,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 
 // handlerResyncLocked is the resync period of a handler added with
 // options, as client-go decides it: the informer's default unless the
-// options set one, raised to minimumResyncPeriod, and to the check period
+// options set one, raised to delivery.MinResyncPeriod, and to the check period
 // of a running informer; a shorter one before Run lowers the check period.
 func (s *sharedIndexInformer) handlerResyncLocked(options HandlerOptions) time.Duration {
 	logger := klog.Background()
@@ -466,9 +425,9 @@ func (s *sharedIndexInformer) handlerResyncLocked(options HandlerOptions) time.D
 		logger.Info("Warning: handler asks for a resync period but the informer was started without resync; the handler gets no resync",
 			"informer", s.name, "handler", options.Name, "resyncPeriod", resyncPeriod)
 	}
-	if resyncPeriod < minimumResyncPeriod {
-		logger.V(2).Info("Resync period too small, using the minimum", "informer", s.name, "resyncPeriod", resyncPeriod, "minimumResyncPeriod", minimumResyncPeriod)
-		resyncPeriod = minimumResyncPeriod
+	if resyncPeriod < delivery.MinResyncPeriod {
+		logger.V(2).Info("Resync period too small, using the minimum", "informer", s.name, "resyncPeriod", resyncPeriod, "minimumResyncPeriod", delivery.MinResyncPeriod)
+		resyncPeriod = delivery.MinResyncPeriod
 	}
 	switch {
 	case s.started && resyncPeriod < s.resyncCheckPeriod:
@@ -476,7 +435,7 @@ func (s *sharedIndexInformer) handlerResyncLocked(options HandlerOptions) time.D
 		resyncPeriod = s.resyncCheckPeriod
 	case !s.started && (resyncPeriod < s.resyncCheckPeriod || s.resyncCheckPeriod == 0):
 		s.resyncCheckPeriod = resyncPeriod
-		s.processor.resyncCheckPeriodChanged(resyncPeriod)
+		s.processor.CheckPeriodChanged(resyncPeriod)
 	}
 	return resyncPeriod
 }
@@ -486,18 +445,25 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
-		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, errProcessorStopped)
+		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, delivery.ErrStopped)
 	}
 	resyncPeriod := s.handlerResyncLocked(options)
-	l := newListener(handler, options.Name, s.fastCapacity, s.opts.Metrics)
-	l.latestOnly = options.LatestOnly
-	l.requestedResync = resyncPeriod
-	if s.detector != nil || testing.Testing() {
-		l.afterCall = s.handlerMutationCheck(options.Name, debug.Stack())
+	cfg := delivery.ListenerConfig{
+		Handler:      handler,
+		Name:         options.Name,
+		FastCapacity: s.fastCapacity,
+		Metrics:      s.opts.Metrics,
+		HasKey:       objectHasKey,
+		LatestOnly:   options.LatestOnly,
+		Resync:       resyncPeriod,
 	}
+	if s.detector != nil || testing.Testing() {
+		cfg.AfterCall = s.handlerMutationCheck(options.Name, debug.Stack())
+	}
+	l := delivery.NewListener(cfg)
 	reg := &registration{informer: s, listener: l}
 	if !s.started {
-		if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
+		if err := s.processor.Add(l, s.resyncCheckPeriod); err != nil {
 			return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, err)
 		}
 		return reg, nil
@@ -506,12 +472,12 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	// current content as its initial list, then let deltas flow again.
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
-	if err := s.processor.add(l, s.resyncCheckPeriod); err != nil {
+	if err := s.processor.Add(l, s.resyncCheckPeriod); err != nil {
 		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, err)
 	}
 	keys, objs := s.indexer.listKeyed()
 	for i, obj := range objs {
-		l.push(notification{kind: notifyAdd, initial: true, key: keys[i], newObj: obj})
+		l.Push(delivery.Notification{Kind: delivery.Add, Initial: true, Key: keys[i], New: obj})
 	}
 	return reg, nil
 }
@@ -539,7 +505,7 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 	if !ok || reg.informer != s {
 		return fmt.Errorf("cache %s: registration %v does not belong to this informer", s.name, handle)
 	}
-	s.processor.remove(reg.listener)
+	s.processor.Remove(reg.listener)
 	return nil
 }
 
@@ -649,95 +615,3 @@ func (s *sharedIndexInformer) compactionLocked() func(obj, hint any) {
 
 // IsStopped is true once Run has returned.
 func (s *sharedIndexInformer) IsStopped() bool { return s.isStopped.Load() }
-
-// registration is the handle of one handler of one informer.
-type registration struct {
-	informer *sharedIndexInformer
-	listener *listener
-	synced   atomic.Bool
-
-	checkerOnce sync.Once
-	checker     *registrationChecker
-}
-
-// HasSyncedChecker returns a DoneChecker for HasSynced.
-func (r *registration) HasSyncedChecker() DoneChecker {
-	r.checkerOnce.Do(func() {
-		name := r.informer.name
-		if r.listener.name != "" {
-			name += "/" + r.listener.name
-		}
-		r.checker = &registrationChecker{r: r, name: name, done: make(chan struct{})}
-	})
-	return r.checker
-}
-
-// registrationChecker is a handler's DoneChecker. Its first Done call,
-// once the informer runs (or when Run starts, if it is asked for
-// earlier), starts one goroutine that waits for the informer to sync,
-// then for the listener to have delivered its initial adds
-// (listener.initialZero), and closes done; it ends then or when the
-// informer stops. Before Run, nothing waits. One per registration, so
-// that one goroutine receives the listener's signals.
-type registrationChecker struct {
-	r    *registration
-	name string
-	once sync.Once
-	done chan struct{}
-}
-
-func (c *registrationChecker) Name() string { return c.name }
-
-func (c *registrationChecker) Done() <-chan struct{} {
-	c.once.Do(func() {
-		if c.r.HasSynced() {
-			close(c.done)
-			return
-		}
-		inf := c.r.informer
-		inf.mu.Lock()
-		defer inf.mu.Unlock()
-		if !inf.started {
-			inf.waitingCheckers = append(inf.waitingCheckers, c)
-			return
-		}
-		go c.wait()
-	})
-	return c.done
-}
-
-func (c *registrationChecker) wait() {
-	inf := c.r.informer
-	select {
-	case <-inf.syncedCh:
-	case <-inf.stoppedCh:
-		return
-	}
-	for !c.r.HasSynced() {
-		select {
-		case <-c.r.listener.initialZero:
-		case <-inf.stoppedCh:
-			if !c.r.HasSynced() {
-				return
-			}
-		}
-	}
-	close(c.done)
-}
-
-// HasSynced is true once the handler has been handed its initial list.
-func (r *registration) HasSynced() bool {
-	if r.synced.Load() {
-		return true
-	}
-	if r.listener.initialPending.Load() != 0 || !r.informer.HasSynced() {
-		return false
-	}
-	// Re-read: the informer may have synced while initial adds were still
-	// being queued to this listener.
-	if r.listener.initialPending.Load() != 0 {
-		return false
-	}
-	r.synced.Store(true)
-	return true
-}

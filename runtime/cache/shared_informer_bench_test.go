@@ -185,9 +185,9 @@ func waitDelivered(inf *sharedIndexInformer, hs ...*countingHandler) {
 			time.Sleep(20 * time.Microsecond)
 		}
 	}
-	listeners, _ := inf.processor.snapshot()
+	listeners := inf.processor.Listeners()
 	for _, l := range listeners {
-		for !l.drained() {
+		for !l.Drained() {
 			time.Sleep(20 * time.Microsecond)
 		}
 	}
@@ -240,8 +240,8 @@ func BenchmarkStalledHandlerHeap(b *testing.B) {
 		for !counter.sentinel.Load() {
 			time.Sleep(100 * time.Microsecond)
 		}
-		listeners, _ := inf.processor.snapshot()
-		for !listeners[1].drained() {
+		listeners := inf.processor.Listeners()
+		for !listeners[1].Drained() {
 			time.Sleep(100 * time.Microsecond)
 		}
 		after := heapInUseBytes()
@@ -265,10 +265,10 @@ func heapInUseBytes() uint64 {
 
 // stalledPending is the largest backlog among inf's listeners.
 func stalledPending(inf *sharedIndexInformer) int {
-	listeners, _ := inf.processor.snapshot()
+	listeners := inf.processor.Listeners()
 	n := 0
 	for _, l := range listeners {
-		n = max(n, l.pendingCount())
+		n = max(n, l.Pending())
 	}
 	return n
 }
@@ -308,9 +308,9 @@ func BenchmarkIdleHandlerMemory(b *testing.B) {
 			for !inf.HasSynced() {
 				time.Sleep(100 * time.Microsecond)
 			}
-			listeners, _ := inf.processor.snapshot()
+			listeners := inf.processor.Listeners()
 			for _, l := range listeners {
-				for !l.drained() {
+				for !l.Drained() {
 					time.Sleep(100 * time.Microsecond)
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/delivery"
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	testingclock "k8s.io/utils/clock/testing"
@@ -535,8 +536,8 @@ func TestInformerStalledHandlerIsBoundedAndConverges(t *testing.T) {
 	}
 	waitConverged(t, srv, inf, healthy)
 	// The peak the listener kept of every count it reached, not samples.
-	maxPending := stalledListener.peakPending()
-	if bound := keys + defaultFastCapacity; maxPending > bound {
+	maxPending := stalledListener.PeakPending()
+	if bound := keys + delivery.DefaultFastCapacity; maxPending > bound {
 		t.Fatalf("stalled handler held %d notifications, want <= %d (distinct keys + buffer)", maxPending, bound)
 	}
 	t.Logf("stalled handler held at most %d notifications for %d keys and %d updates", maxPending, keys, updates)

@@ -30,4 +30,4 @@ func ShutDownEventHandler(informer SharedInformer, handle ResourceEventHandlerRe
 // ShutdownChan is closed once the handler's goroutine ended after the
 // registration was removed (at once when it was removed before the
 // informer ran), or after the informer stopped.
-func (r *registration) ShutdownChan() <-chan struct{} { return r.listener.runFinished }
+func (r *registration) ShutdownChan() <-chan struct{} { return r.listener.Finished() }

@@ -1,4 +1,4 @@
-package cache
+package delivery
 
 import (
 	"strconv"
@@ -24,7 +24,7 @@ func TestListenerBuffersGrowOnDemandAndShrinkWhenIdle(t *testing.T) {
 		}
 		<-gate
 		calls.Done()
-	}), "h", 0, nil)
+	}), "h", 0)
 	buffers := func() (fast, spare int) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -47,17 +47,17 @@ func TestListenerBuffersGrowOnDemandAndShrinkWhenIdle(t *testing.T) {
 	calls.Add(burst + 1)
 	// The handler holds the first notification: the burst piles up in the
 	// in-order buffer.
-	l.push(notification{kind: notifyAdd, key: "ns/first", newObj: testObject("ns", "first", "1")})
+	l.Push(Notification{Kind: Add, Key: "ns/first", New: testObject("ns", "first", "1")})
 	<-entered
 	for i := range burst {
-		l.push(notification{kind: notifyAdd, key: "ns/o" + strconv.Itoa(i), newObj: testObject("ns", "o"+strconv.Itoa(i), "1")})
+		l.Push(Notification{Kind: Add, Key: "ns/o" + strconv.Itoa(i), New: testObject("ns", "o"+strconv.Itoa(i), "1")})
 	}
 	if f, _ := buffers(); f < burst {
 		t.Fatalf("buffer of %d notifications during a burst of %d, want it grown", f, burst)
 	}
 	release()
 	calls.Wait()
-	cachetest.Eventually(t, "the listener to idle", l.drained)
+	cachetest.Eventually(t, "the listener to idle", l.Drained)
 	if f, s := buffers(); f > initialFastCapacity || s > initialFastCapacity {
 		t.Fatalf("idle listener holds buffers of %d and %d notifications, want at most %d", f, s, initialFastCapacity)
 	}

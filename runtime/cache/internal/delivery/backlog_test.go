@@ -1,39 +1,11 @@
-package cache
+package delivery
 
 import (
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
-
-func TestObjectHasKey(t *testing.T) {
-	tests := []struct {
-		name string
-		obj  any
-		key  string
-		want bool
-	}{
-		{"namespaced", testObject("ns", "a", "1"), "ns/a", true},
-		{"other name", testObject("ns", "a", "1"), "ns/b", false},
-		{"other namespace", testObject("ns", "a", "1"), "nt/a", false},
-		{"name only for a namespaced object", testObject("ns", "a", "1"), "a", false},
-		{"separator moved", testObject("ns", "a/b", "1"), "ns/a/b", true},
-		{"separator elsewhere", testObject("n", "s/a", "1"), "ns/a", false},
-		{"cluster-scoped", testObject("", "a", "1"), "a", true},
-		{"cluster-scoped with a namespace key", testObject("", "a", "1"), "/a", false},
-		{"tombstone", DeletedFinalStateUnknown{Key: "ns/a", Obj: testObject("ns", "b", "1")}, "ns/a", true},
-		{"tombstone of another key", DeletedFinalStateUnknown{Key: "ns/b"}, "ns/a", false},
-		{"explicit key", ExplicitKey("ns/a"), "ns/a", true},
-		{"no metadata", 42, "42", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := objectHasKey(tt.obj, tt.key); got != tt.want {
-				t.Fatalf("objectHasKey(%v, %q) = %v, want %v", tt.obj, tt.key, got, tt.want)
-			}
-		})
-	}
-}
 
 // TestBacklogMatchesModel pushes, kills and takes changes at random across
 // chunk boundaries and table growth, checking against a plain ordered
@@ -43,7 +15,7 @@ func TestBacklogMatchesModel(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 0))
-			b := newBacklog()
+			b := newBacklog(hasKey)
 			var order []string // live keys, oldest first
 			live := map[string]bool{}
 			const keys = 5000
@@ -56,9 +28,9 @@ func TestBacklogMatchesModel(t *testing.T) {
 						t.Fatalf("step %d: lookup(%s) found %v, want %v", step, key, c != nil, live[key])
 					}
 					if c == nil {
-						_, name, _ := SplitMetaNamespaceKey(key)
+						_, name, _ := strings.Cut(key, "/")
 						c, _ = b.push(tag)
-						c.kind, c.new = notifyAdd, testObject("ns", name, "1")
+						c.kind, c.new = Add, testObject("ns", name, "1")
 						live[key] = true
 						order = append(order, key)
 					}
@@ -76,7 +48,7 @@ func TestBacklogMatchesModel(t *testing.T) {
 				default:
 					got := b.take(nil, r.IntN(300))
 					for i := range got {
-						gotKey, _ := MetaNamespaceKeyFunc(got[i].new)
+						gotKey := keyOf(got[i].new)
 						if gotKey != order[i] {
 							t.Fatalf("step %d: took %s at %d, want %s", step, gotKey, i, order[i])
 						}
@@ -93,12 +65,12 @@ func TestBacklogMatchesModel(t *testing.T) {
 }
 
 func TestBacklogReleasesMemoryOnceDrained(t *testing.T) {
-	b := newBacklog()
+	b := newBacklog(hasKey)
 	for i := 0; i < 3*backlogChunkSize; i++ {
 		key := "ns/k" + strconv.Itoa(i)
 		_, _, tag := b.lookup(key)
 		c, _ := b.push(tag)
-		c.kind, c.new = notifyAdd, testObject("ns", "k"+strconv.Itoa(i), "1")
+		c.kind, c.new = Add, testObject("ns", "k"+strconv.Itoa(i), "1")
 	}
 	if got := b.take(nil, 5*backlogChunkSize); len(got) != 3*backlogChunkSize {
 		t.Fatalf("took %d changes, want %d", len(got), 3*backlogChunkSize)
@@ -109,6 +81,37 @@ func TestBacklogReleasesMemoryOnceDrained(t *testing.T) {
 	for i := range b.spare {
 		if b.spare[i] != (pendingChange{}) {
 			t.Fatalf("spare chunk entry %d still holds %+v", i, b.spare[i])
+		}
+	}
+}
+
+// BenchmarkBacklogFillDrain measures queuing 10k changes of distinct keys,
+// looking each up once more, and draining them.
+func BenchmarkBacklogFillDrain(b *testing.B) {
+	const n = 10_000
+	keys := make([]string, n)
+	objs := make([]any, n)
+	for i := range objs {
+		keys[i] = "namespace-" + strconv.Itoa(i%100) + "/configmap-" + strconv.Itoa(i)
+		objs[i] = explicitKey(keys[i])
+	}
+	bl := newBacklog(hasKey)
+	dst := make([]pendingChange, 0, n)
+	for b.Loop() {
+		for i, k := range keys {
+			c, _, tag := bl.lookup(k)
+			if c == nil {
+				c, _ = bl.push(tag)
+			}
+			c.kind, c.new = Add, objs[i]
+		}
+		for _, k := range keys {
+			if c, _, _ := bl.lookup(k); c == nil {
+				b.Fatal("missing change")
+			}
+		}
+		if dst = bl.take(dst[:0], n); len(dst) != n {
+			b.Fatal(len(dst))
 		}
 	}
 }

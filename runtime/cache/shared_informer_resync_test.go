@@ -7,65 +7,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	testingclock "k8s.io/utils/clock/testing"
 )
-
-func TestDetermineResyncPeriod(t *testing.T) {
-	tests := []struct {
-		name           string
-		desired, check time.Duration
-		want           time.Duration
-	}{
-		{"no resync wanted", 0, time.Second, 0},
-		{"informer never checks", time.Minute, 0, 0},
-		{"raised to the check period", time.Second, time.Minute, time.Minute},
-		{"kept when longer", time.Hour, time.Minute, time.Hour},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := determineResyncPeriod(tt.desired, tt.check); got != tt.want {
-				t.Fatalf("determineResyncPeriod(%v, %v) = %v, want %v", tt.desired, tt.check, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestProcessorShouldResyncMarksOnlyDueListeners(t *testing.T) {
-	clk := testingclock.NewFakeClock(time.Now())
-	p := newProcessor(clk)
-	every := func(d time.Duration) *listener {
-		l := newListener(ResourceEventHandlerFuncs{}, d.String(), 0, nil)
-		l.requestedResync = d
-		if err := p.add(l, time.Second); err != nil {
-			t.Fatal(err)
-		}
-		return l
-	}
-	fast, slow, never := every(time.Second), every(3*time.Second), every(0)
-	_ = never
-	steps := []struct {
-		advance time.Duration
-		want    []*listener
-	}{
-		{500 * time.Millisecond, nil},
-		{500 * time.Millisecond, []*listener{fast}},
-		{time.Second, []*listener{fast}},
-		{time.Second, []*listener{fast, slow}},
-	}
-	for i, s := range steps {
-		clk.Step(s.advance)
-		got := p.shouldResync()
-		_, syncing := p.snapshot()
-		if got != (len(s.want) > 0) || len(syncing) != len(s.want) {
-			t.Fatalf("step %d: shouldResync = %v with %d syncing, want %d", i, got, len(syncing), len(s.want))
-		}
-		for j := range s.want {
-			if syncing[j] != s.want[j] {
-				t.Fatalf("step %d: syncing[%d] = %s, want %s", i, j, syncing[j].name, s.want[j].name)
-			}
-		}
-	}
-}
 
 func TestAddEventHandlerResyncPeriods(t *testing.T) {
 	period := func(d time.Duration) *time.Duration { return &d }
@@ -81,7 +23,7 @@ func TestAddEventHandlerResyncPeriods(t *testing.T) {
 	}
 	want := map[string]time.Duration{"default": time.Minute, "too small": time.Second, "long": time.Hour, "none": 0}
 	for name, w := range want {
-		if got := regs[name].(*registration).listener.resyncPeriod; got != w {
+		if got := inf.processor.ResyncPeriod(regs[name].(*registration).listener); got != w {
 			t.Errorf("%s: resync period %v, want %v", name, got, w)
 		}
 	}

@@ -1,9 +1,7 @@
-package cache
+package delivery
 
 import (
 	"hash/maphash"
-
-	"k8s.io/apimachinery/pkg/api/meta"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/internal/probe"
 )
@@ -35,7 +33,7 @@ const (
 // consumed but is no longer indexed and delivers nothing.
 type pendingChange struct {
 	tag     uint32 // hash tag of the key; bit 31 is always set
-	kind    notificationKind
+	kind    Kind
 	initial bool // kind is an add of the handler's initial list
 	deleted bool // a delete of old precedes kind
 	// old is the object to delete when deleted is set, otherwise the old
@@ -46,43 +44,14 @@ type pendingChange struct {
 }
 
 // live reports whether c is indexed and delivers something.
-func (c *pendingChange) live() bool { return c.deleted || c.kind != notifyNone }
-
-// holdsKey reports whether the objects of live change c are filed under
-// key. A false negative costs a second change for the key, never a wrong
-// delivery: changes of one key are still delivered in the order queued.
-func (c *pendingChange) holdsKey(key string) bool {
-	obj := c.new
-	if c.kind == notifyNone {
-		obj = c.old
-	}
-	return objectHasKey(obj, key)
-}
-
-// objectHasKey reports whether MetaNamespaceKeyFunc (or, for tombstones,
-// DeletionHandlingMetaNamespaceKeyFunc) files obj under key, without
-// building the key.
-func objectHasKey(obj any, key string) bool {
-	switch o := obj.(type) {
-	case DeletedFinalStateUnknown:
-		return o.Key == key
-	case ExplicitKey:
-		return string(o) == key
-	case string:
-		return o == key
-	}
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return false
-	}
-	return isMetaNamespaceKey(key, m.GetNamespace(), m.GetName())
-}
+func (c *pendingChange) live() bool { return c.deleted || c.kind != None }
 
 // backlog is a FIFO of pending changes indexed by key. It is not safe for
 // concurrent use; the listener's lock guards it.
 type backlog struct {
-	seed  maphash.Seed
-	index probe.Table[uint64] // tag<<32 | seq of every live change
+	seed   maphash.Seed
+	index  probe.Table[uint64]            // tag<<32 | seq of every live change
+	hasKey func(obj any, key string) bool // confirms a tag match (ListenerConfig.HasKey)
 
 	chunks     []*[backlogChunkSize]pendingChange // chunks[0][0] has seq base
 	spare      *[backlogChunkSize]pendingChange
@@ -90,9 +59,20 @@ type backlog struct {
 	head, tail uint32 // next seq to take, next seq to queue
 }
 
-// newBacklog returns an empty backlog.
-func newBacklog() backlog {
-	return backlog{seed: maphash.MakeSeed(), index: probe.New[uint64](probe.KeySizing, 0)}
+// newBacklog returns an empty backlog that confirms keys with hasKey.
+func newBacklog(hasKey func(obj any, key string) bool) backlog {
+	return backlog{seed: maphash.MakeSeed(), index: probe.New[uint64](probe.KeySizing, 0), hasKey: hasKey}
+}
+
+// holdsKey reports whether the objects of live change c are filed under
+// key. A false negative costs a second change for the key, never a wrong
+// delivery: changes of one key are still delivered in the order queued.
+func (b *backlog) holdsKey(c *pendingChange, key string) bool {
+	obj := c.new
+	if c.kind == None {
+		obj = c.old
+	}
+	return b.hasKey(obj, key)
 }
 
 // live returns the number of live (indexed) changes.
@@ -118,7 +98,7 @@ func (b *backlog) lookup(key string) (c *pendingChange, seq, tag uint32) {
 	tag = b.tag(key)
 	for i, s := b.index.First(tag); s != 0; i, s = b.index.Next(i) {
 		if probe.Tag(s) == tag {
-			if c := b.at(uint32(s)); c.holdsKey(key) {
+			if c := b.at(uint32(s)); b.holdsKey(c, key) {
 				return c, uint32(s), tag
 			}
 		}

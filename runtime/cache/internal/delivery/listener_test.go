@@ -1,4 +1,4 @@
-package cache
+package delivery
 
 import (
 	"fmt"
@@ -18,15 +18,15 @@ import (
 // listenerModel plays random store changes into a listener the way the
 // informer does, and remembers the final content.
 type listenerModel struct {
-	l     *listener
+	l     *Listener
 	store map[string]any
 	uid   int
 	rv    int
 }
 
 func (m *listenerModel) step(r *rand.Rand, keys int) {
-	key := "ns/k" + strconv.Itoa(r.IntN(keys))
-	_, name, _ := SplitMetaNamespaceKey(key)
+	name := "k" + strconv.Itoa(r.IntN(keys))
+	key := "ns/" + name
 	old, present := m.store[key]
 	m.rv++
 	rv := strconv.Itoa(m.rv)
@@ -35,26 +35,26 @@ func (m *listenerModel) step(r *rand.Rand, keys int) {
 		m.uid++
 		obj := uidObject("ns", name, strconv.Itoa(m.uid), rv)
 		m.store[key] = obj
-		m.l.push(notification{kind: notifyAdd, key: key, newObj: obj})
+		m.l.Push(Notification{Kind: Add, Key: key, New: obj})
 	case op < 5:
 		obj := uidObject("ns", name, string(old.(*metav1.PartialObjectMetadata).UID), rv)
 		m.store[key] = obj
-		m.l.push(notification{kind: notifyUpdate, key: key, oldObj: old, newObj: obj})
+		m.l.Push(Notification{Kind: Update, Key: key, Old: old, New: obj})
 	case op < 6:
-		m.l.push(notification{kind: notifyResync, key: key, newObj: old})
+		m.l.Push(Notification{Kind: Resync, Key: key, New: old})
 	case op < 8:
 		delete(m.store, key)
 		var gone any = old
 		if op == 7 {
-			gone = DeletedFinalStateUnknown{Key: key, Obj: old}
+			gone = tombstone{Key: key, Obj: old}
 		}
-		m.l.push(notification{kind: notifyDelete, key: key, oldObj: gone})
+		m.l.Push(Notification{Kind: Delete, Key: key, Old: gone})
 	default: // re-created under the same key
 		m.uid++
 		obj := uidObject("ns", name, strconv.Itoa(m.uid), rv)
 		m.store[key] = obj
-		m.l.push(notification{kind: notifyDelete, key: key, oldObj: old})
-		m.l.push(notification{kind: notifyAdd, key: key, newObj: obj})
+		m.l.Push(Notification{Kind: Delete, Key: key, Old: old})
+		m.l.Push(Notification{Kind: Add, Key: key, New: obj})
 	}
 }
 
@@ -62,20 +62,20 @@ func TestListenerDeliversInOrderWhenKeepingUp(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	var got []string
 	done := make(chan struct{})
-	h := ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) {
+	h := funcs{
+		add: func(obj any, _ bool) {
 			got = append(got, "add "+obj.(interface{ GetName() string }).GetName())
 		},
-		DeleteFunc: func(obj any) {
+		delete: func(obj any) {
 			got = append(got, "delete "+obj.(interface{ GetName() string }).GetName())
 			close(done)
 		},
 	}
-	l := newListener(h, "t", 0, nil)
+	l := newListener(h, "t", 0)
 	go l.run()
-	l.push(notification{kind: notifyAdd, key: "ns/b", newObj: testObject("ns", "b", "1")})
-	l.push(notification{kind: notifyAdd, key: "ns/a", newObj: testObject("ns", "a", "1")})
-	l.push(notification{kind: notifyDelete, key: "ns/b", oldObj: testObject("ns", "b", "1")})
+	l.Push(Notification{Kind: Add, Key: "ns/b", New: testObject("ns", "b", "1")})
+	l.Push(Notification{Kind: Add, Key: "ns/a", New: testObject("ns", "a", "1")})
+	l.Push(Notification{Kind: Delete, Key: "ns/b", Old: testObject("ns", "b", "1")})
 	<-done
 	l.stop()
 	want := []string{"add b", "add a", "delete b"}
@@ -104,7 +104,7 @@ func testStalledListenerConverges(t *testing.T, seed uint64, fastCap, keys int, 
 	r := rand.New(rand.NewPCG(seed, seed))
 	h := newViewHandler()
 	h.nilOld = latestOnly
-	l := newListener(h, "stalled", fastCap, nil)
+	l := newListener(h, "stalled", fastCap)
 	l.latestOnly = latestOnly
 	go l.run()
 	defer l.stop()
@@ -112,16 +112,16 @@ func testStalledListenerConverges(t *testing.T, seed uint64, fastCap, keys int, 
 	for i := 0; i < 3*keys; i++ {
 		m.step(r, keys)
 	}
-	cachetest.Eventually(t, "handler to keep up", func() bool { return l.pendingCount() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
+	cachetest.Eventually(t, "handler to keep up", func() bool { return l.Pending() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
 	gate := h.stall()
 	for i := 0; i < 5000; i++ {
 		m.step(r, keys)
-		if n := l.pendingCount(); n > fastCap+keys {
+		if n := l.Pending(); n > fastCap+keys {
 			t.Fatalf("after %d events %d notifications pending, want <= %d", i+1, n, fastCap+keys)
 		}
 	}
 	close(gate)
-	cachetest.Eventually(t, "listener to drain", func() bool { return l.pendingCount() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
+	cachetest.Eventually(t, "listener to drain", func() bool { return l.Pending() == 0 && len(diffViews(h.snapshot(), m.store)) == 0 })
 	h.checkViolations(t)
 	if d := diffViews(h.snapshot(), m.store); len(d) > 0 {
 		t.Fatalf("handler view differs from the store: %v", d)
@@ -152,9 +152,9 @@ func TestListenerCoalescedUpdateCarriesLastGivenStateOrNilWhenLatestOnly(t *test
 			h.nilOld = tt.latestOnly
 			var mu sync.Mutex
 			var gotOld, gotNew []any
-			l := newListener(ResourceEventHandlerDetailedFuncs{
-				AddFunc: h.OnAdd,
-				UpdateFunc: func(oldObj, newObj any) {
+			l := newListener(funcs{
+				add: h.OnAdd,
+				update: func(oldObj, newObj any) {
 					h.OnUpdate(oldObj, newObj)
 					if newObj.(*metav1.PartialObjectMetadata).Name == "c" {
 						mu.Lock()
@@ -162,25 +162,24 @@ func TestListenerCoalescedUpdateCarriesLastGivenStateOrNilWhenLatestOnly(t *test
 						mu.Unlock()
 					}
 				},
-			}, "t", 1, nil)
+			}, "t", 1)
 			l.latestOnly = tt.latestOnly
 			go l.run()
 			defer l.stop()
 			for _, o := range []any{a1, b1, c1} {
-				key, _ := MetaNamespaceKeyFunc(o)
-				l.push(notification{kind: notifyAdd, key: key, newObj: o})
+				l.Push(Notification{Kind: Add, Key: keyOf(o), New: o})
 			}
-			cachetest.Eventually(t, "adds delivered", func() bool { return len(h.snapshot()) == 3 && l.pendingCount() == 0 })
+			cachetest.Eventually(t, "adds delivered", func() bool { return len(h.snapshot()) == 3 && l.Pending() == 0 })
 			gate := h.stall()
 			// a blocks the handler or fills the one-slot buffer, b fills it
 			// or coalesces: either way c's updates coalesce.
-			l.push(notification{kind: notifyUpdate, key: "ns/a", oldObj: a1, newObj: a2})
-			l.push(notification{kind: notifyUpdate, key: "ns/b", oldObj: b1, newObj: b2})
-			l.push(notification{kind: notifyUpdate, key: "ns/c", oldObj: c1, newObj: c2})
-			l.push(notification{kind: notifyUpdate, key: "ns/c", oldObj: c2, newObj: c3})
+			l.Push(Notification{Kind: Update, Key: "ns/a", Old: a1, New: a2})
+			l.Push(Notification{Kind: Update, Key: "ns/b", Old: b1, New: b2})
+			l.Push(Notification{Kind: Update, Key: "ns/c", Old: c1, New: c2})
+			l.Push(Notification{Kind: Update, Key: "ns/c", Old: c2, New: c3})
 			close(gate)
 			cachetest.Eventually(t, "c delivered", func() bool { mu.Lock(); defer mu.Unlock(); return len(gotNew) > 0 })
-			cachetest.Eventually(t, "listener drained", l.drained)
+			cachetest.Eventually(t, "listener drained", l.Drained)
 			h.checkViolations(t)
 			mu.Lock()
 			defer mu.Unlock()
@@ -195,18 +194,18 @@ func TestListenerCoalescingCancelsUndeliveredInitialAdd(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	h := newViewHandler()
 	h.gate = make(chan struct{})
-	l := newListener(h, "t", 1, nil)
+	l := newListener(h, "t", 1)
 	go l.run()
 	// Fill the in-order buffer (and the batch in delivery) so the rest coalesces.
 	for i := 0; i < 4; i++ {
 		key := "ns/f" + strconv.Itoa(i)
-		l.push(notification{kind: notifyAdd, initial: true, key: key, newObj: testObject("ns", "f"+strconv.Itoa(i), "1")})
+		l.Push(Notification{Kind: Add, Initial: true, Key: key, New: testObject("ns", "f"+strconv.Itoa(i), "1")})
 	}
-	l.push(notification{kind: notifyAdd, initial: true, key: "ns/x", newObj: testObject("ns", "x", "1")})
-	l.push(notification{kind: notifyDelete, key: "ns/x", oldObj: testObject("ns", "x", "1")})
+	l.Push(Notification{Kind: Add, Initial: true, Key: "ns/x", New: testObject("ns", "x", "1")})
+	l.Push(Notification{Kind: Delete, Key: "ns/x", Old: testObject("ns", "x", "1")})
 	close(h.gate)
 	cachetest.Eventually(t, "initial adds delivered", func() bool { return l.initialPending.Load() == 0 })
-	cachetest.Eventually(t, "listener idle", func() bool { return l.pendingCount() == 0 })
+	cachetest.Eventually(t, "listener idle", func() bool { return l.Pending() == 0 })
 	l.stop()
 	h.checkViolations(t)
 	if _, ok := h.snapshot()["ns/x"]; ok {
@@ -219,16 +218,16 @@ func TestListenerResyncGoesToOnResyncOrOnUpdate(t *testing.T) {
 	obj := testObject("ns", "a", "1")
 	tests := []struct {
 		name    string
-		handler func(got chan<- string) ResourceEventHandler
+		handler func(got chan<- string) Handler
 		want    string
 	}{
-		{"resync handler", func(got chan<- string) ResourceEventHandler {
-			return ResourceEventHandlerFuncs{
-				UpdateFunc: func(any, any) { got <- "update" },
-				ResyncFunc: func(any) { got <- "resync" },
+		{"resync handler", func(got chan<- string) Handler {
+			return funcs{
+				update: func(any, any) { got <- "update" },
+				resync: func(any) { got <- "resync" },
 			}
 		}, "resync"},
-		{"update only", func(got chan<- string) ResourceEventHandler {
+		{"update only", func(got chan<- string) Handler {
 			return plainHandler{update: func(o, n any) {
 				if o == n {
 					got <- "update same"
@@ -239,10 +238,10 @@ func TestListenerResyncGoesToOnResyncOrOnUpdate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := make(chan string, 1)
-			l := newListener(tt.handler(got), "t", 0, nil)
+			l := newListener(tt.handler(got), "t", 0)
 			go l.run()
 			defer l.stop()
-			l.push(notification{kind: notifyResync, key: "ns/a", newObj: obj})
+			l.Push(Notification{Kind: Resync, Key: "ns/a", New: obj})
 			if g := <-got; g != tt.want {
 				t.Fatalf("got %q, want %q", g, tt.want)
 			}
@@ -250,7 +249,7 @@ func TestListenerResyncGoesToOnResyncOrOnUpdate(t *testing.T) {
 	}
 }
 
-// plainHandler implements ResourceEventHandler only (no OnResync).
+// plainHandler implements Handler only (no OnResync).
 type plainHandler struct{ update func(oldObj, newObj any) }
 
 func (plainHandler) OnAdd(any, bool)               {}
@@ -272,16 +271,16 @@ func BenchmarkListenerStalledHeap(b *testing.B) {
 			for b.Loop() {
 				var gate atomic.Pointer[chan struct{}]
 				var delivered atomic.Int64
-				h := ResourceEventHandlerFuncs{
-					AddFunc: func(any) { delivered.Add(1) },
-					UpdateFunc: func(any, any) {
+				h := funcs{
+					add: func(any, bool) { delivered.Add(1) },
+					update: func(any, any) {
 						if g := gate.Load(); g != nil {
 							<-*g
 						}
 						delivered.Add(1)
 					},
 				}
-				l := newListener(h, "stalled", 0, nil)
+				l := newListener(h, "stalled", 0)
 				l.latestOnly = mode.latestOnly
 				go l.run()
 				cache := make([]*metav1.PartialObjectMetadata, keys)
@@ -289,9 +288,9 @@ func BenchmarkListenerStalledHeap(b *testing.B) {
 				for i := range cache {
 					names[i] = "o" + strconv.Itoa(i)
 					cache[i] = testObject("ns", names[i], "1")
-					l.push(notification{kind: notifyAdd, key: "ns/" + names[i], newObj: cache[i]})
+					l.Push(Notification{Kind: Add, Key: "ns/" + names[i], New: cache[i]})
 				}
-				for !l.drained() {
+				for !l.Drained() {
 					time.Sleep(100 * time.Microsecond)
 				}
 				g := make(chan struct{})
@@ -300,12 +299,12 @@ func BenchmarkListenerStalledHeap(b *testing.B) {
 				for i := range updates {
 					k := i % keys
 					obj := testObject("ns", names[k], strconv.Itoa(2+i))
-					l.push(notification{kind: notifyUpdate, key: "ns/" + names[k], oldObj: cache[k], newObj: obj})
+					l.Push(Notification{Kind: Update, Key: "ns/" + names[k], Old: cache[k], New: obj})
 					cache[k] = obj
 				}
 				during := heapInUseBytes()
 				close(g)
-				for !l.drained() {
+				for !l.Drained() {
 					time.Sleep(100 * time.Microsecond)
 				}
 				after := heapInUseBytes()
@@ -323,7 +322,7 @@ func BenchmarkListenerStalledHeap(b *testing.B) {
 func BenchmarkListenerCoalescingPush(b *testing.B) {
 	const keys = 10000
 	gate := make(chan struct{})
-	l := newListener(ResourceEventHandlerFuncs{AddFunc: func(any) { <-gate }}, "stalled", 1, nil)
+	l := newListener(funcs{add: func(any, bool) { <-gate }}, "stalled", 1)
 	go l.run()
 	defer func() { close(gate); l.stop() }()
 	objs := make([]*metav1.PartialObjectMetadata, keys)
@@ -331,13 +330,13 @@ func BenchmarkListenerCoalescingPush(b *testing.B) {
 	for i := range objs {
 		objs[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
 		keyOf[i] = "ns/o" + strconv.Itoa(i)
-		l.push(notification{kind: notifyAdd, key: keyOf[i], newObj: objs[i]})
+		l.Push(Notification{Kind: Add, Key: keyOf[i], New: objs[i]})
 	}
 	b.ResetTimer()
 	i := 0
 	for b.Loop() {
 		k := i % keys
-		l.push(notification{kind: notifyUpdate, key: keyOf[k], oldObj: objs[k], newObj: objs[k]})
+		l.Push(Notification{Kind: Update, Key: keyOf[k], Old: objs[k], New: objs[k]})
 		i++
 	}
 }
