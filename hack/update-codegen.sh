@@ -7,6 +7,9 @@
 #      api/v1/zz_generated.compaction.go and walks/);
 #   2. informers, listers and compaction walks of k8s.io/api/core/v1 in
 #      internal/corev1gen (a module the benchmarks and e2e share);
+#   2b. the compaction walks of every k8s.io/api group version in
+#      controllerruntime/kubeapi (informer-gen --walks-only, go generate
+#      ./generate.go);
 #   3. the example CRD project (examples/crd): its own hack/update-codegen.sh
 #      when it exists (deepcopy-gen, client-gen, then our informer-gen via
 #      go generate), otherwise only our informers and listers via
@@ -31,4 +34,6 @@ elif [ -f examples/crd/generate.go ]; then
 fi
 echo "update-codegen: internal/corev1gen (k8s.io/api/core/v1, go generate ./generate.go)" >&2
 (cd internal/corev1gen && go generate ./generate.go)
+echo "update-codegen: controllerruntime/kubeapi (k8s.io/api walks, go generate ./generate.go)" >&2
+(cd controllerruntime/kubeapi && go generate ./generate.go)
 echo "update-codegen: done" >&2

@@ -9,6 +9,8 @@
 #   1b. the walks-only mode's golden output (generators/testdata/kubebuilder);
 #   2. internal/corev1gen (k8s.io/api core/v1, shared by bench and e2e)
 #      with informer-gen --verify-only;
+#   2b. controllerruntime/kubeapi (the walks of every k8s.io/api group
+#      version) with informer-gen --walks-only --verify-only;
 #   3. examples/crd: our informers and listers with informer-gen
 #      --verify-only (through the module's go:generate line); then, when
 #      VERIFY_ALL=1, the example's own hack/verify-codegen.sh, which also
@@ -47,6 +49,11 @@ fi
 echo "verify-codegen: internal/corev1gen" >&2
 if ! (cd internal/corev1gen && INFORMER_GEN_VERIFY=--verify-only go generate ./generate.go); then
   echo "verify-codegen: internal/corev1gen is out of date; run hack/update-codegen.sh" >&2
+  status=1
+fi
+echo "verify-codegen: controllerruntime/kubeapi" >&2
+if ! (cd controllerruntime/kubeapi && INFORMER_GEN_VERIFY=--verify-only go generate ./generate.go); then
+  echo "verify-codegen: controllerruntime/kubeapi is out of date; run hack/update-codegen.sh" >&2
   status=1
 fi
 if [ "${VERIFY_ALL:-0}" = 1 ] && [ -x examples/crd/hack/verify-codegen.sh ]; then
