@@ -22,7 +22,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	restclientwatch "k8s.io/client-go/rest/watch"
 
-	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/protowatch"
 )
 
 // protobufFrame is one frame of a protobuf watch stream: a 4-byte
@@ -74,10 +74,10 @@ func clientGoEventsOf(mediaType string, stream []byte) []watch.Event {
 	return drain(w)
 }
 
-// ourEvents decodes stream with cache.ProtobufWatch.
+// ourEvents decodes stream with protowatch.Watcher.
 func ourEvents(t *testing.T, stream []byte) []watch.Event {
 	t.Helper()
-	pw := &cache.ProtobufWatch[corev1.Pod, *corev1.Pod]{
+	pw := &protowatch.Watcher[corev1.Pod, *corev1.Pod]{
 		Open: func(context.Context, metav1.ListOptions) (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(stream)), nil
 		},

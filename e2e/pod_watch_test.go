@@ -22,7 +22,7 @@ import (
 )
 
 // Generated informers of k8s.io/api types decode the server's watch
-// stream themselves (cache.ProtobufWatch). Against a real kube-apiserver,
+// stream themselves (protowatch.Watcher). Against a real kube-apiserver,
 // with the clientset's default content type (protobuf) and with a client
 // configured for JSON, a Pod informer streams its initial list, follows
 // creations, updates and deletions, and ends with the server's Pods.

@@ -145,7 +145,7 @@ type kind struct {
 	UserExpansion bool
 	// Protobuf is true when the type decodes itself from protobuf (it has
 	// go-to-protobuf's Unmarshal method): its informer watches through a
-	// cache.ProtobufWatch.
+	// protowatch.Watcher.
 	Protobuf bool
 }
 

@@ -33,12 +33,10 @@
 // the cache or the other handlers.
 //
 // Generated informers of types that decode themselves from protobuf (the
-// types of k8s.io/api) watch through a ProtobufWatch: it opens the watch
-// with the clientset's REST client, reads the stream's frames itself and
-// decodes each event's object once, from the frame (client-go copies it
-// twice before); the events and errors are client-go's. It watches
-// through the typed client when it cannot (a fake clientset) and decodes
-// a JSON stream as client-go does.
+// types of k8s.io/api) watch through package runtime/protowatch: it opens
+// the watch with the clientset's REST client, reads the stream's frames
+// itself and decodes each event's object once, from the frame (client-go
+// copies it twice before); the events and errors are client-go's.
 //
 // An optional TransformFunc (SharedInformer.SetTransform, before Run)
 // rewrites each object version once, before it enters the queue, so the

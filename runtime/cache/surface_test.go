@@ -84,11 +84,10 @@ var clientGoNames = []string{
 // records such a failure (the factory's fail-fast wait), whether a client
 // can stream lists (generated client adapters), the seam of sharded
 // informers (implemented by the shard module and by coordinators, set by
-// factories), and the watch that decodes protobuf streams itself
-// (generated informers of protobuf types).
+// factories). The watch that decodes protobuf streams itself is package
+// runtime/protowatch's.
 var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorNotifier", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext",
-	"Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription",
-	"ProtobufWatch", "ProtobufObject", "ErrNoStream"}
+	"Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription"}
 
 // The public surface of runtime/cache is what users and generated code use:
 // client-go's drop-in names and a few of our own. A new exported name must

@@ -47,7 +47,7 @@
 // client-go-strip (the same with a transform clearing managedFields),
 // ours (the Pod informer informer-gen generates for k8s.io/api/core/v1,
 // internal/corev1gen, with runtime/factory defaults: watches decoded by
-// cache.ProtobufWatch, cached objects compacted by the generated walks),
+// protowatch.Watcher, cached objects compacted by the generated walks),
 // ours-uncompacted (the same
 // with factory.WithoutCompaction: objects cached as decoded), ours-paged
 // (factory.WithoutWatchList), ours-metadata (a PartialObjectMetadata

@@ -28,7 +28,7 @@ import (
 //     pace of kube-apiserver and the connection;
 //   - decode-only decodes every event with client-go's typed watch and
 //     drops it: that pace plus client-go's decoding (client-go's informers
-//     decode so; ours decode the stream themselves, cache.ProtobufWatch).
+//     decode so; ours decode the stream themselves, protowatch.Watcher).
 const (
 	variantReadOnly   = "read-only"
 	variantDecodeOnly = "decode-only"

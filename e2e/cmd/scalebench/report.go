@@ -312,7 +312,7 @@ func methodText(r *results) string {
 	p("Variants: **client-go** `informers.NewSharedInformerFactory(cs, 0).Core().V1().Pods().Informer()`; ")
 	p("**client-go-strip** the same with `informers.WithTransform` clearing managedFields; **ours** the Pod informer informer-gen generates for k8s.io/api/core/v1 ")
 	p("(`internal/corev1gen`), from `factory.New()` + `InformerFor(&corev1.Pod{}, …)` as its generated factory builds it: its watches decode the protobuf stream themselves ")
-	p("(`cache.ProtobufWatch`: each object decoded once, from its frame), managedFields dropped and cached objects compacted by default (strings interned, repeated parts shared, ")
+	p("(`protowatch.Watcher`: each object decoded once, from its frame), managedFields dropped and cached objects compacted by default (strings interned, repeated parts shared, ")
 	p("by the generated walks); ")
 	p("**ours-uncompacted** the same with `factory.WithoutCompaction()` (objects cached as decoded: the runtime before issue 21); ")
 	p("every variant but the **-json** ones talks protobuf (`%s`): client-go v0.37's clientset asks for it for built-in types unless `rest.Config.ContentType` is set, ", contentTypeProtobuf)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
 	internalinterfaces "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/internalinterfaces"
 	corev1listers "github.com/informer-gen/informer-gen/internal/corev1gen/listers/core/v1"
@@ -126,10 +127,14 @@ func newEventInformer(client versioned.Interface, namespace string, options inte
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "events"}
 	tweakListOptions := options.TweakListOptions
 	// Watches decode the server's protobuf stream themselves (see
-	// cache.ProtobufWatch), through the typed client where they cannot.
-	watchEvents := &cache.ProtobufWatch[corev1.Event, *corev1.Event]{
+	// protowatch.Watcher), through the typed client where they cannot.
+	watchEvents := &protowatch.Watcher[corev1.Event, *corev1.Event]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			return openEventWatchStream(ctx, client, namespace, opts)
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "events", namespace, opts, scheme.ParameterCodec)
 		},
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().Events(namespace).Watch(ctx, opts)
@@ -160,31 +165,6 @@ func newEventInformer(client versioned.Interface, namespace string, options inte
 			UseWatchList: !options.DisableWatchList,
 		},
 	)
-}
-
-// openEventWatchStream sends the request client's typed Watch sends
-// (unthrottled, asking for protobuf unless the client is configured for
-// another content type) and returns the response body;
-// cache.ErrNoStream when client is not a clientset made with a REST
-// client (a fake clientset, a wrapper).
-func openEventWatchStream(ctx context.Context, client versioned.Interface, namespace string, opts metav1.ListOptions) (io.ReadCloser, error) {
-	cs, ok := client.(*versioned.Clientset)
-	if !ok || cs == nil || cs.CoreV1().RESTClient() == nil {
-		return nil, cache.ErrNoStream
-	}
-	var timeout time.Duration
-	if opts.TimeoutSeconds != nil {
-		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
-	}
-	opts.Watch = true
-	return cs.CoreV1().RESTClient().Get().
-		Throttle(nil).
-		UseProtobufAsDefault().
-		NamespaceIfScoped(namespace, namespace != "").
-		Resource("events").
-		VersionedParams(&opts, scheme.ParameterCodec).
-		Timeout(timeout).
-		Stream(ctx)
 }
 
 // informerFor is the factory's constructor of the shared Event

@@ -14,6 +14,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
 	internalinterfaces "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/internalinterfaces"
 	corev1listers "github.com/informer-gen/informer-gen/internal/corev1gen/listers/core/v1"
@@ -125,10 +126,14 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "nodes"}
 	tweakListOptions := options.TweakListOptions
 	// Watches decode the server's protobuf stream themselves (see
-	// cache.ProtobufWatch), through the typed client where they cannot.
-	watchNodes := &cache.ProtobufWatch[corev1.Node, *corev1.Node]{
+	// protowatch.Watcher), through the typed client where they cannot.
+	watchNodes := &protowatch.Watcher[corev1.Node, *corev1.Node]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			return openNodeWatchStream(ctx, client, opts)
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "nodes", metav1.NamespaceAll, opts, scheme.ParameterCodec)
 		},
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().Nodes().Watch(ctx, opts)
@@ -159,30 +164,6 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 			UseWatchList: !options.DisableWatchList,
 		},
 	)
-}
-
-// openNodeWatchStream sends the request client's typed Watch sends
-// (unthrottled, asking for protobuf unless the client is configured for
-// another content type) and returns the response body;
-// cache.ErrNoStream when client is not a clientset made with a REST
-// client (a fake clientset, a wrapper).
-func openNodeWatchStream(ctx context.Context, client versioned.Interface, opts metav1.ListOptions) (io.ReadCloser, error) {
-	cs, ok := client.(*versioned.Clientset)
-	if !ok || cs == nil || cs.CoreV1().RESTClient() == nil {
-		return nil, cache.ErrNoStream
-	}
-	var timeout time.Duration
-	if opts.TimeoutSeconds != nil {
-		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
-	}
-	opts.Watch = true
-	return cs.CoreV1().RESTClient().Get().
-		Throttle(nil).
-		UseProtobufAsDefault().
-		Resource("nodes").
-		VersionedParams(&opts, scheme.ParameterCodec).
-		Timeout(timeout).
-		Stream(ctx)
 }
 
 // informerFor is the factory's constructor of the shared Node

@@ -14,6 +14,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
 	internalinterfaces "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/internalinterfaces"
 	corev1listers "github.com/informer-gen/informer-gen/internal/corev1gen/listers/core/v1"
@@ -125,10 +126,14 @@ func newPersistentVolumeInformer(client versioned.Interface, options internalint
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "persistentvolumes"}
 	tweakListOptions := options.TweakListOptions
 	// Watches decode the server's protobuf stream themselves (see
-	// cache.ProtobufWatch), through the typed client where they cannot.
-	watchPersistentVolumes := &cache.ProtobufWatch[corev1.PersistentVolume, *corev1.PersistentVolume]{
+	// protowatch.Watcher), through the typed client where they cannot.
+	watchPersistentVolumes := &protowatch.Watcher[corev1.PersistentVolume, *corev1.PersistentVolume]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			return openPersistentVolumeWatchStream(ctx, client, opts)
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "persistentvolumes", metav1.NamespaceAll, opts, scheme.ParameterCodec)
 		},
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().PersistentVolumes().Watch(ctx, opts)
@@ -159,30 +164,6 @@ func newPersistentVolumeInformer(client versioned.Interface, options internalint
 			UseWatchList: !options.DisableWatchList,
 		},
 	)
-}
-
-// openPersistentVolumeWatchStream sends the request client's typed Watch sends
-// (unthrottled, asking for protobuf unless the client is configured for
-// another content type) and returns the response body;
-// cache.ErrNoStream when client is not a clientset made with a REST
-// client (a fake clientset, a wrapper).
-func openPersistentVolumeWatchStream(ctx context.Context, client versioned.Interface, opts metav1.ListOptions) (io.ReadCloser, error) {
-	cs, ok := client.(*versioned.Clientset)
-	if !ok || cs == nil || cs.CoreV1().RESTClient() == nil {
-		return nil, cache.ErrNoStream
-	}
-	var timeout time.Duration
-	if opts.TimeoutSeconds != nil {
-		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
-	}
-	opts.Watch = true
-	return cs.CoreV1().RESTClient().Get().
-		Throttle(nil).
-		UseProtobufAsDefault().
-		Resource("persistentvolumes").
-		VersionedParams(&opts, scheme.ParameterCodec).
-		Timeout(timeout).
-		Stream(ctx)
 }
 
 // informerFor is the factory's constructor of the shared PersistentVolume

@@ -1,4 +1,4 @@
-package cache
+package protowatch
 
 import (
 	"bufio"
@@ -19,8 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 )
 
-// protobufStream is the watch.Interface of one protobuf watch stream
-// (ProtobufWatch). Its goroutine, run, reads the stream's frames (a
+// stream is the watch.Interface of one protobuf watch stream
+// (Watcher). Its goroutine, run, reads the stream's frames (a
 // 4-byte big-endian length, then a metav1.WatchEvent), decodes each
 // event's object from the frame in place, and sends the events on
 // result, unbuffered, until the stream ends or Stop is called; it then
@@ -34,7 +34,7 @@ import (
 // event from the watch stream: ..." with client-go's wording of the
 // cause (a malformed frame is decoded again by the generated Unmarshal
 // methods client-go uses, for their error).
-type protobufStream[T any, PT ProtobufObject[T]] struct {
+type stream[T any, PT Object[T]] struct {
 	logger logr.Logger
 	kinds  envelopeKinds
 	body   io.ReadCloser
@@ -62,17 +62,17 @@ type envelopeKinds struct {
 	codecs           runtime.NegotiatedSerializer
 }
 
-func newProtobufStream[T any, PT ProtobufObject[T]](logger logr.Logger, kinds envelopeKinds, body io.ReadCloser) *protobufStream[T, PT] {
-	s := &protobufStream[T, PT]{logger: logger, kinds: kinds, body: body, result: make(chan watch.Event), done: make(chan struct{})}
+func newStream[T any, PT Object[T]](logger logr.Logger, kinds envelopeKinds, body io.ReadCloser) *stream[T, PT] {
+	s := &stream[T, PT]{logger: logger, kinds: kinds, body: body, result: make(chan watch.Event), done: make(chan struct{})}
 	go s.run()
 	return s
 }
 
 // ResultChan implements watch.Interface.
-func (s *protobufStream[T, PT]) ResultChan() <-chan watch.Event { return s.result }
+func (s *stream[T, PT]) ResultChan() <-chan watch.Event { return s.result }
 
 // Stop implements watch.Interface: it closes the body, which ends run.
-func (s *protobufStream[T, PT]) Stop() {
+func (s *stream[T, PT]) Stop() {
 	s.stopOnce.Do(func() {
 		close(s.done)
 		_ = s.body.Close()
@@ -84,7 +84,7 @@ func (s *protobufStream[T, PT]) Stop() {
 // stream in another format (the Accept header lets the server answer in
 // JSON, for a client configured for JSON or a type not served in
 // protobuf) is decoded as client-go decodes it.
-func (s *protobufStream[T, PT]) run() {
+func (s *stream[T, PT]) run() {
 	defer utilruntime.HandleCrashWithLogger(s.logger)
 	defer close(s.result)
 	defer s.Stop()
@@ -114,7 +114,7 @@ func (s *protobufStream[T, PT]) run() {
 
 // send sends the events next decodes until next fails or Stop is called,
 // and returns next's error (nil after Stop).
-func (s *protobufStream[T, PT]) send(next func() (watch.Event, error)) error {
+func (s *stream[T, PT]) send(next func() (watch.Event, error)) error {
 	for {
 		ev, err := next()
 		if err != nil {
@@ -132,7 +132,7 @@ func (s *protobufStream[T, PT]) send(next func() (watch.Event, error)) error {
 // other than protobuf that one of the codecs' stream serializers
 // recognizes from its first bytes (buffered in r): client-go's
 // restclientwatch.Decoder over the serializer's frames.
-func (s *protobufStream[T, PT]) otherFormat(r *bufio.Reader) (func() (watch.Event, error), bool) {
+func (s *stream[T, PT]) otherFormat(r *bufio.Reader) (func() (watch.Event, error), bool) {
 	_, _ = r.Peek(1)
 	start, _ := r.Peek(r.Buffered())
 	for _, info := range s.kinds.codecs.SupportedMediaTypes() {
@@ -180,7 +180,7 @@ func decodeOtherEvent(events streaming.Decoder, objects runtime.Decoder) (watch.
 
 // end reports the error that ended the stream as StreamWatcher.receive
 // does.
-func (s *protobufStream[T, PT]) end(err error) {
+func (s *stream[T, PT]) end(err error) {
 	switch {
 	case err == nil: // stopped
 	case err == io.EOF:
@@ -229,7 +229,7 @@ func readWatchFrame(r io.Reader, buf []byte) ([]byte, error) {
 
 // decodeWatchEvent decodes one frame: a metav1.WatchEvent whose object is
 // T, or a *metav1.Status for an ERROR event.
-func decodeWatchEvent[T any, PT ProtobufObject[T]](kinds envelopeKinds, frame []byte) (watch.Event, error) {
+func decodeWatchEvent[T any, PT Object[T]](kinds envelopeKinds, frame []byte) (watch.Event, error) {
 	if len(frame) == 0 {
 		return watch.Event{}, fmt.Errorf("empty data")
 	}
@@ -288,7 +288,7 @@ func watchEventFields(frame []byte) (eventType, raw []byte, err error) {
 // runtime.Unknown after protobufEnvelope): a T or a Status itself, any
 // other object with kinds.other. Its errors are client-go's protobuf
 // serializer's.
-func decodeEnvelope[T any, PT ProtobufObject[T]](kinds envelopeKinds, data []byte) (runtime.Object, error) {
+func decodeEnvelope[T any, PT Object[T]](kinds envelopeKinds, data []byte) (runtime.Object, error) {
 	if !bytes.HasPrefix(data, protobufEnvelope) || len(data) == len(protobufEnvelope) {
 		return runtime.Decode(kinds.other, data)
 	}

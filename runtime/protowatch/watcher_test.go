@@ -1,4 +1,4 @@
-package cache
+package protowatch
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,7 +28,7 @@ func metaCodecs(t *testing.T) runtime.NegotiatedSerializer {
 	return serializer.NewCodecFactory(s).WithoutConversion()
 }
 
-func TestProtobufWatchFallsBackToTheTypedWatch(t *testing.T) {
+func TestWatcherFallsBackToTheTypedWatch(t *testing.T) {
 	typed := watch.NewFake()
 	for _, tc := range []struct {
 		name       string
@@ -44,7 +43,7 @@ func TestProtobufWatchFallsBackToTheTypedWatch(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var opened, watched atomic.Int32
-			pw := &ProtobufWatch[metav1.PartialObjectMetadata, *metav1.PartialObjectMetadata]{
+			pw := &Watcher[metav1.PartialObjectMetadata, *metav1.PartialObjectMetadata]{
 				Open: func(context.Context, metav1.ListOptions) (io.ReadCloser, error) {
 					opened.Add(1)
 					return nil, tc.openErr
@@ -94,7 +93,7 @@ func (b *blockingBody) Close() error {
 	return nil
 }
 
-func TestProtobufWatchStopEndsTheStreamAndClosesTheBody(t *testing.T) {
+func TestWatcherStopEndsTheStreamAndClosesTheBody(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		data []byte // what the server sent before the stream went quiet
@@ -108,7 +107,7 @@ func TestProtobufWatchStopEndsTheStreamAndClosesTheBody(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				body := &blockingBody{data: tc.data, closed: make(chan struct{})}
-				pw := &ProtobufWatch[metav1.PartialObjectMetadata, *metav1.PartialObjectMetadata]{
+				pw := &Watcher[metav1.PartialObjectMetadata, *metav1.PartialObjectMetadata]{
 					Open:   func(context.Context, metav1.ListOptions) (io.ReadCloser, error) { return body, nil },
 					Kind:   metav1.SchemeGroupVersion.WithKind("PartialObjectMetadata"),
 					Codecs: metaCodecs(t),
@@ -120,9 +119,9 @@ func TestProtobufWatchStopEndsTheStreamAndClosesTheBody(t *testing.T) {
 				synctest.Wait() // the stream blocks
 				w.Stop()
 				w.Stop() // idempotent
-				select {
+				select { // Stop closes the body before it returns
 				case <-body.closed:
-				case <-time.After(10 * time.Second):
+				default:
 					t.Fatal("Stop did not close the body")
 				}
 				for range w.ResultChan() { // closed once the goroutine ends

@@ -1,4 +1,4 @@
-package cache
+package protowatch
 
 import (
 	"context"
@@ -14,49 +14,51 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// ErrNoStream is what ProtobufWatch.Open returns when its client cannot
+// ErrNoStream is what Watcher.Open returns when its client cannot
 // open a raw watch stream (a fake clientset, a clientset wrapped by the
-// user): the ProtobufWatch then watches through the typed client.
-var ErrNoStream = errors.New("cache: the client cannot open a raw watch stream")
+// user): the Watcher then watches through the typed client.
+var ErrNoStream = errors.New("protowatch: the client cannot open a raw watch stream")
 
-// ProtobufObject is an API object that decodes itself from protobuf (the
+// Object is an API object that decodes itself from protobuf (the
 // types of k8s.io/api): *T, a runtime.Object with the Unmarshal method
 // go-to-protobuf generates. Unmarshal must not keep data, which the
 // decoder reuses for the next event (generated Unmarshal methods copy
 // every string and byte slice they keep).
-type ProtobufObject[T any] interface {
+type Object[T any] interface {
 	*T
 	runtime.Object
 	Unmarshal(data []byte) error
 }
 
-// ProtobufWatch watches objects of type T through the watch stream it
+// Watcher watches objects of type T through the watch stream it
 // opens with the clientset's REST client, and decodes a protobuf stream
 // itself: each event's object is decoded once, from the frame it arrives
 // in, where client-go's watch decoder copies it twice first (the event's
 // RawExtension, then the Unknown envelope). The events, their objects
 // (with an empty TypeMeta) and the errors a caller sees are client-go's
-// (see protobufStream); a stream in another format (JSON, for a client
+// (see stream); a stream in another format (JSON, for a client
 // configured for it) is decoded as client-go decodes it.
 //
 // Generated informers of protobuf types watch through one, with Open
-// from the clientset's REST client and Watch the typed client's:
+// calling OpenStream with the clientset's REST client and Watch the
+// typed client's:
 //
-//	watchPods := &cache.ProtobufWatch[corev1.Pod, *corev1.Pod]{Open: open, Watch: typed, Kind: gvk, Codecs: scheme.Codecs.WithoutConversion()}
+//	watchPods := &protowatch.Watcher[corev1.Pod, *corev1.Pod]{Open: open, Watch: typed, Kind: gvk, Codecs: scheme.Codecs.WithoutConversion()}
 //	lw.WatchFuncWithContext = watchPods.WatchWithContext
 //
 // It watches through Watch when Open fails (ErrNoStream included), and
 // from the first time the server refuses the request's content type (406
-// or 415) on.
-type ProtobufWatch[T any, PT ProtobufObject[T]] struct {
+// or 415) on. A Watcher is safe for concurrent use; the reflector calls
+// WatchWithContext from its goroutine, once per watch.
+type Watcher[T any, PT Object[T]] struct {
 	// Open sends the request the typed client's Watch sends for options
 	// (with Watch set; unthrottled; Accept asking for protobuf first
 	// unless the client is configured otherwise: the REST client's
 	// Request.UseProtobufAsDefault) and returns the response body (its
-	// Request.Stream), or ErrNoStream.
+	// Request.Stream), or ErrNoStream: OpenStream does.
 	Open func(ctx context.Context, options metav1.ListOptions) (io.ReadCloser, error)
 	// Watch is the typed client's Watch.
-	Watch WatchFuncWithContext
+	Watch func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
 	// Kind is T's group, version and kind: objects of this kind (and
 	// Status objects) in a protobuf stream are decoded by T's Unmarshal.
 	Kind schema.GroupVersionKind
@@ -71,14 +73,15 @@ type ProtobufWatch[T any, PT ProtobufObject[T]] struct {
 	refused atomic.Bool
 }
 
-// WatchWithContext starts a watch; it is a WatchFuncWithContext.
-func (w *ProtobufWatch[T, PT]) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+// WatchWithContext starts a watch; it is a runtime/cache
+// WatchFuncWithContext.
+func (w *Watcher[T, PT]) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
 	if w.refused.Load() {
 		return w.Watch(ctx, options)
 	}
 	body, err := w.Open(ctx, options)
 	if err == nil {
-		return newProtobufStream[T, PT](klog.FromContext(ctx), w.kinds(), body), nil
+		return newStream[T, PT](klog.FromContext(ctx), w.kinds(), body), nil
 	}
 	if apierrors.IsNotAcceptable(err) || apierrors.IsUnsupportedMediaType(err) {
 		if !w.refused.Swap(true) {
@@ -93,7 +96,7 @@ func (w *ProtobufWatch[T, PT]) WatchWithContext(ctx context.Context, options met
 
 // kinds is what the streams decode themselves, and client-go's decoders
 // for the rest: the ones its REST client builds for a watch.
-func (w *ProtobufWatch[T, PT]) kinds() envelopeKinds {
+func (w *Watcher[T, PT]) kinds() envelopeKinds {
 	k := envelopeKinds{apiVersion: w.Kind.GroupVersion().String(), kind: w.Kind.Kind, codecs: w.Codecs, other: runtime.NoopDecoder{}}
 	if info, ok := runtime.SerializerInfoForMediaType(w.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf); ok {
 		k.other = w.Codecs.DecoderToVersion(info.Serializer, nil)

@@ -1,0 +1,31 @@
+// Package protowatch decodes a Kubernetes watch stream in protobuf itself,
+// for generated informers of the types that decode themselves from
+// protobuf (the types of k8s.io/api): each event's object is decoded
+// once, from the frame it arrives in, where client-go's watch decoder
+// copies it twice first. What a caller sees (events, objects, errors) is
+// client-go's StreamWatcher's over its protobuf decoder.
+//
+// It imports k8s.io/apimachinery, klog and nothing of k8s.io/client-go:
+// the REST request is sent through the client's own methods, declared
+// here as the Request interface that client-go's *rest.Request satisfies.
+//
+// # Data flow
+//
+//	Reflector --WatchWithContext--> Watcher --Open--> OpenStream(REST client) --> response body
+//	                                   |                                             |
+//	                                   |  (ErrNoStream, 406, 415, other errors)      v
+//	                                   +--Watch--> typed client's Watch        stream.run (one goroutine)
+//	                                                                                 |
+//	                                   frames --> decodeWatchEvent --> T.Unmarshal   |
+//	                                                                                 v
+//	                                                     ResultChan (unbuffered) --> Reflector
+//
+// A generated informer builds one Watcher per informer (watcher.go) with
+// Open calling OpenStream (open.go) with the clientset's REST client and
+// Watch the typed client's. Each WatchWithContext opens the stream and
+// starts a stream (stream.go), whose goroutine reads length-prefixed
+// frames, decodes each event and sends it on ResultChan until the stream
+// ends or Stop closes the body. A stream in another format (JSON, for a
+// client configured for it) is decoded by client-go's decoders for it,
+// from the codecs the Watcher is given.
+package protowatch
