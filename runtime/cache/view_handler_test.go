@@ -4,17 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 )
-
-// uidObject is testObject with a UID, for tests of re-created objects.
-func uidObject(namespace, name, uid, resourceVersion string) *metav1.PartialObjectMetadata {
-	o := testObject(namespace, name, resourceVersion)
-	o.UID = types.UID(uid)
-	return o
-}
 
 // viewHandler rebuilds the cache content from the notifications it gets,
 // checking that every notification is consistent with what it saw before:

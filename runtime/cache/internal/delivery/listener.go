@@ -167,7 +167,10 @@ func (l *Listener) initialDone() {
 }
 
 // Push queues n without ever waiting for the handler. Notifications
-// pushed after the listener stopped are dropped.
+// pushed after the listener stopped are dropped. It is safe for
+// concurrent use, but notifications of one key are delivered in the
+// order Push was called: the informer calls it from one goroutine at a
+// time, under its apply lock.
 func (l *Listener) Push(n Notification) {
 	if n.Initial {
 		l.initialPending.Add(1)
@@ -203,7 +206,7 @@ func (l *Listener) Push(n Notification) {
 	l.mu.Unlock()
 }
 
-// lagReportStep is the backlog growth between HandlerLag reports from push.
+// lagReportStep is the backlog growth between HandlerLag reports from Push.
 const lagReportStep = 256
 
 // coalesceLocked merges n into the pending change of its key.
@@ -366,7 +369,7 @@ func (l *Listener) waitLocked() {
 }
 
 // deliverFastLocked delivers the in-order buffer, swapping in the spare
-// one for push meanwhile; it is called with mu held and returns with it
+// one for Push meanwhile; it is called with mu held and returns with it
 // released.
 func (l *Listener) deliverFastLocked() {
 	batch := l.fast

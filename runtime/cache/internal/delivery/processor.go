@@ -18,7 +18,7 @@ var ErrStopped = errors.New("the informer has stopped")
 // and runs their goroutines. The listener lists are copy-on-write, so a
 // Batch reads them once with a single lock acquisition.
 type Processor struct {
-	clock clock.Clock
+	clock clock.Clock // immutable: schedules resyncs
 
 	// mu guards the fields below but wg; lock order in doc.go.
 	mu        sync.Mutex
