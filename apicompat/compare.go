@@ -29,7 +29,7 @@ func Compare(dir, upstream, ours string, m Mapping) (*Report, error) {
 // (see the package documentation); m need not relate upstream to ours
 // itself.
 func ComparePackages(upstream, ours *types.Package, m Mapping) *Report {
-	c := &comparer{m: m}
+	c := &comparer{m: m, reexported: reexports(ours)}
 	r := &Report{Upstream: upstream.Path(), Ours: ours.Path()}
 	for _, name := range upstream.Scope().Names() {
 		if !token.IsExported(name) {
@@ -52,6 +52,44 @@ func ComparePackages(upstream, ours *types.Package, m Mapping) *Report {
 
 type comparer struct {
 	m Mapping
+	// reexported maps a type declared in one of our packages to the
+	// alias another of ours declares for it (runtime/cache's
+	// "type Indexers = store.Indexers"): the alias's package and name
+	// are the type's as far as matching goes.
+	reexported map[*types.TypeName][]alias
+}
+
+// alias is a type alias's package path and name.
+type alias struct{ path, name string }
+
+// reexports returns, for ours and every package it imports, directly or
+// not, the types that a package-level alias of another package names
+// (controller-runtime's pattern: a front package aliasing the types of
+// an internal one).
+func reexports(ours *types.Package) map[*types.TypeName][]alias {
+	out := map[*types.TypeName][]alias{}
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package)
+	visit = func(p *types.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, name := range p.Scope().Names() {
+			tn, ok := p.Scope().Lookup(name).(*types.TypeName)
+			if !ok || !tn.IsAlias() || !tn.Exported() {
+				continue
+			}
+			if n, ok := types.Unalias(tn.Type()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg() != p {
+				out[n.Obj()] = append(out[n.Obj()], alias{path: p.Path(), name: name})
+			}
+		}
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+	}
+	visit(ours)
+	return out
 }
 
 func kindOf(o types.Object) string {
@@ -444,6 +482,11 @@ func (c *comparer) sameNamed(u, o *types.TypeName) bool {
 	}
 	path := u.Pkg().Path()
 	if mapped, ok := c.m.Map(path); ok {
+		for _, a := range c.reexported[o] {
+			if a.path == mapped && a.name == u.Name() {
+				return true
+			}
+		}
 		if o.Pkg().Path() != mapped {
 			return false
 		}

@@ -164,3 +164,46 @@ func TestMappingMapsLongestPrefixOnPathBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// mapImporter imports the packages it holds, else the default importer's.
+type mapImporter map[string]*types.Package
+
+func (m mapImporter) Import(path string) (*types.Package, error) {
+	if p, ok := m[path]; ok {
+		return p, nil
+	}
+	return importer.Default().Import(path)
+}
+
+// A type our package declares as an alias of a type of an internal package
+// of ours (controller-runtime's front/internal pattern) matches
+// upstream's type of that name; an internal type we do not alias does
+// not.
+func TestComparePackagesTakesOurAliasesOfInternalTypesAsOurs(t *testing.T) {
+	m := Mapping{"up/p": "our/p"}
+	fset := token.NewFileSet()
+	parse := func(path, src string, imp types.Importer) *types.Package {
+		t.Helper()
+		f, err := parser.ParseFile(fset, path+".go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkg, err := (&types.Config{Importer: imp}).Check(path, fset, []*ast.File{f}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return pkg
+	}
+	internal := parse("our/p/internal/e", "package e\ntype K func() int\ntype L int\n", importer.Default())
+	imp := mapImporter{"our/p/internal/e": internal}
+	up := check(t, "up/p", "type K func() int; type L int; func F(k K) {}; func G(l L) {}")
+	ours := parse("our/p", "package p\nimport \"our/p/internal/e\"\ntype K = e.K\ntype L int\nfunc F(k K) {}\nfunc G(l e.L) {}\n", imp)
+	r := ComparePackages(up, ours, m)
+	var incompatible []string
+	for _, f := range r.Incompatible {
+		incompatible = append(incompatible, f.Name)
+	}
+	if want := []string{"G"}; !reflect.DeepEqual(incompatible, want) {
+		t.Errorf("incompatible = %v, want %v (F's K is our alias of e.K; G's e.L has no alias of ours)\n%s", incompatible, want, r)
+	}
+}

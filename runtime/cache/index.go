@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/store"
 )
 
 // NamespaceIndex is the name of the index that files objects by namespace,
@@ -11,11 +13,12 @@ import (
 const NamespaceIndex = "namespace"
 
 // IndexFunc computes the index values of obj. It must be deterministic and
-// must not retain obj.
-type IndexFunc func(obj any) ([]string, error)
+// must not retain obj. It is the engine store's type (package
+// internal/store), as client-go's is its store's.
+type IndexFunc = store.IndexFunc
 
 // Indexers maps index names to their IndexFunc.
-type Indexers map[string]IndexFunc
+type Indexers = store.Indexers
 
 // MetaNamespaceIndexFunc indexes an object by its namespace.
 func MetaNamespaceIndexFunc(obj any) ([]string, error) {

@@ -5,10 +5,12 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/store"
 )
 
 // KeyFunc returns the key under which a Store files obj.
-type KeyFunc func(obj any) (string, error)
+type KeyFunc = store.KeyFunc
 
 // ExplicitKey is a key passed where an object is expected; KeyFuncs in this
 // package return it unchanged.

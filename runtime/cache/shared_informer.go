@@ -330,7 +330,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, out 
 			// Copied before the store publishes obj to readers.
 			detectorCopy = s.detector.copyOf(obj)
 		}
-		old, exists, stored, err := s.indexer.swapKeyed(key, obj, keep)
+		old, exists, stored, err := s.indexer.SwapKeyed(key, obj, keep)
 		if err != nil {
 			// The store refused obj and kept what it had (an index function
 			// failed); handlers stay consistent with the store.
@@ -356,7 +356,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, out 
 			out.Distribute(delivery.Notification{Kind: delivery.Update, Key: key, Old: old, New: obj})
 		}
 	case Deleted:
-		if _, exists := s.indexer.deleteKeyed(key); !exists {
+		if _, exists := s.indexer.DeleteKeyed(key); !exists {
 			return
 		}
 		if s.detector != nil {
@@ -475,7 +475,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if err := s.processor.Add(l, s.resyncCheckPeriod); err != nil {
 		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, err)
 	}
-	keys, objs := s.indexer.listKeyed()
+	keys, objs := s.indexer.ListKeyed()
 	for i, obj := range objs {
 		l.Push(delivery.Notification{Kind: delivery.Add, Initial: true, Key: keys[i], New: obj})
 	}

@@ -2,22 +2,6 @@ package cache
 
 import "fmt"
 
-// Bookmark records rv as the resourceVersion the store reflects.
-func (s *threadSafeStore) Bookmark(rv string) {
-	if rv == "" {
-		return
-	}
-	s.lastRV.Store(&rv)
-}
-
-// LastStoreSyncResourceVersion returns the resourceVersion last recorded.
-func (s *threadSafeStore) LastStoreSyncResourceVersion() string {
-	if rv := s.lastRV.Load(); rv != nil {
-		return *rv
-	}
-	return ""
-}
-
 // storeOptions collects the StoreOptions of one store.
 type storeOptions struct {
 	transform TransformFunc

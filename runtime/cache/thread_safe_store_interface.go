@@ -135,7 +135,7 @@ func (k *keyedStore) Update(key string, obj any) {
 	rv, hasRV := objectRV(obj)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if err := k.store.putKeyed(key, obj); err != nil {
+	if err := k.store.PutKeyed(key, obj); err != nil {
 		panic(k.writeFailure(key, obj, err))
 	}
 	if hasRV {
@@ -149,12 +149,8 @@ func (k *keyedStore) writeFailure(key string, obj any, err error) error {
 	if obj == nil {
 		return fmt.Errorf("cache: ThreadSafeStore cannot store a nil object (key %q)", key)
 	}
-	k.store.mu.RLock()
-	defer k.store.mu.RUnlock()
-	for _, ix := range k.store.indexes {
-		if _, ierr := ix.fn(obj); ierr != nil {
-			return fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", key, ix.name, ierr)
-		}
+	if name, ierr := k.store.IndexFailure(obj); ierr != nil {
+		return fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", key, name, ierr)
 	}
 	return fmt.Errorf("cache: ThreadSafeStore cannot store the object under key %q: %w", key, err)
 }
@@ -171,7 +167,7 @@ func (k *keyedStore) DeleteWithObject(key string, obj any) {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.store.deleteKeyed(key)
+	k.store.DeleteKeyed(key)
 	if hasRV {
 		k.setRV(rv)
 	}
@@ -200,7 +196,7 @@ func (k *keyedStore) Replace(items map[string]any, resourceVersion string) {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if err := k.replaceStore(keys, list); err != nil {
+	if err := k.store.ReplaceKeyed(keys, list); err != nil {
 		for i, obj := range list {
 			if obj == nil || k.indexFails(obj) {
 				panic(k.writeFailure(keys[i], obj, err))
@@ -211,34 +207,10 @@ func (k *keyedStore) Replace(items map[string]any, resourceVersion string) {
 	k.setRV(resourceVersion)
 }
 
-// replaceStore swaps the inner store's content for list, filed under keys.
-func (k *keyedStore) replaceStore(keys []string, list []any) error {
-	s := k.store
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, obj := range list {
-		if obj == nil {
-			return errNilObject
-		}
-	}
-	objects, indexes, err := build(keys, list, s.indexes)
-	if err != nil {
-		return err
-	}
-	s.objects, s.indexes = objects, indexes
-	return nil
-}
-
 // indexFails reports whether an index function fails on obj.
 func (k *keyedStore) indexFails(obj any) bool {
-	k.store.mu.RLock()
-	defer k.store.mu.RUnlock()
-	for _, ix := range k.store.indexes {
-		if _, err := ix.fn(obj); err != nil {
-			return true
-		}
-	}
-	return false
+	_, err := k.store.IndexFailure(obj)
+	return err != nil
 }
 
 // Index returns the stored objects sharing a value of index indexName

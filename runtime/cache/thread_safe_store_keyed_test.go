@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/store"
+
 	"errors"
 	"slices"
 	"testing"
@@ -14,7 +16,7 @@ func TestStoreKeyedWritesMatchPublicWrites(t *testing.T) {
 	public := newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, indexers)
 	keyed := newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, indexers)
 	swapped := newThreadSafeStore(DeletionHandlingMetaNamespaceKeyFunc, indexers)
-	if !keyed.index(NamespaceIndex).namespaceOfKey {
+	if !keyed.NamespaceFiled(NamespaceIndex) {
 		t.Fatal("the namespace index is not filed from keys: the test would not cover that path")
 	}
 	steps := []struct {
@@ -40,23 +42,23 @@ func TestStoreKeyedWritesMatchPublicWrites(t *testing.T) {
 			if err := public.Delete(step.obj); err != nil {
 				t.Fatalf("%s: Delete: %v", step.name, err)
 			}
-			if _, exists := keyed.deleteKeyed(key); exists != wantExists {
+			if _, exists := keyed.DeleteKeyed(key); exists != wantExists {
 				t.Fatalf("%s: deleteKeyed reported exists=%v, want %v", step.name, exists, wantExists)
 			}
-			swapped.deleteKeyed(key)
+			swapped.DeleteKeyed(key)
 		} else {
 			if err := public.Update(step.obj); err != nil {
 				t.Fatalf("%s: Update: %v", step.name, err)
 			}
-			if err := keyed.putKeyed(key, step.obj); err != nil {
+			if err := keyed.PutKeyed(key, step.obj); err != nil {
 				t.Fatalf("%s: putKeyed: %v", step.name, err)
 			}
-			if _, _, _, err := swapped.swapKeyed(key, step.obj, nil); err != nil {
-				t.Fatalf("%s: swapKeyed: %v", step.name, err)
+			if _, _, _, err := swapped.SwapKeyed(key, step.obj, nil); err != nil {
+				t.Fatalf("%s: SwapKeyed: %v", step.name, err)
 			}
 		}
 		assertSameStoreContent(t, step.name, public, keyed)
-		assertSameStoreContent(t, step.name+" (swapKeyed)", public, swapped)
+		assertSameStoreContent(t, step.name+" (SwapKeyed)", public, swapped)
 	}
 }
 
@@ -102,14 +104,14 @@ func TestStorePutKeyedFailsAtomicallyOnIndexError(t *testing.T) {
 		}
 		return []string{"ok"}, nil
 	}})
-	if err := s.putKeyed("ns/good", testObject("ns", "good", "1")); err != nil {
+	if err := s.PutKeyed("ns/good", testObject("ns", "good", "1")); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.putKeyed("ns/bad", testObject("ns", "bad", "1")); !errors.Is(err, failing) {
+	if err := s.PutKeyed("ns/bad", testObject("ns", "bad", "1")); !errors.Is(err, failing) {
 		t.Fatalf("putKeyed of an object the index rejects: err %v, want %v", err, failing)
 	}
-	if err := s.putKeyed("ns/nil", nil); !errors.Is(err, errNilObject) {
-		t.Fatalf("putKeyed(nil): err %v, want %v", err, errNilObject)
+	if err := s.PutKeyed("ns/nil", nil); !errors.Is(err, store.ErrNilObject) {
+		t.Fatalf("putKeyed(nil): err %v, want %v", err, store.ErrNilObject)
 	}
 	if keys := s.ListKeys(); !slices.Equal(keys, []string{"ns/good"}) {
 		t.Fatalf("keys after failed writes: %v, want [ns/good]", keys)
@@ -123,14 +125,14 @@ func TestStoreListKeyedPairsKeysWithTheirObjects(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s.deleteKeyed("ns/b")
-	keys, objs := s.listKeyed()
+	s.DeleteKeyed("ns/b")
+	keys, objs := s.ListKeyed()
 	if len(keys) != 2 || len(objs) != 2 {
-		t.Fatalf("listKeyed returned %d keys and %d objects, want 2 and 2", len(keys), len(objs))
+		t.Fatalf("ListKeyed returned %d keys and %d objects, want 2 and 2", len(keys), len(objs))
 	}
 	for i, obj := range objs {
 		if key, _ := MetaNamespaceKeyFunc(obj); key != keys[i] {
-			t.Fatalf("object %d has key %q but listKeyed paired it with %q", i, key, keys[i])
+			t.Fatalf("object %d has key %q but ListKeyed paired it with %q", i, key, keys[i])
 		}
 	}
 }
@@ -165,12 +167,12 @@ func TestStoreSwapKeyed(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			old, exists, stored, err := s.swapKeyed("ns/a", tt.obj, tt.keep)
+			old, exists, stored, err := s.SwapKeyed("ns/a", tt.obj, tt.keep)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if old != tt.wantOld || exists != tt.wantExists || stored != tt.wantStored {
-				t.Fatalf("swapKeyed = (%v, %v, %v), want (%v, %v, %v)", old, exists, stored, tt.wantOld, tt.wantExists, tt.wantStored)
+				t.Fatalf("SwapKeyed = (%v, %v, %v), want (%v, %v, %v)", old, exists, stored, tt.wantOld, tt.wantExists, tt.wantStored)
 			}
 			if got, _, _ := s.GetByKey("ns/a"); got != tt.wantContent {
 				t.Fatalf("stored %v, want %v", got, tt.wantContent)
@@ -194,9 +196,9 @@ func TestStoreSwapKeyedReportsTheStoredObjectOnIndexError(t *testing.T) {
 	if err := s.Add(good); err != nil {
 		t.Fatal(err)
 	}
-	old, exists, stored, err := s.swapKeyed("ns/a", testObject("ns", "a", "bad"), nil)
+	old, exists, stored, err := s.SwapKeyed("ns/a", testObject("ns", "a", "bad"), nil)
 	if !errors.Is(err, failing) || old != good || !exists || stored {
-		t.Fatalf("swapKeyed = (%v, %v, %v, %v), want the stored object, true, false and the index error", old, exists, stored, err)
+		t.Fatalf("SwapKeyed = (%v, %v, %v, %v), want the stored object, true, false and the index error", old, exists, stored, err)
 	}
 	if got, _, _ := s.GetByKey("ns/a"); got != good {
 		t.Fatalf("store holds %v after a failed swap, want the previous object", got)
@@ -220,20 +222,20 @@ func TestStoreFilesTheNamespaceIndexFromKeysOnlyForMetaNamespaceFunctions(t *tes
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newThreadSafeStore(tt.keyFunc, Indexers{"ix": tt.index})
-			if got := s.index("ix").namespaceOfKey; got != tt.want {
+			if got := s.NamespaceFiled("ix"); got != tt.want {
 				t.Fatalf("namespaceOfKey = %v, want %v", got, tt.want)
 			}
 			if err := s.AddIndexers(Indexers{"added": tt.index}); err != nil {
 				t.Fatal(err)
 			}
-			if got := s.index("added").namespaceOfKey; got != tt.want {
+			if got := s.NamespaceFiled("added"); got != tt.want {
 				t.Fatalf("namespaceOfKey of an index added later = %v, want %v", got, tt.want)
 			}
 			// Replace rebuilds the indexes: the flag survives.
 			if err := s.Replace([]any{testObject("ns", "a", "1")}, "1"); err != nil {
 				t.Fatal(err)
 			}
-			if got := s.index("ix").namespaceOfKey; got != tt.want {
+			if got := s.NamespaceFiled("ix"); got != tt.want {
 				t.Fatalf("namespaceOfKey after Replace = %v, want %v", got, tt.want)
 			}
 		})

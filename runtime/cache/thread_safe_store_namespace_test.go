@@ -21,15 +21,15 @@ func TestStoreNamespaceIndexAgreesWithItsFunctionForNamesWithSlashes(t *testing.
 	}
 	writers := []writer{
 		{"Add", func(s *threadSafeStore, _ string, obj any) error { return s.Add(obj) }},
-		{"swapKeyed", func(s *threadSafeStore, key string, obj any) error {
-			_, _, _, err := s.swapKeyed(key, obj, nil)
+		{"SwapKeyed", func(s *threadSafeStore, key string, obj any) error {
+			_, _, _, err := s.SwapKeyed(key, obj, nil)
 			return err
 		}},
 	}
 	deleters := []deleter{
 		{"Delete", func(s *threadSafeStore, _ string, obj any) error { return s.Delete(obj) }},
-		{"deleteKeyed", func(s *threadSafeStore, key string, _ any) error {
-			if _, ok := s.deleteKeyed(key); !ok {
+		{"DeleteKeyed", func(s *threadSafeStore, key string, _ any) error {
+			if _, ok := s.DeleteKeyed(key); !ok {
 				t.Fatalf("deleteKeyed(%q): not found", key)
 			}
 			return nil

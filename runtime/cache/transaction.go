@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/store"
+
 	"fmt"
 	"maps"
 	"slices"
@@ -109,29 +111,14 @@ func (s *threadSafeStore) Transaction(txns ...Transaction) *TransactionError {
 // transact applies txns under one write lock and returns, by index in
 // txns, the error of each that could not be applied.
 func (s *threadSafeStore) transact(txns []ThreadSafeStoreTransaction) map[int]error {
-	var failed map[int]error
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	ops := make([]store.Op, len(txns))
 	for i, txn := range txns {
-		var err error
-		switch txn.Type {
-		case TransactionTypeAdd, TransactionTypeUpdate:
-			if txn.Object == nil {
-				err = errNilObject
-			} else {
-				err = s.putKeyedLocked(txn.Key, txn.Object)
-			}
-		case TransactionTypeDelete:
-			s.deleteKeyedLocked(txn.Key)
-		}
-		if err != nil {
-			if failed == nil {
-				failed = map[int]error{}
-			}
-			failed[i] = fmt.Errorf("cache: transaction %s of key %q: %w", txn.Type, txn.Key, err)
+		ops[i] = store.Op{Key: txn.Key, Obj: txn.Object, Delete: txn.Type == TransactionTypeDelete, Name: string(txn.Type)}
+		if txn.Type != TransactionTypeAdd && txn.Type != TransactionTypeUpdate && txn.Type != TransactionTypeDelete {
+			ops[i] = store.Op{Key: txn.Key, Skip: true}
 		}
 	}
-	return failed
+	return s.Transact(ops)
 }
 
 // Transaction applies txns in order under one lock, as Add, Update and

@@ -1,4 +1,4 @@
-package cache
+package store
 
 import "github.com/informer-gen/informer-gen/runtime/cache/internal/probe"
 

@@ -1,11 +1,11 @@
-package cache
+package store
 
 import (
 	"strconv"
 	"testing"
 )
 
-// The benchmarks here drive the three users of probe.Table directly, below
+// The benchmarks here drive the store's users of probe.Table (the object table and the id sets) directly, below
 // the locks and key functions, so that a change to the table shows in
 // nanoseconds rather than in the noise of a whole store or informer.
 

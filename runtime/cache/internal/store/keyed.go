@@ -1,4 +1,6 @@
-package cache
+package store
+
+import "fmt"
 
 // This file holds the store's keyed write path: writes by a caller that
 // already computed the object's key with the store's key function (the
@@ -6,20 +8,20 @@ package cache
 // saves computing the key a second time and lets the store keep the
 // caller's key string instead of allocating its own.
 
-// putKeyed stores obj under key, which must be what the store's key
+// PutKeyed stores obj under key, which must be what the store's key
 // function returns for obj. It fails, leaving the store unchanged, when an
 // index value of obj cannot be computed. Safe for concurrent use.
-func (s *threadSafeStore) putKeyed(key string, obj any) error {
+func (s *Indexed) PutKeyed(key string, obj any) error {
 	if obj == nil {
-		return errNilObject
+		return ErrNilObject
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.putKeyedLocked(key, obj)
 }
 
-// putKeyedLocked is putKeyed with s.mu held for writing.
-func (s *threadSafeStore) putKeyedLocked(key string, obj any) error {
+// putKeyedLocked is PutKeyed with s.mu held for writing.
+func (s *Indexed) putKeyedLocked(key string, obj any) error {
 	var buf [4][]string
 	vals := buf[:0]
 	for _, ix := range s.indexes {
@@ -33,16 +35,16 @@ func (s *threadSafeStore) putKeyedLocked(key string, obj any) error {
 	return nil
 }
 
-// deleteKeyed removes the object stored under key and returns it; exists
+// DeleteKeyed removes the object stored under key and returns it; exists
 // is false when key was absent. Safe for concurrent use.
-func (s *threadSafeStore) deleteKeyed(key string) (old any, exists bool) {
+func (s *Indexed) DeleteKeyed(key string) (old any, exists bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.deleteKeyedLocked(key)
 }
 
-// deleteKeyedLocked is deleteKeyed with s.mu held for writing.
-func (s *threadSafeStore) deleteKeyedLocked(key string) (old any, exists bool) {
+// deleteKeyedLocked is DeleteKeyed with s.mu held for writing.
+func (s *Indexed) deleteKeyedLocked(key string) (old any, exists bool) {
 	id, ok := s.objects.lookup(key)
 	if !ok {
 		return nil, false
@@ -59,9 +61,9 @@ func (s *threadSafeStore) deleteKeyedLocked(key string) (old any, exists bool) {
 	return old, true
 }
 
-// listKeyed returns every stored object with its key, in no particular
+// ListKeyed returns every stored object with its key, in no particular
 // order: objs[i] is stored under keys[i]. Safe for concurrent use.
-func (s *threadSafeStore) listKeyed() (keys []string, objs []any) {
+func (s *Indexed) ListKeyed() (keys []string, objs []any) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	keys = make([]string, 0, s.objects.len())
@@ -74,7 +76,7 @@ func (s *threadSafeStore) listKeyed() (keys []string, objs []any) {
 	return keys, objs
 }
 
-// swapKeyed stores obj under key, which must be what the store's key
+// SwapKeyed stores obj under key, which must be what the store's key
 // function returns for obj, and returns the object it replaced (exists is
 // false when key was absent). When keep is not nil and keep(old, obj) is
 // true for the stored object old, the store is left unchanged. stored
@@ -83,11 +85,11 @@ func (s *threadSafeStore) listKeyed() (keys []string, objs []any) {
 // reported. keep runs with the store's write lock held: it must be fast and
 // must not call back into the store. Safe for concurrent use.
 //
-// It is one lookup and one lock where GetByKey followed by putKeyed takes
+// It is one lookup and one lock where GetByKey followed by PutKeyed takes
 // two of each.
-func (s *threadSafeStore) swapKeyed(key string, obj any, keep func(old, obj any) bool) (old any, exists, stored bool, err error) {
+func (s *Indexed) SwapKeyed(key string, obj any, keep func(old, obj any) bool) (old any, exists, stored bool, err error) {
 	if obj == nil {
-		return nil, false, false, errNilObject
+		return nil, false, false, ErrNilObject
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -147,4 +149,78 @@ func (ix *storeIndex) moveNamespace(id uint32, old any, ns string) {
 		ix.removeValue(id, oldNS)
 		ix.addValue(id, ns)
 	}
+}
+
+// ReplaceKeyed makes list, filed under keys (keys[i] is list[i]'s), the
+// whole content; the last of two objects under one key wins. It fails,
+// leaving the store unchanged, when an object is nil or an index value
+// cannot be computed. It does not record a resourceVersion.
+func (s *Indexed) ReplaceKeyed(keys []string, list []any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, obj := range list {
+		if obj == nil {
+			return ErrNilObject
+		}
+	}
+	objects, indexes, err := build(keys, list, s.indexes)
+	if err != nil {
+		return err
+	}
+	s.objects, s.indexes = objects, indexes
+	return nil
+}
+
+// IndexFailure returns the name of the first index (by name) whose
+// function fails on obj, and its error; "" and nil when none does.
+func (s *Indexed) IndexFailure(obj any) (string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, ix := range s.indexes {
+		if _, err := ix.fn(obj); err != nil {
+			return ix.name, err
+		}
+	}
+	return "", nil
+}
+
+// Op is one write of Transact: obj filed under Key, or Key deleted.
+type Op struct {
+	Key    string
+	Obj    any
+	Delete bool
+	// Name names the write in its error ("Add", "Update", "Delete").
+	Name string
+	// Skip makes the op a no-op (a write of a kind the caller does not
+	// know).
+	Skip bool
+}
+
+// Transact applies ops in order under one write lock and returns, by
+// index in ops, the error of each that could not be applied (a nil
+// object, or an index value that cannot be computed); nil when every op
+// was applied.
+func (s *Indexed) Transact(ops []Op) map[int]error {
+	var failed map[int]error
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, op := range ops {
+		var err error
+		switch {
+		case op.Skip:
+		case op.Delete:
+			s.deleteKeyedLocked(op.Key)
+		case op.Obj == nil:
+			err = ErrNilObject
+		default:
+			err = s.putKeyedLocked(op.Key, op.Obj)
+		}
+		if err != nil {
+			if failed == nil {
+				failed = map[int]error{}
+			}
+			failed[i] = fmt.Errorf("cache: transaction %s of key %q: %w", op.Name, op.Key, err)
+		}
+	}
+	return failed
 }
