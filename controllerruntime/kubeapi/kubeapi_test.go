@@ -205,3 +205,23 @@ func TestGeneratedWalksShareTheRepeatedPartsOfPods(t *testing.T) {
 		}
 	}
 }
+
+// reflectedPod is Pod under another name: no walk is registered for it,
+// so package compact compacts it with its reflective walk.
+type reflectedPod corev1.Pod
+
+func TestGeneratedPodWalkGivesWhatTheReflectiveWalkGives(t *testing.T) {
+	if compact.Registered(&reflectedPod{}) {
+		t.Fatal("the reflective stand-in has a registered walk")
+	}
+	generated, reflective := compact.NewTable(), compact.NewTable()
+	for range 3 {
+		g := decodeLike(t, realShaped()[0]).(*corev1.Pod)
+		r := (*reflectedPod)(decodeLike(t, realShaped()[0]).(*corev1.Pod))
+		generated.Object(g)
+		reflective.Object(r)
+		if !reflect.DeepEqual(g, (*corev1.Pod)(r)) {
+			t.Fatalf("the generated and the reflective walks give different Pods:\n generated %+v\nreflective %+v", g, r)
+		}
+	}
+}

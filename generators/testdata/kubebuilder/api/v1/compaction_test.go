@@ -93,3 +93,22 @@ func TestGeneratedWalkKeepsTheObjectAndSharesWhatRepeats(t *testing.T) {
 		}
 	}
 }
+
+// reflected is CronJob under another name: no walk is registered for it,
+// so package compact compacts it with its reflective walk.
+type reflected batchv1.CronJob
+
+func TestGeneratedWalkGivesWhatTheReflectiveWalkGives(t *testing.T) {
+	if compact.Registered(&reflected{}) {
+		t.Fatal("the reflective stand-in has a registered walk")
+	}
+	generated, reflective := compact.NewTable(), compact.NewTable()
+	for range 3 {
+		g, r := decode(t), (*reflected)(decode(t))
+		generated.Object(g)
+		reflective.Object(r)
+		if !reflect.DeepEqual(g, (*batchv1.CronJob)(r)) {
+			t.Fatalf("the generated and the reflective walks give different objects:\n generated %+v\nreflective %+v", g, r)
+		}
+	}
+}
