@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -232,5 +233,50 @@ func TestReaderMutatingACachedObjectIsReportedWithKeyAndField(t *testing.T) {
 	defer mu.Unlock()
 	if len(reports) == 0 || !strings.Contains(reports[0], `"ns/oa"`) || !strings.Contains(reports[0], ".ObjectMeta.Finalizers[0]") {
 		t.Fatalf("reports %q, want one naming ns/oa and .ObjectMeta.Finalizers[0]", reports)
+	}
+}
+
+// An informer given a Compactor compacts with it, and only while Compact
+// is on: every object entering the cache goes through it, a new version
+// with the cached one as old.
+func TestCompactingInformerUsesTheCompactorItIsGiven(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, on := range []bool{true, false} {
+		t.Run(map[bool]string{true: "compaction on", false: "compaction off"}[on], func(t *testing.T) {
+			t.Setenv(mutationDetectorEnv, "false")
+			var mu sync.Mutex
+			var calls []string
+			compactor := func(obj, old any) {
+				mu.Lock()
+				defer mu.Unlock()
+				call := obj.(*metav1.PartialObjectMetadata).Name
+				if old != nil {
+					call += "<" + old.(*metav1.PartialObjectMetadata).ResourceVersion
+				}
+				calls = append(calls, call)
+			}
+			srv := newModelServer()
+			addLabelled(t, srv, 1)
+			inf := startInformer(t, srv, SharedIndexInformerOptions{Compact: on, Compactor: compactor}, nil)
+			defer inf.stop(t)
+			waitConverged(t, srv, inf)
+			cached, _, _ := inf.GetStore().GetByKey("ns/oa")
+			o := cached.(*metav1.PartialObjectMetadata).DeepCopy()
+			rv := o.ResourceVersion
+			o.Labels = map[string]string{"app": "db"}
+			if _, err := srv.Update(o); err != nil {
+				t.Fatal(err)
+			}
+			waitConverged(t, srv, inf)
+			mu.Lock()
+			defer mu.Unlock()
+			want := []string{"oa", "oa<" + rv}
+			if !on {
+				want = nil
+			}
+			if !slices.Equal(calls, want) {
+				t.Errorf("compactor calls %v, want %v", calls, want)
+			}
+		})
 	}
 }

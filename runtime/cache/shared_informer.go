@@ -72,6 +72,13 @@ type SharedIndexInformerOptions struct {
 	// turn it on (factory.WithoutCompaction and ByObject.DisableCompaction
 	// turn it off). SetCompaction changes it before Run.
 	Compact bool
+	// Compactor is the compaction Compact turns on: it compacts obj in
+	// place, old being the compact version obj replaces (nil for none).
+	// informer-gen's generated informers set it to their kind's generated
+	// walks (compact.TransformWith); nil means the walks registered for
+	// the example object's type in compact.Default() (compact.Register,
+	// RegisterUpdate), else its reflective walk (compact.For).
+	Compactor func(obj, old any)
 	// Clock drives resync scheduling; the real clock by default.
 	Clock clock.WithTicker
 	// Shard, when set, makes the informer hold only the shard the source
@@ -609,6 +616,9 @@ func (s *sharedIndexInformer) SetCompaction(on bool) error {
 func (s *sharedIndexInformer) compactionLocked() func(obj, hint any) {
 	if !s.compact {
 		return nil
+	}
+	if s.opts.Compactor != nil {
+		return s.opts.Compactor
 	}
 	return compact.Default().TransformUpdate(s.exampleObject)
 }
