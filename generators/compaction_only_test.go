@@ -153,6 +153,12 @@ func TestWalksOnlyRefusesBadInputNamingIt(t *testing.T) {
 			want:      []string{"--versioned-clientset-package does not apply", "--single-directory does not apply"},
 		},
 		{
+			name:      "an output package without an output folder",
+			opts:      Options{Dir: mod, Patterns: []string{"./objects"}, OutputPackage: "example.com/tmp/walks"},
+			wantUsage: true,
+			want:      []string{"--output-pkg (the import path of --output-dir) does not apply"},
+		},
+		{
 			name:      "as lister-gen",
 			opts:      Options{Dir: mod, Patterns: []string{"./objects"}, ListersOnly: true},
 			wantUsage: true,

@@ -183,6 +183,9 @@ func (o *Options) validateWalksOnly() []error {
 	refuse("--single-directory", o.SingleDirectory)
 	refuse("--informers-subdir", o.InformersSubdir != "" && o.InformersSubdir != defaultInformersSubdir)
 	refuse("--listers-subdir", o.ListersSubdir != "" && o.ListersSubdir != defaultListersSubdir)
+	if o.OutputPackage != "" && o.OutputDir == "" {
+		errs = append(errs, errors.New("--walks-only without --output-dir writes into each input package: --output-pkg (the import path of --output-dir) does not apply"))
+	}
 	if o.ListersOnly {
 		errs = append(errs, errors.New("--walks-only writes only the compaction walks, lister-gen only listers: run the walks-only mode as informer-gen"))
 	}
