@@ -215,28 +215,35 @@
 // lagging handlers, OnResync for handlers that implement ResyncHandler;
 // and typed adapters report objects of another type instead of panicking.
 //
-// # client-go's older API
+// # Compatibility code: compat_*.go
 //
-// For code that still uses them, the package also has client-go's older
-// stores and queues, each in its own file and documented on its name:
-// ThreadSafeStore (a store keyed by its callers, over this package's
-// indexed store), the expiring stores (ExpirationCache: NewTTLStore,
-// NewExpirationStore, NewFakeExpirationStore), UndeltaStore, MutationCache,
-// FIFO and RealFIFO, and the single-handler informer constructors
-// (NewInformer, NewIndexerInformer, NewInformerWithOptions), which run a
-// shared informer with one handler. The rest of client-go's tools/cache is
-// here too, one concept per file, for code written against it: the
-// low-level controller (Config and New, controller_config.go, a Reflector
-// filling a Queue popped into Process), Heap, transactions on stores
-// (transaction.go), FakeCustomStore, RetryWithDeadline, the standalone
-// MutationDetector, the reflector's MetricsProvider (kept, not used, as in
-// client-go), ShutDownEventHandler, and the optional interfaces a custom
-// store under a Reflector may implement: ReflectorBookmarkStore (told of
-// each bookmark), ResourceVersionUpdater (told of each resourceVersion)
-// and TransformingStore (its transform applies to a watch list's
-// objects). Getter, NewListWatchFromClient and
-// NewFilteredListWatchFromClient need client-go's REST client: the
-// listwatch module provides them.
+// For code written against client-go, the package also has client-go's
+// older stores and queues and the rest of its tools/cache, which the
+// informer never uses. They live in files named compat_<concept>.go (and
+// their tests in compat_<concept>_test.go), each exported type's doc says
+// "the informer does not use it", and no other file of the package uses
+// what they declare (TestCompatibilityCodeIsFencedInCompatFiles):
+// ThreadSafeStore (compat_thread_safe_store.go, a store keyed by its
+// callers, over this package's indexed store), the expiring stores
+// (compat_expiration_store.go: ExpirationCache, NewTTLStore,
+// NewExpirationStore; NewFakeExpirationStore), UndeltaStore, MutationCache,
+// FIFO and the Queue interface (compat_fifo.go), RealFIFO
+// (compat_real_fifo*.go), the single-handler informer constructors
+// (compat_informer_constructors.go: NewInformer, NewIndexerInformer,
+// NewInformerWithOptions, which run a shared informer with one handler),
+// the low-level controller (compat_controller_config.go: Config and New,
+// a Reflector filling a Queue popped into Process), Heap, transactions on
+// stores (compat_transaction.go), FakeCustomStore, RetryWithDeadline, the
+// standalone MutationDetector (compat_mutation_detector.go) and the
+// reflector's MetricsProvider (kept, not used, as in client-go).
+//
+// Also kept for client-go, but part of the informer's API:
+// ShutDownEventHandler, and the optional interfaces a custom store under
+// a Reflector may implement: ReflectorBookmarkStore (told of each
+// bookmark), ResourceVersionUpdater (told of each resourceVersion) and
+// TransformingStore (its transform applies to a watch list's objects).
+// Getter, NewListWatchFromClient and NewFilteredListWatchFromClient need
+// client-go's REST client: the listwatch module provides them.
 //
 // # Debugging
 //

@@ -1,6 +1,9 @@
 package cache
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // KeyError is the error the stores and queues kept for client-go's older
 // API (the FIFO, RealFIFO, expiration stores) return when their KeyFunc
@@ -20,3 +23,8 @@ func (k KeyError) Error() string {
 func (k KeyError) Unwrap() error {
 	return k.Err
 }
+
+// ErrZeroLengthDeltasObject is returned in a KeyError if a Deltas object
+// with 0 length is encountered: DeltaFIFO.KeyOf and a RealFIFO's key of an
+// empty Deltas. It should not happen.
+var ErrZeroLengthDeltasObject = errors.New("0 length Deltas object; can't get key")

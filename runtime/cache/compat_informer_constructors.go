@@ -21,6 +21,9 @@ import (
 // goroutine and gives an OnUpdate for every object of every relist.
 
 // InformerOptions configures NewInformerWithOptions.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type InformerOptions struct {
 	// Logger, when not nil, is the logger the informer runs with instead of
 	// the one of RunWithContext's context (klog.Background for Run).

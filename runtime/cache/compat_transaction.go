@@ -10,6 +10,9 @@ import (
 
 // TransactionType defines the type of a transaction operation. It is used
 // to indicate whether an object is being added, updated, or deleted.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type TransactionType string
 
 // The TransactionTypes; a Transaction of another type is skipped.
@@ -22,6 +25,9 @@ const (
 // Transaction represents a single operation or event in a process. It
 // holds a generic Object associated with the transaction and a Type
 // indicating the kind of transaction being performed.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type Transaction struct {
 	Object any
 	Type   TransactionType
@@ -32,6 +38,9 @@ type Transaction struct {
 //
 // The informer does not use it; it is here for code written against
 // client-go's tools/cache.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type TransactionStore interface {
 	// Transaction allows multiple operations to occur within a single lock
 	// acquisition to ensure progress can be made when there is contention.
@@ -43,6 +52,9 @@ var _ error = &TransactionError{}
 // TransactionError says which transactions of a Transaction call were
 // applied: SuccessfulIndices are their indices in the call, Errors the
 // reasons of the others.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type TransactionError struct {
 	SuccessfulIndices []int
 	TotalTransactions int
@@ -60,6 +72,9 @@ func (t *TransactionError) Error() string {
 //
 // The informer does not use it; it is here for code written against
 // client-go's tools/cache.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ThreadSafeStoreWithTransaction interface {
 	ThreadSafeStore
 	// Transaction allows performing multiple writes in one call.
@@ -68,6 +83,9 @@ type ThreadSafeStoreWithTransaction interface {
 
 // ThreadSafeStoreTransaction embeds a Transaction and includes the
 // specific Key identifying the affected object.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ThreadSafeStoreTransaction struct {
 	Transaction
 	Key string

@@ -6,6 +6,9 @@ package cache
 // so must PushFunc be. Two concurrent changes may both push the content
 // holding both, so PushFunc may see the same content twice. A Reflector
 // can feed it, to mirror a resource as complete snapshots.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type UndeltaStore struct {
 	Store
 	PushFunc func([]any)

@@ -26,6 +26,9 @@ func (c *reportingKeyedStore) Delete(key string) {
 
 // FakeExpirationPolicy expires every entry except those whose key (by
 // RetrieveKeyFunc, given the TimestampedEntry) is in NeverExpire.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type FakeExpirationPolicy struct {
 	NeverExpire     sets.Set[string]
 	RetrieveKeyFunc KeyFunc

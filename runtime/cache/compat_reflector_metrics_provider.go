@@ -13,6 +13,9 @@ import (
 // an informer's to SharedIndexInformerOptions.Metrics and
 // InformerMetricsProvider. It is here for code written against
 // client-go's tools/cache.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type MetricsProvider interface {
 	NewListsMetric(name string) CounterMetric
 	NewListDurationMetric(name string) SummaryMetric

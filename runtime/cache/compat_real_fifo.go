@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"errors"
 	"sync"
 	"time"
 
@@ -20,6 +19,9 @@ const (
 )
 
 // ReplacedAllInfo is the Object of a ReplacedAll Delta.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ReplacedAllInfo struct {
 	// ResourceVersion is the version of the list given to Replace.
 	ResourceVersion string
@@ -28,19 +30,31 @@ type ReplacedAllInfo struct {
 }
 
 // BookmarkInfo is the Object of a Bookmark Delta.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type BookmarkInfo struct {
 	// ResourceVersion is the version given to Bookmark.
 	ResourceVersion string
 }
 
 // SyncAllInfo is the Object of a SyncAll Delta.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type SyncAllInfo struct{}
 
 // ProcessBatchFunc processes several Deltas popped at once, of distinct
 // objects, oldest first.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ProcessBatchFunc func(deltas []Delta, isInInitialList bool) error
 
 // QueueWithBatch is a Queue that can also pop several keys at once.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type QueueWithBatch interface {
 	Queue
 
@@ -49,12 +63,10 @@ type QueueWithBatch interface {
 	PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error
 }
 
-// ErrZeroLengthDeltasObject is returned in a KeyError if a Deltas object
-// with 0 length is encountered: DeltaFIFO.KeyOf and a RealFIFO's key of an
-// empty Deltas. It should not happen.
-var ErrZeroLengthDeltasObject = errors.New("0 length Deltas object; can't get key")
-
 // RealFIFOOptions configures NewRealFIFOWithOptions.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type RealFIFOOptions struct {
 	// Logger, when not nil, is logged to instead of klog.Background(),
 	// with the FIFO's name added.
@@ -100,6 +112,9 @@ var (
 // three times is popped three times, deleted objects included. Pop hands
 // out one Delta (as a one-element Deltas), PopBatch several of distinct
 // objects.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type RealFIFO struct {
 	// Set at construction, read-only after.
 	logger                klog.Logger

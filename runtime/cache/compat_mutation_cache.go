@@ -23,6 +23,9 @@ import (
 // Call OnAddOrUpdate and OnDelete from informer handlers to drop mutations
 // the store has caught up with. Implementations are safe for concurrent
 // use; only this package implements it.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type MutationCache interface {
 	GetByKey(key string) (any, bool, error)
 	ByIndex(indexName, indexKey string) ([]any, error)
@@ -35,12 +38,18 @@ type MutationCache interface {
 
 // ResourceVersionComparator compares object versions: negative when lhs is
 // older than rhs, 0 when equal, positive when newer.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ResourceVersionComparator interface {
 	CompareResourceVersion(lhs, rhs runtime.Object) int
 }
 
 // MutationCacheOptions configures
 // NewIntegerResourceVersionMutationCacheWithOptions.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type MutationCacheOptions struct {
 	// Indexer serves ByIndex; nil makes ByIndex fail.
 	Indexer Indexer

@@ -9,6 +9,9 @@ import (
 // queued keys' accumulators. It is safe for concurrent use; Pop is meant
 // for a single consumer. Once closed, Pop on an empty queue returns
 // ErrFIFOClosed.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type Queue interface {
 	ReflectorStore
 
@@ -34,6 +37,9 @@ type Queue interface {
 // its latest state; an object deleted while queued is not popped at all;
 // Resync only re-queues keys missing from the queue (there are none).
 // Compare DeltaFIFO, which hands out every change.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type FIFO struct {
 	// lock guards every field below; cond waits on it.
 	lock sync.RWMutex

@@ -7,6 +7,9 @@ import (
 )
 
 // LessFunc is used to compare two objects in the heap.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type LessFunc func(any, any) bool
 
 // errHeapClosed and errHeapNotFound are client-go's Heap errors, with its
@@ -23,6 +26,9 @@ var (
 //
 // The informer does not use it; it is here for code written against
 // client-go's tools/cache.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type Heap struct {
 	// lock guards data and closed; cond waits on it.
 	lock sync.RWMutex

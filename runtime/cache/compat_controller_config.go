@@ -18,6 +18,9 @@ import (
 //
 // The shared informer does not use it; it is here for code written
 // against client-go's tools/cache.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type Config struct {
 	// The queue for your objects - has to be a DeltaFIFO due to
 	// assumptions in the implementation. Your Process() function
@@ -76,12 +79,21 @@ type Config struct {
 
 // ShouldResyncFunc is a type of function that indicates if a reflector
 // should perform a resync or not.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ShouldResyncFunc func() bool
 
 // ProcessFunc processes a single object.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ProcessFunc func(obj any, isInInitialList bool) error
 
 // New makes a new Controller from the given Config (copied). Run it once.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 func New(c *Config) Controller {
 	return &configController{config: *c}
 }

@@ -13,6 +13,9 @@ import (
 // TimestampedEntry wrapping them. It is safe for concurrent use, and
 // slower than a plain store: every read of an entry takes a write lock to
 // check its expiry.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ExpirationCache struct {
 	// Set at construction, read-only after; cacheStorage is safe for
 	// concurrent use.
@@ -27,11 +30,17 @@ type ExpirationCache struct {
 }
 
 // ExpirationPolicy decides when an entry of an ExpirationCache expires.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ExpirationPolicy interface {
 	IsExpired(obj *TimestampedEntry) bool
 }
 
 // TTLPolicy expires entries older than TTL.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type TTLPolicy struct {
 	// TTL > 0 expires entries whose age exceeds it; TTL <= 0 expires none.
 	TTL time.Duration
@@ -47,6 +56,9 @@ func (p *TTLPolicy) IsExpired(obj *TimestampedEntry) bool {
 // TimestampedEntry is an object stored in an ExpirationCache with the
 // time it was written. Timestamps come from the cache's clock: do not mix
 // in times from another machine (such as the API server's).
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type TimestampedEntry struct {
 	Obj       any
 	Timestamp time.Time

@@ -7,6 +7,9 @@ package cache
 //
 // The informer does not use it; it is here for code written against
 // client-go's tools/cache.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type FakeCustomStore struct {
 	AddFunc                          func(obj any) error
 	UpdateFunc                       func(obj any) error

@@ -13,6 +13,9 @@ import (
 // The informer does not use it (the Reflector retries every watch failure
 // with back-off); it is here for code written against client-go's
 // tools/cache.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type RetryWithDeadline interface {
 	// After records err.
 	After(error)

@@ -16,6 +16,9 @@ import (
 // The informer does not use it (it has its own detector, see the package
 // documentation's Debugging section); it is here for code written against
 // client-go's tools/cache.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type MutationDetector interface {
 	// AddObject adds the given object to the set being monitored for a
 	// while from now.

@@ -14,6 +14,9 @@ import (
 // NewThreadSafeStore returns one built on this package's indexed store.
 //
 // Objects handed to or returned by it are shared: treat them as read-only.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ThreadSafeStore interface {
 	Add(key string, obj any)
 	Update(key string, obj any)
@@ -45,6 +48,9 @@ type ThreadSafeStore interface {
 // calls such as NewThreadSafeStore(Indexers{}, Indices{}) compile. This
 // package's stores keep their indexes in their own form: an Indices given
 // to NewThreadSafeStore is neither read nor filled.
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type Indices map[string]index
 
 // index maps an indexed value to the keys filed under it (client-go's
@@ -53,6 +59,9 @@ type index map[string]sets.Set[string]
 
 // ThreadSafeStoreOption configures NewThreadSafeStore
 // (WithThreadSafeStoreMetrics).
+//
+// Compatibility code, kept for code written against client-go: the informer
+// does not use it.
 type ThreadSafeStoreOption = func(*keyedStore)
 
 // WithThreadSafeStoreMetrics makes the store publish its
