@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,6 +17,7 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
+	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
 // bareListWatch is the ListWatch controller-runtime hands NewInformer: a
@@ -286,5 +288,16 @@ func TestNewInformerCompactsAndKeepsManagedFields(t *testing.T) {
 	}
 	if len(maps) == len(names) {
 		t.Errorf("each of the %d cached objects has its own labels map: not compacted", len(names))
+	}
+}
+
+// TestImportRegistersKubeAPIWalks pins that importing this package
+// registers the generated walks of k8s.io/api types (package kubeapi),
+// which NewInformer's compaction then uses instead of the reflective walk.
+func TestImportRegistersKubeAPIWalks(t *testing.T) {
+	for _, obj := range []runtime.Object{&corev1.Pod{}, &corev1.ConfigMap{}, &appsv1.Deployment{}, &corev1.Node{}} {
+		if !compact.Registered(obj) {
+			t.Errorf("no compaction registered for %T after importing controllerruntime", obj)
+		}
 	}
 }

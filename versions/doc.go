@@ -11,6 +11,13 @@
 // by client-gen v0.34, and builds and runs tests of the output against
 // client-go's fake clientset and that older generated fake: the informers
 // fill the listers, and sync through a LIST without waiting for a stream
-// those fakes cannot give. The module has no dependencies of its own; the
+// those fakes cannot give.
+//
+// TestControllerRuntimeBuildsWithNewInformer builds a controller-runtime
+// manager switched to controllerruntime.NewInformer on the two newest
+// controller-runtime minors (v0.24 and v0.25), and checks the client-go
+// they select with the controllerruntime module (v0.37).
+//
+// The module has no dependencies of its own; the
 // scratch modules download theirs, so it works from an empty module cache.
 package versions
