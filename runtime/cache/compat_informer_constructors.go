@@ -40,6 +40,7 @@ type InformerOptions struct {
 	ResyncPeriod time.Duration
 	// MinWatchTimeout is accepted for client-go's sake and not used: this
 	// package's reflector asks for watch timeouts of 5 to 10 minutes.
+	// Setting it is logged once at V(2).
 	MinWatchTimeout time.Duration
 	// Indexers, when not nil, are installed on the cache, which is then an
 	// Indexer.
@@ -96,6 +97,13 @@ func NewTransformingIndexerInformer(lw ListerWatcher, objType runtime.Object, re
 // newHandlerInformer builds the informer options describes, with its one
 // handler added.
 func newHandlerInformer(options InformerOptions) (Indexer, Controller) {
+	if options.MinWatchTimeout != 0 {
+		logger := klog.Background()
+		if options.Logger != nil {
+			logger = *options.Logger
+		}
+		ignoredInformerMinWatchTimeout.report(logger)
+	}
 	informer := NewSharedIndexInformerWithOptions(options.ListerWatcher, options.ObjectType, SharedIndexInformerOptions{
 		ResyncPeriod:            options.ResyncPeriod,
 		Indexers:                options.Indexers,

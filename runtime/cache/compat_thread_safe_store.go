@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
 )
 
 // ThreadSafeStore is client-go's keyed store: an Indexer whose callers
@@ -81,13 +82,17 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 }
 
 // NewThreadSafeStore returns an empty ThreadSafeStore maintaining
-// indexers. indices is ignored (see Indices).
+// indexers. indices is ignored (see Indices); a non-empty one is logged
+// once at V(2).
 //
 // As in client-go, Add, Update and Replace panic when an index function
 // fails on an object ("unable to calculate an index entry for key %q on
 // index %q: %v"). Unlike client-go, storing a nil object panics too
 // instead of storing nil.
 func NewThreadSafeStore(indexers Indexers, indices Indices, opts ...ThreadSafeStoreOption) ThreadSafeStore {
+	if len(indices) > 0 {
+		ignoredThreadSafeStoreIndices.report(klog.Background())
+	}
 	s := &keyedStore{store: newThreadSafeStore(noKeyFunc, indexers)}
 	for _, opt := range opts {
 		opt(s)

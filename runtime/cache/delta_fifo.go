@@ -107,7 +107,7 @@ type DeltaFIFOOptions struct {
 	// default.
 	Name string
 	// Logger is accepted for client-go compatibility; the queue does not
-	// log.
+	// log. Setting it is logged once at V(2), to it.
 	Logger *klog.Logger
 	// EmitDeltaTypeReplaced is accepted for client-go compatibility and
 	// ignored: Replace always queues Replaced deltas (client-go queues Sync
@@ -287,6 +287,9 @@ func NewDeltaFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter) *DeltaFIFO {
 
 // NewDeltaFIFOWithOptions returns an empty, open DeltaFIFO.
 func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
+	if opts.Logger != nil {
+		ignoredDeltaFIFOLogger.report(*opts.Logger)
+	}
 	return newDeltaFIFO(opts, queueWiring{})
 }
 

@@ -237,6 +237,13 @@
 // standalone MutationDetector (compat_mutation_detector.go) and the
 // reflector's MetricsProvider (kept, not used, as in client-go).
 //
+// Options this package accepts for client-go's sake but does not use
+// (InformerOptions.MinWatchTimeout, Reflector.MaxInternalErrorRetryDuration,
+// the Steps of ReflectorOptions.Backoff, DeltaFIFOOptions.Logger,
+// NewThreadSafeStore's indices, SetReflectorMetricsProvider's provider)
+// are logged once per process, at V(2), when set
+// (ignored_option.go).
+//
 // Also kept for client-go, but part of the informer's API:
 // ShutDownEventHandler, and the optional interfaces a custom store under
 // a Reflector may implement: ReflectorBookmarkStore (told of each

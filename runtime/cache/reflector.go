@@ -130,7 +130,8 @@ type ReflectorOptions struct {
 	// Backoff, when set, replaces the reflector's back-off between
 	// failures (backoff.go), as in client-go: Duration growing by Factor
 	// per failure up to Cap, each delay plus up to Jitter times itself.
-	// Steps is not used: the reflector retries for as long as it runs.
+	// Steps is not used: the reflector retries for as long as it runs
+	// (setting it is logged once at V(2)).
 	// The count of failures starts over after a healthy watch, as with
 	// the default.
 	Backoff *wait.Backoff
@@ -168,7 +169,7 @@ type Reflector struct {
 	WatchListPageSize int64
 	// MaxInternalErrorRetryDuration is accepted for client-go
 	// compatibility and not used: every watch failure is retried with
-	// back-off.
+	// back-off. Setting it is logged once at V(2).
 	MaxInternalErrorRetryDuration time.Duration
 
 	name            string
@@ -332,6 +333,7 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 		ctx = klog.NewContext(ctx, *r.opts.Logger)
 	}
 	logger := klog.FromContext(ctx)
+	r.reportIgnoredOptions(logger)
 	logger.V(3).Info("Starting reflector", "reflector", r.name, "resyncPeriod", r.opts.ResyncPeriod)
 	defer logger.V(3).Info("Stopped reflector", "reflector", r.name)
 
