@@ -51,11 +51,12 @@ func wrapRegistration(reg cache.ResourceEventHandlerRegistration, err error) (to
 }
 
 // RemoveEventHandler stops deliveries to the handler of handle, a
-// registration this informer returned.
+// registration this informer returned. A handle of another implementation
+// gets client-go's error for it.
 func (s *informer) RemoveEventHandler(handle toolscache.ResourceEventHandlerRegistration) error {
 	reg, ok := handle.(registration)
 	if !ok {
-		return fmt.Errorf("controllerruntime: registration %v was not returned by this informer", handle)
+		return fmt.Errorf("invalid key type %t", handle)
 	}
 	return s.inner.RemoveEventHandler(reg.inner)
 }
