@@ -126,12 +126,19 @@ func hasMarker(cg *ast.CommentGroup) bool {
 // root returns the registration of the informer kind name, and writes
 // its walks.
 func (w *walkWriter) root(name string) string {
+	return fmt.Sprintf("compact.Register(%s)", w.rootWalk(name))
+}
+
+// rootWalk returns the walk of the informer kind name (a function of the
+// generated file, or a compact.Value instantiation), and writes its
+// walks.
+func (w *walkWriter) rootWalk(name string) string {
 	walk, _, ok := w.identPair(name)
 	if !ok {
 		walk = "compact.Value[" + w.qualified(name) + "]"
 	}
 	w.drain()
-	return fmt.Sprintf("compact.Register(%s)", walk)
+	return walk
 }
 
 // drain writes the functions of every queued named type.

@@ -19,6 +19,12 @@ type informerFile struct {
 	// parameter (", namespace string") and the argument passing it on
 	// (", namespace"); empty for a cluster-scoped kind.
 	NamespaceParam, NamespaceArg string
+	// Compactor is the informer's SharedIndexInformerOptions.Compactor:
+	// the call of the version's zz_generated.compaction.go function that
+	// returns the kind's compaction (compactionFunc), or "nil" when the
+	// version has no walks (its API source is unknown), which leaves the
+	// registry's.
+	Compactor string
 }
 
 // informerFiles plans GROUP/VERSION/KIND.go in the informers folder for
@@ -37,6 +43,10 @@ func (p *planner) informerFiles() {
 			if k.Namespaced {
 				namespace = "namespace"
 				f.NamespaceParam, f.NamespaceArg = ", namespace string", ", namespace"
+			}
+			f.Compactor = "nil"
+			if v.source != nil {
+				f.Compactor = compactionFunc(k) + "()"
 			}
 			f.GroupClient = v.Group.GoName + v.GoName
 			f.Client = fmt.Sprintf("client.%s().%s(%s)", f.GroupClient, k.Plural, namespace)

@@ -162,6 +162,7 @@ func newComponentStatusInformer(client versioned.Interface, options internalinte
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    componentStatusCompaction(),
 		},
 	)
 }

@@ -163,6 +163,7 @@ func newConfigMapInformer(client versioned.Interface, namespace string, options 
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    configMapCompaction(),
 		},
 	)
 }

@@ -163,6 +163,7 @@ func newEventInformer(client versioned.Interface, namespace string, options inte
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    eventCompaction(),
 		},
 	)
 }

@@ -163,6 +163,7 @@ func newLimitRangeInformer(client versioned.Interface, namespace string, options
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    limitRangeCompaction(),
 		},
 	)
 }

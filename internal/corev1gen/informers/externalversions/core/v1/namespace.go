@@ -162,6 +162,7 @@ func newNamespaceInformer(client versioned.Interface, options internalinterfaces
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    namespaceCompaction(),
 		},
 	)
 }

@@ -162,6 +162,7 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    nodeCompaction(),
 		},
 	)
 }

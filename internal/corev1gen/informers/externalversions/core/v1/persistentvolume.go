@@ -162,6 +162,7 @@ func newPersistentVolumeInformer(client versioned.Interface, options internalint
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    persistentVolumeCompaction(),
 		},
 	)
 }

@@ -163,6 +163,7 @@ func newPodInformer(client versioned.Interface, namespace string, options intern
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    podCompaction(),
 		},
 	)
 }

@@ -163,6 +163,7 @@ func newPodTemplateInformer(client versioned.Interface, namespace string, option
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    podTemplateCompaction(),
 		},
 	)
 }

@@ -163,6 +163,7 @@ func newReplicationControllerInformer(client versioned.Interface, namespace stri
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    replicationControllerCompaction(),
 		},
 	)
 }

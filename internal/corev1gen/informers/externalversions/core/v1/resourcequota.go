@@ -163,6 +163,7 @@ func newResourceQuotaInformer(client versioned.Interface, namespace string, opti
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    resourceQuotaCompaction(),
 		},
 	)
 }

@@ -163,6 +163,7 @@ func newSecretInformer(client versioned.Interface, namespace string, options int
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    secretCompaction(),
 		},
 	)
 }

@@ -163,6 +163,7 @@ func newServiceInformer(client versioned.Interface, namespace string, options in
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    serviceCompaction(),
 		},
 	)
 }

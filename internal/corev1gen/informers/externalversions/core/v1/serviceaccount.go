@@ -163,6 +163,7 @@ func newServiceAccountInformer(client versioned.Interface, namespace string, opt
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    serviceAccountCompaction(),
 		},
 	)
 }

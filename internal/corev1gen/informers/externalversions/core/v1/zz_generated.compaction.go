@@ -334,6 +334,118 @@ func init() {
 	compact.RegisterWalk(compactWindowsSecurityContextOptions, equalWindowsSecurityContextOptions)
 }
 
+// componentStatusCompaction is the ComponentStatus informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func componentStatusCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactComponentStatus, updateComponentStatus)
+}
+
+// configMapCompaction is the ConfigMap informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func configMapCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactConfigMap, updateConfigMap)
+}
+
+// endpointsCompaction is the Endpoints informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func endpointsCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactEndpoints, updateEndpoints)
+}
+
+// eventCompaction is the Event informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func eventCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactEvent, updateEvent)
+}
+
+// limitRangeCompaction is the LimitRange informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func limitRangeCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactLimitRange, updateLimitRange)
+}
+
+// namespaceCompaction is the Namespace informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func namespaceCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactNamespace, updateNamespace)
+}
+
+// nodeCompaction is the Node informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func nodeCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactNode, updateNode)
+}
+
+// persistentVolumeCompaction is the PersistentVolume informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func persistentVolumeCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactPersistentVolume, updatePersistentVolume)
+}
+
+// persistentVolumeClaimCompaction is the PersistentVolumeClaim informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func persistentVolumeClaimCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactPersistentVolumeClaim, updatePersistentVolumeClaim)
+}
+
+// podCompaction is the Pod informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func podCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactPod, updatePod)
+}
+
+// podTemplateCompaction is the PodTemplate informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func podTemplateCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactPodTemplate, updatePodTemplate)
+}
+
+// replicationControllerCompaction is the ReplicationController informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func replicationControllerCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactReplicationController, updateReplicationController)
+}
+
+// resourceQuotaCompaction is the ResourceQuota informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func resourceQuotaCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactResourceQuota, updateResourceQuota)
+}
+
+// secretCompaction is the Secret informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func secretCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactSecret, updateSecret)
+}
+
+// serviceCompaction is the Service informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func serviceCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactService, updateService)
+}
+
+// serviceAccountCompaction is the ServiceAccount informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func serviceAccountCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactServiceAccount, updateServiceAccount)
+}
+
 // compactAWSElasticBlockStoreVolumeSource interns and shares the parts of a AWSElasticBlockStoreVolumeSource in place.
 func compactAWSElasticBlockStoreVolumeSource(t *compact.Table, p *corev1.AWSElasticBlockStoreVolumeSource, h *compact.Hash) {
 	compact.String(t, &p.VolumeID, h)

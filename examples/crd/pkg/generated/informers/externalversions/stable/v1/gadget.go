@@ -159,6 +159,7 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    gadgetCompaction(),
 		},
 	)
 }

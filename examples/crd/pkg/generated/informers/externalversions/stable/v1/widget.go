@@ -160,6 +160,7 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    widgetCompaction(),
 		},
 	)
 }

@@ -39,6 +39,20 @@ func init() {
 	compact.RegisterWalk(compactWidgetStatus, equalWidgetStatus)
 }
 
+// gadgetCompaction is the Gadget informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func gadgetCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactGadget, updateGadget)
+}
+
+// widgetCompaction is the Widget informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func widgetCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactWidget, updateWidget)
+}
+
 // compactGadget interns and shares the parts of a Gadget in place.
 func compactGadget(t *compact.Table, p *stablev1.Gadget, h *compact.Hash) {
 	compact.TypeMeta(t, &p.TypeMeta, h)

@@ -144,6 +144,7 @@ func newFooInformer(client versioned.Interface, namespace string, options intern
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compactor:    fooCompaction(),
 		},
 	)
 }

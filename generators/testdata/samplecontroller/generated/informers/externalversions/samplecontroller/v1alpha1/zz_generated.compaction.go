@@ -19,6 +19,13 @@ func init() {
 	compact.RegisterWalk(compactFooStatus, equalFooStatus)
 }
 
+// fooCompaction is the Foo informer's compaction: this file's walks,
+// named where the informer is built (SharedIndexInformerOptions.Compactor)
+// instead of found in the registry.
+func fooCompaction() func(obj, old any) {
+	return compact.TransformWith(compact.Default(), compactFoo, updateFoo)
+}
+
 // compactFoo interns and shares the parts of a Foo in place.
 func compactFoo(t *compact.Table, p *samplecontrollerv1alpha1.Foo, h *compact.Hash) {
 	compact.TypeMeta(t, &p.TypeMeta, h)
