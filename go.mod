@@ -3,6 +3,11 @@ module github.com/informer-gen/informer-gen
 go 1.26.0
 
 require (
+	// runtime/ imports only k8s.io/apimachinery, klog, k8s.io/utils and, in
+	// runtime/jsondecode, the JSON tokenizer below (jsontext, the tokenizer
+	// of encoding/json/v2) and sigs.k8s.io/json (apimachinery's decoder);
+	// sigs.k8s.io/randfill only in runtime/jsondecode/jsondecodetest.
+	github.com/go-json-experiment/json v1.27.2
 	github.com/go-logr/logr v1.4.3
 	github.com/spf13/pflag v1.1.0
 	go.uber.org/goleak v1.3.0
@@ -11,6 +16,8 @@ require (
 	k8s.io/gengo/v2 v2.0.0-20260408192533-25e2208e0dc3
 	k8s.io/klog/v2 v2.140.0
 	k8s.io/utils v0.0.0-20261023123148-ca04ba58ecab
+	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730
+	sigs.k8s.io/randfill v1.0.0
 )
 
 require (
@@ -27,8 +34,6 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
-	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )

@@ -3,13 +3,17 @@ module github.com/informer-gen/informer-gen/bench
 go 1.26.0
 
 require (
+	github.com/go-json-experiment/json v1.27.2
 	github.com/informer-gen/informer-gen v0.0.0
+	github.com/mailru/easyjson v0.9.2
 	go.uber.org/goleak v1.3.0
 	gonum.org/v1/plot v0.17.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
 )
+
+require github.com/josharian/intern v1.0.0 // indirect
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect

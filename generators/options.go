@@ -71,6 +71,12 @@ type Options struct {
 	// them) applied to every input package's tags before generating; a
 	// package that breaks one is an error.
 	LintRules []string
+
+	// JSONDecoders writes, beside each version's compaction walks, the
+	// JSON decoders of its types (zz_generated.decoders.go, package
+	// runtime/jsondecode; docs/decoders.md). Off by default until the
+	// informers decode through them.
+	JSONDecoders bool
 }
 
 const (

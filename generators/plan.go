@@ -31,16 +31,18 @@ type planner struct {
 	header       string
 	clientsetPkg string
 	files        []plannedFile
+	// jsonDecoders plans the JSON decoders (Options.JSONDecoders).
+	jsonDecoders bool
 }
 
 // plan lists every file the model produces in the trees out has folders
 // for.
-func plan(m *model, out layout, clientsetPkg, boilerplate string) []plannedFile {
-	p := &planner{m: m, out: out, header: header(boilerplate), clientsetPkg: clientsetPkg}
+func plan(m *model, out layout, clientsetPkg, boilerplate string, jsonDecoders bool) []plannedFile {
+	p := &planner{m: m, out: out, header: header(boilerplate), clientsetPkg: clientsetPkg, jsonDecoders: jsonDecoders}
 	var kinds []func()
 	if out.informersDir != "" {
 		kinds = append(kinds, p.factoryFile, p.genericFile, p.metadataFile, p.interfacesFile,
-			p.groupFiles, p.versionFiles, p.informerFiles, p.compactionFiles)
+			p.groupFiles, p.versionFiles, p.informerFiles, p.compactionFiles, p.decoderFiles)
 	}
 	if out.listersDir != "" {
 		kinds = append(kinds, p.expansionFiles, p.listerFiles)

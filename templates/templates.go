@@ -12,6 +12,9 @@
 //   - informer.go.tmpl: one informer per type;
 //   - lister.go.tmpl, expansion_generated.go.tmpl: one lister per type and
 //     the expansion interfaces of a lister package;
+//   - decoder.go.tmpl: zz_generated.decoders.go, the JSON decoders
+//     (package runtime/jsondecode) of a group version's types, with
+//     --json-decoders;
 //   - compaction.go.tmpl: zz_generated.compaction.go, the compaction walks
 //     (package runtime/compact) of a group version's types, registered
 //     from init;

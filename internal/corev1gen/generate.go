@@ -10,4 +10,4 @@
 // (hack/verify-codegen.sh); hack/update-codegen.sh regenerates them.
 package corev1gen
 
-//go:generate sh -c "go build -C ../.. -o _output/bin/informer-gen ./cmd/informer-gen && ../../_output/bin/informer-gen $INFORMER_GEN_VERIFY --output-dir . --output-pkg github.com/informer-gen/informer-gen/internal/corev1gen --versioned-clientset-package k8s.io/client-go/kubernetes k8s.io/api/core/v1"
+//go:generate sh -c "go build -C ../.. -o _output/bin/informer-gen ./cmd/informer-gen && ../../_output/bin/informer-gen $INFORMER_GEN_VERIFY --json-decoders --output-dir . --output-pkg github.com/informer-gen/informer-gen/internal/corev1gen --versioned-clientset-package k8s.io/client-go/kubernetes k8s.io/api/core/v1"

@@ -75,9 +75,14 @@ const (
 // holds back one value wrongly, and an admitted value is still compared
 // exactly.
 func (t *Table) admit(h uint64, addr unsafe.Pointer, obj uint64) bool {
+	return t.admitWhere(h, uint64(uintptr(addr))<<objectBits|obj, obj)
+}
+
+// admitWhere is admit of a value at where: its address shifted left by
+// objectBits, with obj in the low bits.
+func (t *Table) admitWhere(h, where, obj uint64) bool {
 	b := (h >> (64 - seenBits)) &^ 1
 	first, second := &t.seen[b], &t.seen[b+1]
-	where := uint64(uintptr(addr))<<objectBits | obj
 	for _, s := range [2]*seenSlot{first, second} {
 		if s.hash.Load() == h {
 			prev := s.where.Load()
