@@ -145,13 +145,7 @@ func (w *decoderWriter) embedded(f *ast.Field, imports *fileImports, path, alloc
 	}
 	switch e := typ.(type) {
 	case *ast.SelectorExpr:
-		if p, ok := w.qualifierPath(e, imports); ok && p == metav1Path && e.Sel.Name == "TypeMeta" && !pointer {
-			return []jsonField{
-				{name: "kind", path: append(sub, "Kind"), expr: ast.NewIdent("string"), imports: imports, depth: depth + 1, tagged: true},
-				{name: "apiVersion", path: append(sub[:len(sub):len(sub)], "APIVersion"), expr: ast.NewIdent("string"), imports: imports, depth: depth + 1, tagged: true},
-			}, nil
-		}
-		return nil, errReflective("it embeds " + goName + ", declared in another package")
+		return w.embeddedForeign(e, imports, sub, depth, pointer)
 	case *ast.Ident:
 		d, ok := w.decls[e.Name]
 		switch {
@@ -169,6 +163,19 @@ func (w *decoderWriter) embedded(f *ast.Field, imports *fileImports, path, alloc
 		return []jsonField{{name: goName, path: sub, allocs: allocs[:len(allocs)-boolInt(pointer)], expr: f.Type, imports: imports, depth: depth}}, nil
 	}
 	return nil, errReflective("it embeds " + goName)
+}
+
+// embeddedForeign returns the promoted fields of an embedded type of
+// another package: metav1.TypeMeta's kind and apiVersion; any other makes
+// the struct decoded by reflection.
+func (w *decoderWriter) embeddedForeign(e *ast.SelectorExpr, imports *fileImports, sub []string, depth int, pointer bool) ([]jsonField, error) {
+	if p, ok := w.qualifierPath(e, imports); ok && p == metav1Path && e.Sel.Name == "TypeMeta" && !pointer {
+		return []jsonField{
+			{name: "kind", path: append(sub[:len(sub):len(sub)], "Kind"), expr: ast.NewIdent("string"), imports: imports, depth: depth + 1, tagged: true},
+			{name: "apiVersion", path: append(sub[:len(sub):len(sub)], "APIVersion"), expr: ast.NewIdent("string"), imports: imports, depth: depth + 1, tagged: true},
+		}, nil
+	}
+	return nil, errReflective("it embeds " + sub[len(sub)-1] + ", declared in another package")
 }
 
 func boolInt(b bool) int {

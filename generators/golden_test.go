@@ -29,6 +29,7 @@ func fixtureOptions(t *testing.T) Options {
 		OutputDir:        "generated",
 		ClientsetPackage: "./clientset",
 		Boilerplate:      string(boilerplate),
+		JSONDecoders:     true,
 	}
 }
 
