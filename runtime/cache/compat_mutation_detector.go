@@ -41,7 +41,7 @@ const mutationRetention = 2 * time.Minute
 // each was added, and panics with "cache <name> modified" after logging
 // the first mutated object, as client-go's does.
 func NewCacheMutationDetector(name string) MutationDetector {
-	if !mutationDetectorWanted(false, false) {
+	if !mutationDetectorWanted(false, false, false) {
 		return noMutationDetector{}
 	}
 	klog.Warningln("Mutation detector is enabled, this will result in memory leakage.")

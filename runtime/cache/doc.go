@@ -5,6 +5,35 @@
 // It depends on k8s.io/apimachinery, k8s.io/klog and k8s.io/utils (for its
 // injectable clock) only, never on k8s.io/client-go.
 //
+// # Layout: a front over an internal engine
+//
+// This package is the front: every name client-go's tools/cache exports,
+// the typed and handler API, and the compatibility code (compat_*.go).
+// The engine lives in internal packages whose contracts are exported,
+// documented methods; the front adapts them, and no engine component
+// type-asserts another:
+//
+//   - internal/store: the thread-safe indexed store (store.Indexed), the
+//     informer's cache and the content of NewIndexer/NewStore; its keyed
+//     methods (SwapKeyed, DeleteKeyed, ListKeyed, PeekByKey, ...) are the
+//     informer's and the queue's contract with it. KeyFunc, IndexFunc and
+//     Indexers are its types, aliased here.
+//   - internal/probe: the open-addressing table the store and the
+//     delivery backlog share.
+//   - internal/delivery: listeners, their backlog, the processor and
+//     resync.
+//
+// The DeltaFIFO gets what the informer wires into it at construction
+// (queueWiring: the cache reader, the compaction, the synced channel),
+// and the Reflector writes to one sink (reflector_sink.go), chosen once
+// from its store in NewReflectorWithOptions: the DeltaFIFO's (first lists
+// stream, other lists are prepared page by page) or an adapter of any
+// other client-go store (Replace, Bookmark, UpdateResourceVersion). Both
+// list kinds (paged and watch list) ask that sink where listed objects go.
+// The compaction is a constructor argument too: generated informers name
+// their kind's walks (SharedIndexInformerOptions.Compactor); the registry
+// of package compact is the fallback of hand-built informers.
+//
 // # Pipeline
 //
 //	ListerWatcher --list/watch--> Reflector --Add/Update/Delete/Replace--> DeltaFIFO
@@ -75,7 +104,8 @@
 // in the apply call's delivery.Batch, then delivers them (Batch.End). The first list
 // still streams: handlers hear of its first objects while later ones are
 // being listed, and a first watch list goes into the DeltaFIFO as its
-// events arrive (firstLister), not at its initial-events-end bookmark.
+// events arrive (sink.OpenFirstList), not at its initial-events-end
+// bookmark.
 //
 // What a relist holds in memory is bounded by how each page is prepared as
 // it arrives, before the next page is requested: an object the cache holds
@@ -194,9 +224,12 @@
 //	      delivery.Listener.mu    one handler's buffers
 //	DeltaFIFO.popMu               the consumer's batch
 //	  DeltaFIFO.mu                the queue
-//	threadSafeStore.mu            the Indexer: innermost, taken under applyMu
-//	                              (applying) and under DeltaFIFO.mu (Replace
-//	                              and Resync read the known objects)
+//	store.Indexed.mu              the Indexer (internal/store): innermost,
+//	                              taken under applyMu (applying) and under
+//	                              DeltaFIFO.mu (Replace, Resync, list
+//	                              preparation and the compaction hint,
+//	                              PeekByKey, read the cache); it waits for a
+//	                              writer, never skips
 //
 // No DeltaFIFO lock is held while an informer lock is taken: popBatch
 // releases DeltaFIFO.mu before the batch is applied under applyMu. Each
@@ -251,6 +284,17 @@
 // TransformingStore (its transform applies to a watch list's objects).
 // Getter, NewListWatchFromClient and NewFilteredListWatchFromClient need
 // client-go's REST client: the listwatch module provides them.
+//
+// # Test checks
+//
+// In a test binary, informers run two checks by default: the mutation
+// detector (below) of every informer that compacts its objects, and a
+// check after each handler call that the handler did not mutate what it
+// was given. INFORMER_GEN_TEST_CHECKS=true or =false in the environment
+// turns them on or off in any binary (test_checks.go); an informer reads
+// the switch once, when it is made, and it is the only place the package
+// asks whether it runs in a test binary. KUBE_CACHE_MUTATION_DETECTOR,
+// when set, still decides the detector.
 //
 // # Debugging
 //

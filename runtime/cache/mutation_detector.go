@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
-	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,12 +22,12 @@ const mutationDetectorEnv = "KUBE_CACHE_MUTATION_DETECTOR"
 const mutationCheckPeriod = time.Second
 
 // mutationDetectorWanted reports whether an informer runs the detector:
-// when asked (explicit), when KUBE_CACHE_MUTATION_DETECTOR=true, and in
-// test binaries (testing.Testing) when the informer compacts its objects,
-// so that a mutation that compaction would spread to other objects fails
-// users' tests; KUBE_CACHE_MUTATION_DETECTOR=false turns that last one off
-// (benchmarks).
-func mutationDetectorWanted(explicit, compacting bool) bool {
+// when asked (explicit), when KUBE_CACHE_MUTATION_DETECTOR=true, and, with
+// the test checks on (testChecks, read by the caller at construction),
+// when the informer compacts its objects, so that a mutation that
+// compaction would spread to other objects fails users' tests;
+// KUBE_CACHE_MUTATION_DETECTOR=false turns that last one off (benchmarks).
+func mutationDetectorWanted(explicit, compacting, testChecks bool) bool {
 	env, err := strconv.ParseBool(os.Getenv(mutationDetectorEnv))
 	switch {
 	case explicit:
@@ -36,7 +35,7 @@ func mutationDetectorWanted(explicit, compacting bool) bool {
 	case err == nil:
 		return env
 	}
-	return compacting && testing.Testing()
+	return compacting && testChecks
 }
 
 // mutationDetector keeps a deep copy of every object the informer caches

@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -135,7 +134,8 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		shard:             opts.Shard,
 	}
 	s.compact = opts.Compact
-	if mutationDetectorWanted(opts.DetectCacheMutations, opts.Compact) {
+	s.testChecks = testChecks()
+	if mutationDetectorWanted(opts.DetectCacheMutations, opts.Compact, s.testChecks) {
 		s.detector = newMutationDetector(name)
 	}
 	return s
@@ -158,6 +158,10 @@ type sharedIndexInformer struct {
 	processor     *delivery.Processor
 	detector      *mutationDetector
 	fastCapacity  int // per-listener in-order buffer; tests lower it
+	// testChecks is testChecks() at construction (test_checks.go):
+	// whether handlers are checked for mutations and a compacting
+	// informer runs the mutation detector. Immutable.
+	testChecks bool
 
 	// mu guards the configuration and lifecycle fields below.
 	mu                sync.Mutex
@@ -464,7 +468,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		LatestOnly:   options.LatestOnly,
 		Resync:       resyncPeriod,
 	}
-	if s.detector != nil || testing.Testing() {
+	if s.detector != nil || s.testChecks {
 		cfg.AfterCall = s.handlerMutationCheck(options.Name, debug.Stack())
 	}
 	l := delivery.NewListener(cfg)
@@ -602,7 +606,7 @@ func (s *sharedIndexInformer) SetCompaction(on bool) error {
 		return fmt.Errorf("cache %s: informer already started", s.name)
 	}
 	s.compact = on
-	switch wanted := mutationDetectorWanted(s.opts.DetectCacheMutations, on); {
+	switch wanted := mutationDetectorWanted(s.opts.DetectCacheMutations, on, s.testChecks); {
 	case wanted && s.detector == nil:
 		s.detector = newMutationDetector(s.name)
 	case !wanted:
