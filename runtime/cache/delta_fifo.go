@@ -115,6 +115,17 @@ type DeltaFIFOOptions struct {
 	EmitDeltaTypeReplaced bool
 }
 
+// poppedBatch is what popBatch hands its process function: one batch of
+// keys, and whether it is a relist. It is valid only during the call.
+type poppedBatch struct {
+	// Items are the keys popped, oldest first.
+	Items []poppedDeltas
+	// Relist is set when Items are one relist unit (a Replace after the
+	// first, with the tombstones it queued), handed out whole and alone:
+	// the informer stores it whole before any handler hears of it.
+	Relist bool
+}
+
 // poppedDeltas is one key handed out by popBatch.
 type poppedDeltas struct {
 	Key    string
@@ -661,7 +672,7 @@ func (f *DeltaFIFO) waitIdleLocked() {
 // its Deltas are valid only during the call. Replace and Resync wait for
 // process to return, so process must not call them. It returns the number
 // of keys processed, or ErrFIFOClosed once Close was called.
-func (f *DeltaFIFO) popBatch(max int, process func(batch []poppedDeltas, relist bool)) (int, error) {
+func (f *DeltaFIFO) popBatch(max int, process func(b poppedBatch)) (int, error) {
 	f.popMu.Lock()
 	defer f.popMu.Unlock()
 	f.mu.Lock()
@@ -686,7 +697,7 @@ func (f *DeltaFIFO) popBatch(max int, process func(batch []poppedDeltas, relist 
 // processOneBatchLocked pops up to max keys, or the relist unit at the
 // head of the queue, and processes them with the lock released; it is
 // called and returns with f.mu held.
-func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDeltas, relist bool)) int {
+func (f *DeltaFIFO) processOneBatchLocked(max int, process func(b poppedBatch)) int {
 	n := len(f.queue) - f.head
 	if max > 0 && n > max {
 		n = max
@@ -729,7 +740,7 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(batch []poppedDe
 	func() {
 		// Re-lock even if process panics, for the callers' unlock.
 		defer f.mu.Lock()
-		process(f.batch, relist)
+		process(poppedBatch{Items: f.batch, Relist: relist})
 	}()
 	f.processing = false
 	f.idle.Broadcast()

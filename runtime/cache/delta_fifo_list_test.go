@@ -89,7 +89,8 @@ func TestReflectorRelistIntoDeltaFIFOPreparesPagesAsTheyArrive(t *testing.T) {
 
 	got := map[string]Deltas{}
 	for fifo.Len() > 0 {
-		if _, err := fifo.popBatch(0, func(batch []poppedDeltas, _ bool) {
+		if _, err := fifo.popBatch(0, func(pb poppedBatch) {
+			batch := pb.Items
 			for _, p := range batch {
 				got[p.Key] = append(Deltas(nil), p.Deltas...) // popped entries are recycled
 			}
@@ -192,7 +193,8 @@ func TestReflectorWatchListIntoDeltaFIFOPreparesObjects(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := map[string]any{}
-			if _, err := fifo.popBatch(0, func(batch []poppedDeltas, _ bool) {
+			if _, err := fifo.popBatch(0, func(pb poppedBatch) {
+				batch := pb.Items
 				for _, p := range batch {
 					got[p.Key] = p.Deltas.Newest().Object
 				}

@@ -13,7 +13,8 @@ type PopProcessFunc func(obj any, isInInitialList bool) error
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	var item Deltas
 	var perr error
-	_, err := f.popBatch(1, func(batch []poppedDeltas, _ bool) {
+	_, err := f.popBatch(1, func(pb poppedBatch) {
+		batch := pb.Items
 		// The batch's Deltas are recycled after the call: copy them.
 		item = append(Deltas(nil), batch[0].Deltas...)
 		perr = process(item, batch[0].IsInInitialList)

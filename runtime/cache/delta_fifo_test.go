@@ -19,7 +19,8 @@ func popAll(t *testing.T, f *DeltaFIFO) []poppedDeltas {
 	t.Helper()
 	var out []poppedDeltas
 	for f.Len() > 0 {
-		_, err := f.popBatch(0, func(batch []poppedDeltas, _ bool) {
+		_, err := f.popBatch(0, func(pb poppedBatch) {
+			batch := pb.Items
 			for _, p := range batch {
 				out = append(out, poppedDeltas{Key: p.Key, Deltas: append(Deltas(nil), p.Deltas...), InitialDeltas: p.InitialDeltas})
 			}
@@ -152,7 +153,8 @@ func TestDeltaFIFOHasSyncedOnceTheFirstReplaceIsProcessed(t *testing.T) {
 	mustNoErr(t, f.Add(testObject("ns", "after", "2")))
 	var flags []bool
 	for i := 0; f.Len() > 0; i++ {
-		_, err := f.popBatch(1, func(batch []poppedDeltas, _ bool) {
+		_, err := f.popBatch(1, func(pb poppedBatch) {
+			batch := pb.Items
 			flags = append(flags, batch[0].InitialDeltas > 0)
 			if batch[0].InitialDeltas > 0 && f.initialPopulationCount == 0 {
 				t.Error("initial population consumed before processing")
@@ -246,7 +248,7 @@ func TestDeltaFIFOCloseUnblocksPopBatch(t *testing.T) {
 		var err error
 		go func() {
 			defer wg.Done()
-			_, err = f.popBatch(0, func([]poppedDeltas, bool) { t.Error("processed from an empty queue") })
+			_, err = f.popBatch(0, func(poppedBatch) { t.Error("processed from an empty queue") })
 		}()
 		synctest.Wait() // popBatch is blocked waiting for deltas
 		f.Close()
@@ -262,7 +264,8 @@ func TestDeltaFIFOPopBatchHonoursMax(t *testing.T) {
 	for _, name := range []string{"a", "b", "c"} {
 		mustNoErr(t, f.Add(testObject("ns", name, "1")))
 	}
-	n, err := f.popBatch(2, func(batch []poppedDeltas, _ bool) {
+	n, err := f.popBatch(2, func(pb poppedBatch) {
+		batch := pb.Items
 		if len(batch) != 2 {
 			t.Errorf("batch of %d, want 2", len(batch))
 		}
@@ -287,7 +290,8 @@ func TestDeltaFIFOConcurrentProducersAndConsumerLoseNoKey(t *testing.T) {
 	go func() {
 		defer close(consumed)
 		for {
-			_, err := f.popBatch(3, func(batch []poppedDeltas, _ bool) {
+			_, err := f.popBatch(3, func(pb poppedBatch) {
+				batch := pb.Items
 				mu.Lock()
 				for _, p := range batch {
 					seen[p.Key] += len(p.Deltas)
@@ -327,7 +331,8 @@ func TestDeltaFIFOReplaceWaitsForTheBatchBeingProcessed(t *testing.T) {
 	popped := make(chan struct{})
 	go func() {
 		defer close(popped)
-		_, err := f.popBatch(0, func(batch []poppedDeltas, _ bool) {
+		_, err := f.popBatch(0, func(pb poppedBatch) {
+			batch := pb.Items
 			close(inProcess)
 			<-release
 			// Apply the batch to the cache, as the informer does.
@@ -409,12 +414,12 @@ func TestDeltaFIFOReleasesItsMapAndQueueWhenALargeQueueDrains(t *testing.T) {
 			mustNoErr(t, f.Replace(list, "1"))
 			itemsBefore := reflect.ValueOf(f.items).UnsafePointer()
 			// Pop all but one key: the queue is not empty, nothing shrinks.
-			_, err := f.popBatch(tt.keys-1, func([]poppedDeltas, bool) {})
+			_, err := f.popBatch(tt.keys-1, func(poppedBatch) {})
 			mustNoErr(t, err)
 			if f.itemsHigh != tt.keys || reflect.ValueOf(f.items).UnsafePointer() != itemsBefore {
 				t.Fatalf("map remade while %d keys are still queued", f.Len())
 			}
-			_, err = f.popBatch(0, func([]poppedDeltas, bool) {})
+			_, err = f.popBatch(0, func(poppedBatch) {})
 			mustNoErr(t, err)
 			shrunk := reflect.ValueOf(f.items).UnsafePointer() != itemsBefore
 			if shrunk != tt.wantShrunk {
@@ -465,7 +470,7 @@ func TestDeltaFIFOTellsPoppedKeysOfALargeQueueFromQueuedOnes(t *testing.T) {
 		list[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
 	}
 	mustNoErr(t, f.Replace(list, "1"))
-	_, err := f.popBatch(100, func([]poppedDeltas, bool) {})
+	_, err := f.popBatch(100, func(poppedBatch) {})
 	mustNoErr(t, err)
 	// o0 was popped (and, here, never stored): deleting it is a no-op.
 	mustNoErr(t, f.Delete(testObject("ns", "o0", "2")))
@@ -509,7 +514,8 @@ func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
 	go func() {
 		defer close(consumerDone)
 		for {
-			_, err := f.popBatch(64, func(batch []poppedDeltas, _ bool) {
+			_, err := f.popBatch(64, func(pb poppedBatch) {
+				batch := pb.Items
 				mu.Lock()
 				defer mu.Unlock()
 				for _, p := range batch {
@@ -596,7 +602,7 @@ func TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog(t *testing
 	maxEntries := 0
 	for range rounds {
 		add(round)
-		n, err := f.popBatch(round, func([]poppedDeltas, bool) {})
+		n, err := f.popBatch(round, func(poppedBatch) {})
 		mustNoErr(t, err)
 		if n != round {
 			t.Fatalf("popped %d keys, want %d", n, round)
@@ -640,7 +646,7 @@ func TestDeltaFIFOAfterProcessedWaitsForTheKeysQueuedBefore(t *testing.T) {
 	}
 	var seen []int
 	for range 3 {
-		if _, err := f.popBatch(1, func([]poppedDeltas, bool) { seen = append(seen, ran) }); err != nil {
+		if _, err := f.popBatch(1, func(poppedBatch) { seen = append(seen, ran) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -679,7 +685,8 @@ func TestDeltaFIFOPruneOutsideTombstonesWhatKeepRefuses(t *testing.T) {
 	}
 	got := map[string][]DeltaType{}
 	tombstones := map[string]bool{}
-	if _, err := f.popBatch(0, func(batch []poppedDeltas, _ bool) {
+	if _, err := f.popBatch(0, func(pb poppedBatch) {
+		batch := pb.Items
 		for _, item := range batch {
 			for _, d := range item.Deltas {
 				got[item.Key] = append(got[item.Key], d.Type)

@@ -224,7 +224,7 @@ func TestDeltaFIFOOpensOnlyTheFirstListForStreaming(t *testing.T) {
 	if fifo.HasSynced() {
 		t.Error("HasSynced before the first list was processed")
 	}
-	if _, err := fifo.popBatch(0, func([]poppedDeltas, bool) {}); err != nil {
+	if _, err := fifo.popBatch(0, func(poppedBatch) {}); err != nil {
 		t.Fatal(err)
 	}
 	if !fifo.HasSynced() {

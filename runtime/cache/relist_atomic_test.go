@@ -136,7 +136,7 @@ func TestDeltaFIFORelistIsOneUnit(t *testing.T) {
 			}
 			mustNoErr(t, f.Replace(first, "1"))
 			for f.Len() > 0 {
-				if _, err := f.popBatch(0, func([]poppedDeltas, bool) {}); err != nil {
+				if _, err := f.popBatch(0, func(poppedBatch) {}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -150,8 +150,8 @@ func TestDeltaFIFORelistIsOneUnit(t *testing.T) {
 			mustNoErr(t, f.Add(testObject("ns", "after", "3")))
 			var got []poppedDeltas
 			var gotRelist bool
-			if _, err := f.popBatch(tt.max, func(batch []poppedDeltas, relist bool) {
-				got, gotRelist = append(got, batch...), relist
+			if _, err := f.popBatch(tt.max, func(b poppedBatch) {
+				got, gotRelist = append(got, b.Items...), b.Relist
 			}); err != nil {
 				t.Fatal(err)
 			}
@@ -160,8 +160,8 @@ func TestDeltaFIFORelistIsOneUnit(t *testing.T) {
 			}
 			var rest []poppedDeltas
 			var restRelist bool
-			if _, err := f.popBatch(0, func(batch []poppedDeltas, relist bool) {
-				rest, restRelist = append(rest, batch...), relist
+			if _, err := f.popBatch(0, func(b poppedBatch) {
+				rest, restRelist = append(rest, b.Items...), b.Relist
 			}); err != nil {
 				t.Fatal(err)
 			}

@@ -298,9 +298,10 @@ func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
 // set: the DeltaFIFO hands out a relist after the first as one batch)
 // reaches the cache whole before any handler hears of it: its
 // notifications wait in the delivery batch until the last key is stored.
-func (s *sharedIndexInformer) apply(batch []poppedDeltas, relist bool) {
+func (s *sharedIndexInformer) apply(b poppedBatch) {
+	batch := b.Items
 	s.applyMu.Lock()
-	out := s.processor.Begin(relist)
+	out := s.processor.Begin(b.Relist)
 	n := 0
 	for i := range batch {
 		item := &batch[i]
