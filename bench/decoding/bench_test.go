@@ -5,7 +5,9 @@ import (
 	"runtime"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/mailru/easyjson/jlexer"
 	corev1 "k8s.io/api/core/v1"
 	sigsjson "sigs.k8s.io/json"
@@ -17,7 +19,11 @@ import (
 // BenchmarkDecodePod decodes the real-cluster-shaped Pods of podJSON,
 // each from its own bytes, with every candidate: sigs.k8s.io/json (what
 // client-go and our informers use today), alone and followed by the
-// compaction walk; the generated decoder, alone, interning as it decodes,
+// compaction walk; encoding/json/v2's reflective Unmarshal (from
+// github.com/go-json-experiment/json) with v1's options, case-sensitive
+// (it keeps no int64 in untyped values, so it is not a drop-in: measured
+// as the fast library candidate); the generated decoder, alone, interning
+// as it decodes,
 // and followed by the walk; and, as the floor of any decoder on them, a
 // bare scan of every token with the two tokenizers considered (jsontext,
 // easyjson's jlexer). Each reports the CPU time of its thread per Pod
@@ -55,6 +61,10 @@ func BenchmarkDecodePod(b *testing.B) {
 		p := new(corev1.Pod)
 		mustNil(b, sigsjson.UnmarshalCaseSensitivePreserveInts(data, p))
 		tab.Object(p)
+	})
+	v1opts := jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv2.MatchCaseInsensitiveNames(false))
+	run("json-v2-with-v1-options", func(data []byte, _ *compact.Table) {
+		mustNil(b, jsonv2.Unmarshal(data, new(corev1.Pod), v1opts))
 	})
 	run("generated", func(data []byte, _ *compact.Table) { mustNil(b, jsondecode.Unmarshal(data, new(corev1.Pod), fn, nil)) })
 	run("generated+intern", func(data []byte, tab *compact.Table) {
