@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/go-logr/logr v1.4.3
 	github.com/informer-gen/informer-gen v0.0.0
+	github.com/informer-gen/informer-gen/controllerruntime v0.0.0-00010101000000-000000000000
 	github.com/informer-gen/informer-gen/examples/crd v0.0.0-00010101000000-000000000000
 	github.com/informer-gen/informer-gen/shard v0.0.0-00010101000000-000000000000
 	go.etcd.io/etcd/client/v3 v3.7.0
@@ -15,6 +16,8 @@ require (
 	k8s.io/client-go v0.37.2
 	sigs.k8s.io/controller-runtime v0.25.2
 )
+
+require golang.org/x/sync v0.24.0 // indirect
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -84,6 +87,7 @@ require (
 
 replace (
 	github.com/informer-gen/informer-gen => ..
+	github.com/informer-gen/informer-gen/controllerruntime => ../controllerruntime
 	github.com/informer-gen/informer-gen/examples/crd => ../examples/crd
 	github.com/informer-gen/informer-gen/shard => ../shard
 )

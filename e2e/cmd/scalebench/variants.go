@@ -63,15 +63,17 @@ func availableVariants() []string {
 		v = append(v, variantOursUncompacted, variantOursUncompactedJSON)
 	}
 	v = append(v, variantOursPaged, variantOursMetadata, variantClientGoMetadata, variantReadOnly, variantDecodeOnly)
+	v = append(v, crVariants...)
 	// The scale-out variants last: replica 0 of 2, 3 and 4.
 	return append(v, variantOursShard2, variantOursShard3, variantOursShard4)
 }
 
 // keepsManagedFields reports whether variant caches managedFields: client-go
-// without a transform does.
+// without a transform does, and controller-runtime's cache, on either
+// informer, unless its transform strips them.
 func keepsManagedFields(variant string) bool {
 	switch variant {
-	case variantClientGo, variantClientGoJSON, variantClientGoMetadata:
+	case variantClientGo, variantClientGoJSON, variantClientGoMetadata, variantCR, variantCROurs:
 		return true
 	}
 	return false
@@ -133,6 +135,8 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		return startOursMetadata(cfg)
 	case variantReadOnly, variantDecodeOnly:
 		return startFloor(base, cfg)
+	case variantCR, variantCRStrip, variantCROurs:
+		return startCR(base, cfg)
 	}
 	if sel, ok, err := variantShard(base); ok {
 		if err != nil {
