@@ -57,6 +57,15 @@
 // is set, and the metadata client always does. client-go-json, ours-json
 // and ours-uncompacted-json are their base variants with a JSON client.
 //
+// controller-runtime (crvariant.go): cr is one Pod informer of
+// controller-runtime's cache (cache.New with client-go's scheme,
+// GetInformer for &corev1.Pod{}, synced when the cache's WaitForCacheSync
+// returns) with controller-runtime's defaults; cr-strip the same with
+// cache.TransformStripManagedFields as DefaultTransform; cr-ours the same
+// with NewInformer from this project's controllerruntime module. cr and
+// cr-ours keep managedFields, as controller-runtime does; cr-ours is
+// measured against cr and cr-strip (issue 31's goals).
+//
 // Scale-out: ours-shard-2, ours-shard-3 and ours-shard-4 are ours holding
 // replica 0's shard of N equal ranges of the uid hash space
 // (shard.Part(shard.UID, 0, N) through factory.WithShard(shard.Static));

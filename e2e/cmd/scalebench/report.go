@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -191,6 +192,14 @@ var goals = []goal{
 	{"compaction ≤ 30 µs per Pod: ours' CPU per watch event minus ours-uncompacted's (µs, protobuf)", variantOurs, variantOursUncompacted, metricCPUPerEvent, 30, true},
 	{"ours time to HasSynced ≤ 0.9x client-go", variantOurs, variantClientGo, metricSync, syncGoal, false},
 	{"ours with paged lists (WithoutWatchList): time to HasSynced ≤ 0.9x client-go", variantOursPaged, variantClientGo, metricSync, syncGoal, false},
+	// Issue 31: controller-runtime's cache with NewInformer from package
+	// controllerruntime against its default and its stripping transform.
+	{"cr-ours (controller-runtime with controllerruntime.NewInformer) live heap ≤ 0.35x cr (controller-runtime's default cache)", variantCROurs, variantCR, metricLiveHeap, 0.35, false},
+	{"cr-ours live heap ≤ 0.45x cr-strip (controller-runtime with TransformStripManagedFields)", variantCROurs, variantCRStrip, metricLiveHeap, 0.45, false},
+	{"cr-ours time to WaitForCacheSync ≤ 0.9x cr", variantCROurs, variantCR, metricSync, syncGoal, false},
+	{"cr-ours CPU per watch event ≤ 1.1x cr", variantCROurs, variantCR, metricCPUPerEvent, 1.1, false},
+	{"cr-ours relist peak ≤ 1.3x cr-ours steady heap (live heap the GCs found)", variantCROurs, "", metricRelistLiveRate, 1.3, false},
+	{"cr-ours relist peak ≤ 1.3x cr-ours steady heap (HeapAlloc, garbage included)", variantCROurs, "", metricRelistRatio, 1.3, false},
 }
 
 // syncGoal is the most of client-go's time to HasSynced ours may take
@@ -218,7 +227,29 @@ func goalNotes(r *results) string {
 		"while a relist decodes the new list, the old cache is still alive, so the live heap alone approaches twice the steady heap, "+
 		"and with the default GOGC=100 a collection may wait until the heap doubles. "+
 		"The time to HasSynced depends on the protocol: client-go v0.37 and ours (by default) stream the initial list with one watch; "+
-		"ours-paged made %.0f paged list requests (see the checks below).\n", heap, syncBound(r), pages)
+		"ours-paged made %.0f paged list requests (see the checks below).\n%s", heap, syncBound(r), pages, crNotes(r))
+}
+
+// crNotes explains the controller-runtime goals with the numbers of this
+// run, when cr and cr-ours ran.
+func crNotes(r *results) string {
+	if len(r.PerVariant[variantCR]) == 0 || len(r.PerVariant[variantCROurs]) == 0 {
+		return ""
+	}
+	live := metricLiveHeap
+	ours, cr := r.values(variantCROurs, live), r.values(variantCR, live)
+	b := fmt.Sprintf("\ncontroller-runtime (issue 31): cr-ours holds %sx the live heap of cr", format(ratios(ours, cr).median()))
+	if len(r.PerVariant[variantCRStrip]) > 0 {
+		b += fmt.Sprintf(" and %sx that of cr-strip, whose transform is the lever controller-runtime offers", format(ratios(ours, r.values(variantCRStrip, live)).median()))
+	}
+	b += ". cr-ours keeps managedFields, as controller-runtime does (a user drops them with the same transform), " +
+		"so its saving is compaction alone: against cr it has the same objects to hold, against cr-strip more. "
+	if len(r.PerVariant[variantOurs]) > 0 {
+		b += fmt.Sprintf("ours (informer-gen's own factory, which drops managedFields by default) holds %sx cr's live heap. ",
+			format(ratios(r.values(variantOurs, live), cr).median()))
+	}
+	return b + "The time of the cr variants is until controller-runtime's `WaitForCacheSync` returns: it polls `HasSynced` every 100 ms " +
+		"(client-go's `WaitForCacheSync`), so it is up to 100 ms later than the informer's sync; the other variants poll every ms.\n"
 }
 
 // floorMetric reports whether m is measured for the floor variants: those
@@ -323,7 +354,12 @@ func methodText(r *results) string {
 	p("client-go's `metadatainformer`; **read-only** and **decode-only** are no informers but the floor under them (`floor.go`): one watch of every pod ")
 	p("with the options client-go's reflector streams its initial list with, until the initial-events-end bookmark, keeping nothing; read-only reads the protobuf frames ")
 	p("and decodes none (the pace of kube-apiserver and the connection), decode-only decodes every event with client-go's typed watch and drops it ")
-	p("(that pace plus client-go's decoding); they measure the initial sync only. **ours-shard-N** ours holding replica 0's shard of N (see Scale-out below). %s\n\n", protocolNote(r))
+	p("(that pace plus client-go's decoding); they measure the initial sync only. **ours-shard-N** ours holding replica 0's shard of N (see Scale-out below). ")
+	p("**cr** controller-runtime v0.25's cache (`cache.New` with client-go's scheme, `GetInformer(ctx, &corev1.Pod{})`, timed from `Start` until `WaitForCacheSync` returns), ")
+	p("its defaults otherwise (client-go's shared informer, protobuf for built-in types, managedFields kept); **cr-strip** the same with ")
+	p("`DefaultTransform: cache.TransformStripManagedFields()`; **cr-ours** the same with `NewInformer: controllerruntime.NewInformer` (informer-gen's informer ")
+	p("under controller-runtime's cache, compacting with the walks of `controllerruntime/kubeapi`, managedFields kept); their objects are read from the ")
+	p("informer's store, as the other variants' are. %s\n\n", protocolNote(r))
 	return b.String()
 }
 
@@ -339,25 +375,13 @@ func section(r *results) string {
 	if commit == "" {
 		commit = gitCommit()
 	}
-	p("- Go: %s; commit %s; peer k8s.io/client-go v0.37.2\n", runtime.Version(), commit)
+	p("- Go: %s; commit %s; peer k8s.io/client-go v0.37.2%s\n", runtime.Version(), commit, crPeer(r))
 	p("- Input: %d Pods in %d namespaces, created in %s; %d round(s), every variant once per round, the order reversing each round; total %s\n",
 		r.Pods, r.Namespaces, (time.Duration(r.PopulateSeconds * float64(time.Second))).Round(time.Second), r.Rounds, r.Duration.Round(time.Second))
 	p("- managedFields of every pod on the server: %s\n\n", strings.Join(r.Managers, ", "))
 
 	p("%s", methodText(r))
-	for _, m := range metrics {
-		p("### %s (%s)\n\n", m.title, m.unit)
-		p("| Variant | Value | / client-go | / client-go-strip |\n|---|---|---|---|\n")
-		cg, cgs := r.values(variantClientGo, m), r.values(variantClientGoStrip, m)
-		for _, v := range r.Variants {
-			if isFloor(v) && !floorMetric(m) {
-				continue
-			}
-			s := r.values(v, m)
-			p("| %s | %s | %s | %s |\n", v, s.summary(), ratioCell(s, cg), ratioCell(s, cgs))
-		}
-		p("\n")
-	}
+	p("%s", metricTables(r))
 
 	p("### Goals\n\n| Goal | Measured (median of the per-round ratios, or differences) | Met |\n|---|---|---|\n")
 	for _, g := range goals {
@@ -389,6 +413,61 @@ func section(r *results) string {
 			m.Synced.InitialLists, m.Synced.InitialWatchLists, m.Synced.ProtobufResponses, m.Done.Relists, m.Done.RelistWatchLists, m.EventCount)
 	}
 	p("\n(last round shown)\n%s\n", sectionEnd)
+	return b.String()
+}
+
+// crPeer names the controller-runtime version the cr variants ran on,
+// when they ran.
+func crPeer(r *results) string {
+	for _, v := range crVariants {
+		if len(r.PerVariant[v]) > 0 {
+			return "; sigs.k8s.io/controller-runtime " + moduleVersion("sigs.k8s.io/controller-runtime")
+		}
+	}
+	return ""
+}
+
+// moduleVersion is the version of module path this binary was built
+// with, "(unknown version)" without build information.
+func moduleVersion(path string) string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range info.Deps {
+			if d.Path == path {
+				return d.Version
+			}
+		}
+	}
+	return "(unknown version)"
+}
+
+// metricTables renders one table per metric: every variant's value and
+// its ratios to client-go and client-go-strip, and to cr (controller-runtime's
+// default cache) when cr ran.
+func metricTables(r *results) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	withCR := len(r.PerVariant[variantCR]) > 0
+	for _, m := range metrics {
+		p("### %s (%s)\n\n", m.title, m.unit)
+		if withCR {
+			p("| Variant | Value | / client-go | / client-go-strip | / cr |\n|---|---|---|---|---|\n")
+		} else {
+			p("| Variant | Value | / client-go | / client-go-strip |\n|---|---|---|---|\n")
+		}
+		cg, cgs, cr := r.values(variantClientGo, m), r.values(variantClientGoStrip, m), r.values(variantCR, m)
+		for _, v := range r.Variants {
+			if isFloor(v) && !floorMetric(m) {
+				continue
+			}
+			s := r.values(v, m)
+			p("| %s | %s | %s | %s |", v, s.summary(), ratioCell(s, cg), ratioCell(s, cgs))
+			if withCR {
+				p(" %s |", ratioCell(s, cr))
+			}
+			p("\n")
+		}
+		p("\n")
+	}
 	return b.String()
 }
 
