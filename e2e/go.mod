@@ -17,7 +17,10 @@ require (
 	sigs.k8s.io/controller-runtime v0.25.2
 )
 
-require golang.org/x/sync v0.24.0 // indirect
+require (
+	github.com/go-json-experiment/json v1.27.2 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
