@@ -16,7 +16,10 @@
 #   3. the example CRD project (examples/crd): its own hack/update-codegen.sh
 #      when it exists (deepcopy-gen, client-gen, then our informer-gen via
 #      go generate), otherwise only our informers and listers via
-#      go generate.
+#      go generate;
+#   4. the kubebuilder-shaped example (examples/kubebuilder): its own
+#      hack/update-codegen.sh (controller-gen's deep copies, CRD and RBAC
+#      role, then informer-gen --walks-only via go generate).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -44,4 +47,6 @@ deepcopy_gen=$(hack/kube-binaries.sh deepcopy-gen | sed -n 's/^deepcopy-gen=//p'
 (cd examples/controllerruntime &&
   "$deepcopy_gen" --output-file zz_generated.deepcopy.go --go-header-file hack/boilerplate.go.txt ./api/v1 &&
   go generate ./api/v1/groupversion_info.go)
+echo "update-codegen: examples/kubebuilder (examples/kubebuilder/hack/update-codegen.sh)" >&2
+examples/kubebuilder/hack/update-codegen.sh
 echo "update-codegen: done" >&2

@@ -16,7 +16,11 @@
 #   3. examples/crd: our informers and listers with informer-gen
 #      --verify-only (through the module's go:generate line); then, when
 #      VERIFY_ALL=1, the example's own hack/verify-codegen.sh, which also
-#      reruns the upstream deepcopy-gen and client-gen in a scratch copy.
+#      reruns the upstream deepcopy-gen and client-gen in a scratch copy;
+#   4. examples/kubebuilder: its own hack/verify-codegen.sh (informer-gen's
+#      walks with --verify-only; controller-gen's deep copies, CRD and RBAC
+#      role generated into a scratch folder and compared; controller-gen is
+#      built by `go run` once, then cached).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -61,6 +65,11 @@ fi
 echo "verify-codegen: examples/controllerruntime walks" >&2
 if ! (cd examples/controllerruntime && INFORMER_GEN_VERIFY=--verify-only go generate ./api/v1/groupversion_info.go); then
   echo "verify-codegen: examples/controllerruntime/api/v1 walks are out of date; run hack/update-codegen.sh" >&2
+  status=1
+fi
+echo "verify-codegen: examples/kubebuilder (examples/kubebuilder/hack/verify-codegen.sh)" >&2
+if ! examples/kubebuilder/hack/verify-codegen.sh; then
+  echo "verify-codegen: examples/kubebuilder is out of date; run hack/update-codegen.sh" >&2
   status=1
 fi
 if [ "${VERIFY_ALL:-0}" = 1 ] && [ -x examples/crd/hack/verify-codegen.sh ]; then
