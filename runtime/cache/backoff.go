@@ -26,7 +26,7 @@ import (
 // before the cap, about 100 s in, where client-go makes 7 in about 40 s);
 // at the cap both wait [30 s, 60 s): 0.017-0.033 requests per second per
 // informer. The count starts over only after a healthy period
-// (state.next), so a server that fails every request, or every watch
+// (protocol.State.Next), so a server that fails every request, or every watch
 // after a good list, sees the delay grow to the cap.
 const (
 	firstBackoff          = 100 * time.Millisecond

@@ -22,6 +22,9 @@
 //     delivery backlog share.
 //   - internal/delivery: listeners, their backlog, the processor and
 //     resync.
+//   - internal/protocol: the reflector's protocol as a value (State) and
+//     its transition function (State.Next); the Reflector here does the
+//     I/O of each step.
 //
 // The DeltaFIFO gets what the informer wires into it at construction
 // (queueWiring: the cache reader, the compaction, the synced channel),
@@ -199,7 +202,7 @@
 // # Goroutines and locks
 //
 // A running SharedIndexInformer has these goroutines: the Reflector's Run
-// goroutine (its protocol: reflector_state.go) and, with a resync period,
+// goroutine (its protocol: internal/protocol/state.go) and, with a resync period,
 // its resync goroutine, both writing into the DeltaFIFO; the informer's
 // processing goroutine, the only caller of popBatch, which applies batches
 // to the Indexer and pushes notifications; one goroutine per handler

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
 	"io"
 	"math/rand/v2"
 	"reflect"
@@ -110,7 +111,7 @@ type ReflectorOptions struct {
 	// from a server may go without any event before the
 	// end-of-initial-events bookmark; past it that attempt falls back to
 	// LIST, and after three such stalls in a row watch lists are off for
-	// 30 minutes (reflector_state.go). Default 10 seconds, at most
+	// 30 minutes (internal/protocol/state.go). Default 10 seconds, at most
 	// IdleTimeout.
 	WatchListProgressTimeout time.Duration
 	// WatchErrorHandler is called on every list or watch failure; the
@@ -207,7 +208,7 @@ type Reflector struct {
 	// rv is the resourceVersion of the position ("" before the first
 	// list): written by the Run goroutine only, read by any
 	// (LastSyncResourceVersion). The rest of the protocol state is the
-	// Run goroutine's state value (reflector_state.go).
+	// Run goroutine's state value (internal/protocol/state.go).
 	rv      atomic.Pointer[string]
 	running atomic.Bool
 }
@@ -349,59 +350,59 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 	s := r.initialState()
 	for {
 		o := r.step(ctx, s)
-		if o.end == endStopped {
+		if o.End == protocol.EndStopped {
 			return
 		}
-		var e effect
-		s, e = s.next(o)
-		if !r.between(ctx, s, e, o.err) {
+		var e protocol.Effect
+		s, e = s.Next(o)
+		if !r.between(ctx, s, e, o.Err) {
 			return
 		}
 	}
 }
 
 // initialState is the state before the first step: a relist.
-func (r *Reflector) initialState() state {
-	s := state{watchList: r.opts.UseWatchList}
-	s.phase = s.relist(r.clock.Now())
+func (r *Reflector) initialState() protocol.State {
+	s := protocol.State{WatchList: r.opts.UseWatchList}
+	s.Phase = s.Relist(r.clock.Now())
 	return s
 }
 
 // step carries out s's phase and says how it ended (see
-// reflector_state.go); endStopped once ctx is done.
-func (r *Reflector) step(ctx context.Context, s state) outcome {
-	var o outcome
-	switch s.phase {
-	case phaseList:
+// internal/protocol/state.go); protocol.EndStopped once ctx is done.
+func (r *Reflector) step(ctx context.Context, s protocol.State) protocol.Outcome {
+	var o protocol.Outcome
+	switch s.Phase {
+	case protocol.PhaseList:
 		o = r.listStep(ctx, s)
-	case phaseWatchList:
+	case protocol.PhaseWatchList:
 		o = r.watchListStep(ctx, s)
 	default:
 		o = r.watchStep(ctx, s)
 	}
 	if ctx.Err() != nil {
-		if o.w != nil {
-			o.w.Stop()
+		if o.W != nil {
+			o.W.Stop()
 		}
-		return outcome{end: endStopped}
+		return protocol.Outcome{End: protocol.EndStopped}
 	}
-	o.at = r.clock.Now()
+	o.At = r.clock.Now()
 	return o
 }
 
 // between does what e says before the step of s, for the step that
 // ended with err; false when ctx ended while it waited.
-func (r *Reflector) between(ctx context.Context, s state, e effect, err error) bool {
-	if e.report && err != nil {
-		r.retryingAtOnce = !e.backoff
+func (r *Reflector) between(ctx context.Context, s protocol.State, e protocol.Effect, err error) bool {
+	if e.Report && err != nil {
+		r.retryingAtOnce = !e.Backoff
 		r.onError(ctx, err)
 		r.retryingAtOnce = false
 	}
-	if e.watchListsOff {
+	if e.WatchListsOff {
 		klog.FromContext(ctx).Info("Watch lists stalled before their initial-events-end bookmark; listing instead until the retry time",
-			"reflector", r.name, "stalls", watchListMaxStalls, "retryAt", s.watchListOffUntil)
+			"reflector", r.name, "stalls", protocol.WatchListMaxStalls, "retryAt", s.WatchListOffUntil)
 	}
-	if e.backoff && !sleep(ctx, r.clock, r.backoff.delay(s.failures)) {
+	if e.Backoff && !sleep(ctx, r.clock, r.backoff.delay(s.Failures)) {
 		return false
 	}
 	return true
@@ -441,13 +442,13 @@ func (r *Reflector) pageSize(resourceVersion string) int64 {
 }
 
 // listStep is the list phase.
-func (r *Reflector) listStep(ctx context.Context, s state) outcome {
+func (r *Reflector) listStep(ctx context.Context, s protocol.State) protocol.Outcome {
 	r.takeShard()
-	if err := r.list(ctx, s.listFrom(r.LastSyncResourceVersion())); err != nil {
-		return outcome{end: endFailed, err: err}
+	if err := r.list(ctx, s.ListFrom(r.LastSyncResourceVersion())); err != nil {
+		return protocol.Outcome{End: protocol.EndFailed, Err: err}
 	}
 	r.shardStored()
-	return outcome{end: endStored}
+	return protocol.Outcome{End: protocol.EndStored}
 }
 
 // list lists every object at rv and replaces the store's content with
@@ -551,13 +552,13 @@ func (r *Reflector) addPage(ctx context.Context, pages *listedPages, obj runtime
 
 // watchStep is the watch phase: it consumes the watch a watch list left
 // open, or opens one from the position, until the watch ends.
-func (r *Reflector) watchStep(ctx context.Context, s state) outcome {
-	w, replaying := s.w, false
+func (r *Reflector) watchStep(ctx context.Context, s protocol.State) protocol.Outcome {
+	w, replaying := s.W, false
 	if r.shardReplaced() {
 		if w != nil {
 			w.Stop()
 		}
-		return outcome{end: r.reshardEnding(ctx)}
+		return protocol.Outcome{End: r.reshardEnding(ctx)}
 	}
 	if w == nil {
 		rv := r.LastSyncResourceVersion()
@@ -572,7 +573,7 @@ func (r *Reflector) watchStep(ctx context.Context, s state) outcome {
 		}))
 		if err != nil {
 			err = fmt.Errorf("%s: watch: %w", r.name, err)
-			return outcome{end: errorEnding(err), err: err}
+			return protocol.Outcome{End: errorEnding(err), Err: err}
 		}
 		if r.opts.Metrics != nil {
 			r.opts.Metrics.WatchStarted()
@@ -588,10 +589,10 @@ func (r *Reflector) watchStep(ctx context.Context, s state) outcome {
 	}
 	lived := r.clock.Since(start)
 	end := watchEnding(err, lived, got)
-	if end == endReshard {
+	if end == protocol.EndReshard {
 		end = r.reshardEnding(ctx)
 	}
-	return outcome{end: end, healthy: got.changes > 0 || lived >= healthyWatch, err: err}
+	return protocol.Outcome{End: end, Healthy: got.changes > 0 || lived >= healthyWatch, Err: err}
 }
 
 func (r *Reflector) watchTimeoutSeconds() int64 {

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -12,7 +13,7 @@ import (
 // stop-channel forms client-go has, ListAndWatch (one list and the watches
 // after it, without the retries RunWithContext makes), and the exported
 // fields read at Run (applyFields). The mechanism is in reflector.go and
-// reflector_state.go.
+// internal/protocol/state.go.
 
 // NewReflector returns a Reflector that fills store from lw with objects
 // of expectedType's Go type, calling store.Resync every resyncPeriod.
@@ -49,17 +50,17 @@ func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
 	s := r.initialState()
 	for {
 		o := r.step(ctx, s)
-		if o.end == endStopped {
+		if o.End == protocol.EndStopped {
 			return nil
 		}
-		from := s.phase
-		var e effect
-		s, e = s.next(o)
-		if s.phase != phaseWatch && from != phaseWatchList {
+		from := s.Phase
+		var e protocol.Effect
+		s, e = s.Next(o)
+		if s.Phase != protocol.PhaseWatch && from != protocol.PhaseWatchList {
 			// A list failed, or the watch can no longer resume.
-			return o.err
+			return o.Err
 		}
-		if !r.between(ctx, s, e, o.err) {
+		if !r.between(ctx, s, e, o.Err) {
 			return nil
 		}
 	}

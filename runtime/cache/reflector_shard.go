@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"errors"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -11,7 +12,7 @@ import (
 )
 
 // errReshard ends a watch whose shard was replaced: the reflector relists
-// under the new one (the reshard ending of reflector_state.go).
+// under the new one (the reshard ending of internal/protocol/state.go).
 var errReshard = errors.New("the shard changed; relisting under the new one")
 
 // takeShard makes the subscription's current shard the one of the next
@@ -36,11 +37,11 @@ func (r *Reflector) shardStored() {
 // reshardEnding is how a watch whose shard was replaced ends: narrowed
 // when the new shard is within the current one and the store pruned what
 // it no longer holds (narrow), reshard (a relist) otherwise.
-func (r *Reflector) reshardEnding(ctx context.Context) ending {
+func (r *Reflector) reshardEnding(ctx context.Context) protocol.Ending {
 	if r.narrow(ctx) {
-		return endNarrowed
+		return protocol.EndNarrowed
 	}
-	return endReshard
+	return protocol.EndReshard
 }
 
 // narrow takes the subscription's new shard without a relist when it

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -57,14 +58,14 @@ func (r *Reflector) watchListIdle(w watch.Interface) (time.Duration, error) {
 }
 
 // watchListStep is the watch-list phase.
-func (r *Reflector) watchListStep(ctx context.Context, s state) outcome {
+func (r *Reflector) watchListStep(ctx context.Context, s protocol.State) protocol.Outcome {
 	r.takeShard()
-	w, err := r.watchList(ctx, s.watchListFrom(r.LastSyncResourceVersion()))
+	w, err := r.watchList(ctx, s.WatchListFrom(r.LastSyncResourceVersion()))
 	if err != nil {
-		return outcome{end: watchListEnding(err), err: err}
+		return protocol.Outcome{End: watchListEnding(err), Err: err}
 	}
 	r.shardStored()
-	return outcome{end: endStored, w: w}
+	return protocol.Outcome{End: protocol.EndStored, W: w}
 }
 
 // watchList fills the store with a streamed initial list from
@@ -74,7 +75,7 @@ func (r *Reflector) watchListStep(ctx context.Context, s state) outcome {
 // store's content at the bookmark's resourceVersion (a relist is atomic);
 // a first list's go into the store as they arrive (see firstLister). It
 // returns the watch, still open, to be consumed by the watch phase. What
-// follows a failure is the transition table's (reflector_state.go).
+// follows a failure is the transition table's (internal/protocol/state.go).
 func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watch.Interface, error) {
 	start := r.clock.Now()
 	timeout := r.watchTimeoutSeconds()

@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
+
 	"context"
 	"io"
 	"sync"
@@ -48,7 +50,7 @@ func (statusReporter) AsObject(err error) runtime.Object { return &metav1.Status
 // A watch list whose stream stalls before the initial-events-end bookmark
 // (a proxy or aggregated API dropping it) falls back to LIST after
 // WatchListProgressTimeout; after three stalls in a row the reflector
-// lists without trying watch lists for watchListRetryAfter, then tries
+// lists without trying watch lists for protocol.WatchListRetryAfter, then tries
 // them again. Run in fake time (synctest); the server ends every plain
 // watch with 410 so that the reflector keeps relisting.
 func TestWatchListStallFallsBackToListAndTurnsWatchListsOffAfterThree(t *testing.T) {
@@ -81,7 +83,7 @@ func TestWatchListStallFallsBackToListAndTurnsWatchListsOffAfterThree(t *testing
 		}
 		r := NewReflectorWithOptions(lw, &metav1.PartialObjectMetadata{}, NewStore(MetaNamespaceKeyFunc),
 			ReflectorOptions{UseWatchList: true, WatchErrorHandler: func(context.Context, *Reflector, error) {}})
-		ctx, cancel := context.WithTimeout(t.Context(), watchListRetryAfter+10*time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), protocol.WatchListRetryAfter+10*time.Minute)
 		defer cancel()
 		r.RunWithContext(ctx)
 
@@ -98,12 +100,12 @@ func TestWatchListStallFallsBackToListAndTurnsWatchListsOffAfterThree(t *testing
 				t.Errorf("LIST %v after the watch list started, want WatchListProgressTimeout (%v)", waited, defaultWatchListProgressTimeout)
 			}
 		}
-		if len(watchLists) < watchListMaxStalls+1 {
-			t.Fatalf("%d watch lists in %v, want %d and one more after %v: %v", len(watchLists), watchListRetryAfter+10*time.Minute, watchListMaxStalls, watchListRetryAfter, requests)
+		if len(watchLists) < protocol.WatchListMaxStalls+1 {
+			t.Fatalf("%d watch lists in %v, want %d and one more after %v: %v", len(watchLists), protocol.WatchListRetryAfter+10*time.Minute, protocol.WatchListMaxStalls, protocol.WatchListRetryAfter, requests)
 		}
-		third, fourth := watchLists[watchListMaxStalls-1], watchLists[watchListMaxStalls]
-		if gap := fourth - third; gap < watchListRetryAfter {
-			t.Errorf("watch lists tried again %v after the third stall, want at least %v", gap, watchListRetryAfter)
+		third, fourth := watchLists[protocol.WatchListMaxStalls-1], watchLists[protocol.WatchListMaxStalls]
+		if gap := fourth - third; gap < protocol.WatchListRetryAfter {
+			t.Errorf("watch lists tried again %v after the third stall, want at least %v", gap, protocol.WatchListRetryAfter)
 		}
 		lists := 0
 		for _, req := range requests {
