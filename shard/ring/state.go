@@ -3,7 +3,7 @@ package ring
 import "time"
 
 // A replica's protocol is one state value and one step function, as the
-// reflector's is (runtime/cache/reflector_state.go): state.next takes
+// reflector's is (runtime/cache/internal/protocol/state.go): state.next takes
 // what just happened (a look at the ring, or how the last action ended)
 // and returns the next state and the one action to carry out. The table
 // below is state.next, row for row; TestStateTable parses it and drives
