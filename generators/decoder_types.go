@@ -113,6 +113,14 @@ func (w *decoderWriter) fn(expr ast.Expr, imports *fileImports) (string, bool) {
 // value is the reflective decoder of expr, jsondecode.Value.
 func (w *decoderWriter) value(expr ast.Expr, imports *fileImports) (string, bool) {
 	ts, ok := w.typeString(expr, imports)
+	if a, isArray := expr.(*ast.ArrayType); isArray && !ok {
+		// An array of a literal length: the walks' typeString leaves them
+		// out (they are never shared).
+		if lit, isLit := a.Len.(*ast.BasicLit); isLit {
+			elem, okElem := w.typeString(a.Elt, imports)
+			ts, ok = "["+lit.Value+"]"+elem, okElem
+		}
+	}
 	return "jsondecode.Value[" + ts + "]", ok
 }
 
