@@ -50,8 +50,9 @@ func Decode[T any](data []byte, p *T, fn Func[T], t *compact.Table) error {
 	d.reset(data, t)
 	fn(d, p)
 	err := d.finish()
-	d.src.Reset()
+	// The pooled decoder keeps nothing of data, nor the table.
 	d.dec.Reset(bytes.NewReader(nil))
+	d.src, d.table = bytes.Buffer{}, nil
 	decoders.Put(d)
 	return err
 }

@@ -1,6 +1,7 @@
 package jsondecode_test
 
 import (
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -152,4 +153,13 @@ func FuzzShapes(f *testing.F) {
 
 func FuzzObjectMeta(f *testing.F) {
 	jsondecodetest.Fuzz(f, jsondecode.ObjectMeta, jsondecodetest.Seeds[metav1.ObjectMeta](20))
+}
+
+func TestDecodersAgreeWithSigsJSONOnNestingLimits(t *testing.T) {
+	for _, depth := range []int{9998, 9999, 10000, 10001} {
+		nested := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+		for _, doc := range []string{`{"any":` + nested + `}`, `{"unknown":` + nested + `}`, `{"l":` + nested + `}`} {
+			jsondecodetest.Same(t, decodeShapes, []byte(doc))
+		}
+	}
 }
