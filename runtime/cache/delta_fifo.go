@@ -205,7 +205,7 @@ type DeltaFIFO struct {
 	populated bool // a Replace, or closeFirstList, completed
 	// firstListOpen is set between openFirstList and closeFirstList or
 	// abandonFirstList: the objects of the first list are being queued
-	// as they arrive (see firstLister).
+	// as they arrive (delta_fifo_first_list.go).
 	firstListOpen bool
 	// initialPopulationCount is the number of keys of the initial
 	// population (queued by the first Replace) not yet popped and
@@ -414,7 +414,7 @@ func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 const replaceYieldEvery = 256
 
 // replaceListLocked is Replace; transform tells whether the listed objects
-// still need the queue's transform (see listPreparer).
+// still need the queue's transform (prepareListed, delta_fifo_list.go).
 func (f *DeltaFIFO) replaceListLocked(list []any, _ string, transform bool) error {
 	f.waitIdleLocked()
 	var knownKeys []string

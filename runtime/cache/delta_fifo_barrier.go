@@ -1,20 +1,10 @@
 package cache
 
-// queueBarrier is the part of the DeltaFIFO its reflector sink (queueSink, reflector_sink.go) calls: the DeltaFIFO whose
+// This file holds the part of the DeltaFIFO its reflector sink (queueSink,
+// reflector_sink.go) calls, for a DeltaFIFO whose
 // writes reach the cache later, on another goroutine: the reflector calls
 // afterProcessed to learn when what it queued is in the cache and handed
 // to the handlers (a shard's Applied).
-type queueBarrier interface {
-	// afterProcessed calls fn once every key queued before the call has
-	// been popped and its batch processed: at once, on the caller's
-	// goroutine, when there is none; otherwise on the popping goroutine,
-	// after the batch that completes them, without the queue's lock. fn
-	// must not call the queue's Replace or Resync. Barriers of a queue
-	// that is closed before they are reached never run.
-	afterProcessed(fn func())
-}
-
-var _ queueBarrier = (*DeltaFIFO)(nil)
 
 // fifoBarrier is a function waiting for the entries queued before it.
 type fifoBarrier struct {
@@ -22,7 +12,12 @@ type fifoBarrier struct {
 	fn     func()
 }
 
-// afterProcessed implements queueBarrier.
+// afterProcessed calls fn once every key queued before the call has
+// been popped and its batch processed: at once, on the caller's
+// goroutine, when there is none; otherwise on the popping goroutine,
+// after the batch that completes them, without the queue's lock. fn
+// must not call the queue's Replace or Resync. Barriers of a queue
+// that is closed before they are reached never run.
 func (f *DeltaFIFO) afterProcessed(fn func()) {
 	f.mu.Lock()
 	if f.processedTotal >= f.queuedTotal {

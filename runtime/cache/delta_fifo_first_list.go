@@ -2,7 +2,8 @@ package cache
 
 import "fmt"
 
-// firstLister is the part of the DeltaFIFO its reflector sink (queueSink, reflector_sink.go) calls: the DeltaFIFO that takes
+// This file holds the part of the DeltaFIFO its reflector sink (queueSink,
+// reflector_sink.go) calls, for a DeltaFIFO that takes
 // the objects of its first list as they arrive, rather than in one Replace
 // once the list is complete, so the informer stores and hands out the
 // first objects while later ones are still being received. A relist is
@@ -17,29 +18,10 @@ import "fmt"
 // queued so far stay, as objects of a list not yet complete, and the
 // next list, a relist by then, is stored whole and deletes (with a
 // tombstone) those it does not hold.
-type firstLister interface {
-	// openFirstList reports whether nothing was ever listed, queued or
-	// cached; if so, a first list is open until closeFirstList or
-	// abandonFirstList.
-	openFirstList() bool
-	// queueFirstListed prepares each object (the queue's transform, run
-	// outside the queue's lock) and queues it as a Replaced delta of the
-	// initial population. A failed transform queues nothing of batch.
-	queueFirstListed(batch []any) error
-	// closeFirstList completes the initial population: HasSynced once
-	// every queued object was processed.
-	closeFirstList(resourceVersion string)
-	// abandonFirstList ends a first list that failed; what it queued
-	// stays queued.
-	abandonFirstList()
-	// Delete queues the deletion of an object of the list that was
-	// deleted before the list's end.
-	Delete(obj any) error
-}
 
-var _ firstLister = (*DeltaFIFO)(nil)
-
-// openFirstList implements firstLister.
+// openFirstList reports whether nothing was ever listed, queued or
+// cached; if so, a first list is open until closeFirstList or
+// abandonFirstList.
 func (f *DeltaFIFO) openFirstList() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -54,7 +36,9 @@ func (f *DeltaFIFO) openFirstList() bool {
 	return true
 }
 
-// queueFirstListed implements firstLister.
+// queueFirstListed prepares each object (the queue's transform, run
+// outside the queue's lock) and queues it as a Replaced delta of the
+// initial population. A failed transform queues nothing of batch.
 func (f *DeltaFIFO) queueFirstListed(batch []any) error {
 	if f.prepares() {
 		for i, obj := range batch {
@@ -93,7 +77,8 @@ func (f *DeltaFIFO) queueFirstListed(batch []any) error {
 	return nil
 }
 
-// closeFirstList implements firstLister.
+// closeFirstList completes the initial population: HasSynced once
+// every queued object was processed.
 func (f *DeltaFIFO) closeFirstList(string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -102,7 +87,8 @@ func (f *DeltaFIFO) closeFirstList(string) {
 	f.noteSyncedLocked()
 }
 
-// abandonFirstList implements firstLister.
+// abandonFirstList ends a first list that failed; what it queued
+// stays queued.
 func (f *DeltaFIFO) abandonFirstList() {
 	f.mu.Lock()
 	f.firstListOpen = false

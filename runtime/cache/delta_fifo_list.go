@@ -2,7 +2,8 @@ package cache
 
 import "fmt"
 
-// listPreparer is the part of the DeltaFIFO its reflector sink (queueSink, reflector_sink.go) calls: the DeltaFIFO that
+// This file holds the part of the DeltaFIFO its reflector sink (queueSink,
+// reflector_sink.go) calls, for a DeltaFIFO that
 // wants each page of a list as it arrives, before the list is complete, and
 // the finished list through replacePrepared instead of Replace.
 //
@@ -11,20 +12,12 @@ import "fmt"
 // the cache keeps. Preparing each page as it arrives lets the full objects
 // of a page become garbage before the next page arrives, so a list costs
 // about one cached copy, not one full copy, on top of the cache.
-type listPreparer interface {
-	// prepareListed replaces, in place, each object of one page by the
-	// object to queue for it: the cached object itself when it is the same
-	// object at the same resourceVersion (nothing to store, nothing to
-	// transform), and otherwise the object after the queue's transform.
-	prepareListed(page []any) error
-	// replacePrepared is Replace of a list whose every object went through
-	// prepareListed.
-	replacePrepared(list []any, resourceVersion string) error
-}
 
-var _ listPreparer = (*DeltaFIFO)(nil)
-
-// prepareListed implements listPreparer. A key with queued deltas is not
+// prepareListed replaces, in place, each object of one page by the
+// object to queue for it: the cached object itself when it is the same
+// object at the same resourceVersion (nothing to store, nothing to
+// transform), and otherwise the object after the queue's transform.
+// A key with queued deltas is not
 // matched against the cache, whose object for it is about to change. The
 // transform and compaction run outside the queue's lock.
 func (f *DeltaFIFO) prepareListed(page []any) error {
@@ -117,7 +110,8 @@ func (f *DeltaFIFO) cachedSlotLocked(key string, listed any) cachedSlot {
 	return cachedSlot{}
 }
 
-// replacePrepared implements listPreparer.
+// replacePrepared is Replace of a list whose every object went through
+// prepareListed.
 func (f *DeltaFIFO) replacePrepared(list []any, resourceVersion string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

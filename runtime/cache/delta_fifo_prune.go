@@ -6,19 +6,14 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
-// storePruner is the part of the DeltaFIFO its reflector sink (queueSink, reflector_sink.go) calls: the DeltaFIFO that can
+// This file holds the part of the DeltaFIFO its reflector sink (queueSink,
+// reflector_sink.go) calls, for a DeltaFIFO that can
 // drop, without a list, the objects a narrower shard no longer holds.
-type storePruner interface {
-	// pruneOutside queues a Deleted DeletedFinalStateUnknown tombstone
-	// for every object the queue or the cache holds (in its newest queued
-	// state, else its cached one) for which keep is false, as a relist
-	// that no longer holds it would.
-	pruneOutside(keep func(obj any) bool) error
-}
 
-var _ storePruner = (*DeltaFIFO)(nil)
-
-// pruneOutside implements storePruner.
+// pruneOutside queues a Deleted DeletedFinalStateUnknown tombstone
+// for every object the queue or the cache holds (in its newest queued
+// state, else its cached one) for which keep is false, as a relist
+// that no longer holds it would.
 func (f *DeltaFIFO) pruneOutside(keep func(obj any) bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

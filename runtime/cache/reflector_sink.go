@@ -54,7 +54,7 @@ type sink interface {
 	Prune(keep func(obj any) bool) (ok bool, err error)
 }
 
-// firstList is a first list streaming into a queue (see firstLister).
+// firstList is a first list streaming into a queue (delta_fifo_first_list.go).
 type firstList interface {
 	// QueueListed queues a batch of the list's objects, in order.
 	QueueListed(batch []any) error
@@ -82,9 +82,9 @@ func newSink(store ReflectorStore) sink {
 }
 
 // queueSink is the sink of a DeltaFIFO: first lists stream into it, other
-// lists are prepared page by page (listPreparer), and it knows when its
-// consumer applied what was queued (queueBarrier) and prunes a narrowed
-// shard (storePruner).
+// lists are prepared page by page (delta_fifo_list.go), and it knows when its
+// consumer applied what was queued (delta_fifo_barrier.go) and prunes a narrowed
+// shard (delta_fifo_prune.go).
 type queueSink struct{ f *DeltaFIFO }
 
 func (q queueSink) Add(obj any) error                           { return q.f.Add(obj) }

@@ -73,7 +73,7 @@ func (r *Reflector) watchListStep(ctx context.Context, s protocol.State) protoco
 // events end with the bookmark annotated k8s.io/initial-events-end. A
 // relist's events are buffered in a temporary store and replace the
 // store's content at the bookmark's resourceVersion (a relist is atomic);
-// a first list's go into the store as they arrive (see firstLister). It
+// a first list's go into the store as they arrive (sink.OpenFirstList). It
 // returns the watch, still open, to be consumed by the watch phase. What
 // follows a failure is the transition table's (internal/protocol/state.go).
 func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watch.Interface, error) {
