@@ -14,7 +14,7 @@ root=$(pwd)
 
 # Modules tested, in order. The root module first; nested modules that exist.
 modules=(.)
-for m in examples/crd examples/controllerruntime examples/kubebuilder internal/corev1gen e2e conformance bench apicompat versions corpus listwatch dynamic shard controllerruntime controllerruntime/crtest hack/release; do
+for m in examples/crd examples/kubebuilder internal/corev1gen e2e conformance bench apicompat versions corpus listwatch dynamic shard controllerruntime controllerruntime/crtest hack/release; do
   [ -f "$m/go.mod" ] && modules+=("$m")
 done
 

@@ -10,9 +10,6 @@
 #   2b. the compaction walks of every k8s.io/api group version in
 #      controllerruntime/kubeapi (informer-gen --walks-only, go generate
 #      ./generate.go);
-#   2c. the controller-runtime example (examples/controllerruntime): its
-#      API package's deep copies (deepcopy-gen) and compaction walks
-#      (informer-gen --walks-only, go generate);
 #   3. the example CRD project (examples/crd): its own hack/update-codegen.sh
 #      when it exists (deepcopy-gen, client-gen, then our informer-gen via
 #      go generate), otherwise only our informers and listers via
@@ -42,11 +39,6 @@ echo "update-codegen: internal/corev1gen (k8s.io/api/core/v1, go generate ./gene
 (cd internal/corev1gen && go generate ./generate.go)
 echo "update-codegen: controllerruntime/kubeapi (k8s.io/api walks, go generate ./generate.go)" >&2
 (cd controllerruntime/kubeapi && go generate ./generate.go)
-echo "update-codegen: examples/controllerruntime (deepcopy-gen, informer-gen --walks-only)" >&2
-deepcopy_gen=$(hack/kube-binaries.sh deepcopy-gen | sed -n 's/^deepcopy-gen=//p')
-(cd examples/controllerruntime &&
-  "$deepcopy_gen" --output-file zz_generated.deepcopy.go --go-header-file hack/boilerplate.go.txt ./api/v1 &&
-  go generate ./api/v1/groupversion_info.go)
 echo "update-codegen: examples/kubebuilder (examples/kubebuilder/hack/update-codegen.sh)" >&2
 examples/kubebuilder/hack/update-codegen.sh
 echo "update-codegen: done" >&2

@@ -11,8 +11,6 @@
 #      with informer-gen --verify-only;
 #   2b. controllerruntime/kubeapi (the walks of every k8s.io/api group
 #      version) with informer-gen --walks-only --verify-only;
-#   2c. examples/controllerruntime/api/v1's walks with informer-gen
-#      --walks-only --verify-only;
 #   3. examples/crd: our informers and listers with informer-gen
 #      --verify-only (through the module's go:generate line); then, when
 #      VERIFY_ALL=1, the example's own hack/verify-codegen.sh, which also
@@ -60,11 +58,6 @@ fi
 echo "verify-codegen: controllerruntime/kubeapi" >&2
 if ! (cd controllerruntime/kubeapi && INFORMER_GEN_VERIFY=--verify-only go generate ./generate.go); then
   echo "verify-codegen: controllerruntime/kubeapi is out of date; run hack/update-codegen.sh" >&2
-  status=1
-fi
-echo "verify-codegen: examples/controllerruntime walks" >&2
-if ! (cd examples/controllerruntime && INFORMER_GEN_VERIFY=--verify-only go generate ./api/v1/groupversion_info.go); then
-  echo "verify-codegen: examples/controllerruntime/api/v1 walks are out of date; run hack/update-codegen.sh" >&2
   status=1
 fi
 echo "verify-codegen: examples/kubebuilder (examples/kubebuilder/hack/verify-codegen.sh)" >&2

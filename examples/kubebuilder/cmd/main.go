@@ -33,10 +33,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	// Importing controllerruntime registers the compaction walks of every
+	// k8s.io/api type (the ConfigMaps and Pods the Gadgets own); api/v1
+	// registers its own.
 	"github.com/informer-gen/informer-gen/controllerruntime"
-	// The compaction walks of every k8s.io/api type (the ConfigMaps and
-	// Pods the Gadgets own); api/v1 registers its own.
-	_ "github.com/informer-gen/informer-gen/controllerruntime/kubeapi"
 
 	toysv1 "github.com/informer-gen/informer-gen/examples/kubebuilder/api/v1"
 	"github.com/informer-gen/informer-gen/examples/kubebuilder/internal/controller"

@@ -37,7 +37,6 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/informer-gen/informer-gen/controllerruntime"
-	_ "github.com/informer-gen/informer-gen/controllerruntime/kubeapi" // as cmd/main.go
 
 	toysv1 "github.com/informer-gen/informer-gen/examples/kubebuilder/api/v1"
 )
