@@ -23,14 +23,20 @@ short=()
 
 # A failed check does not hide the test results: it fails the run at the end.
 failed_checks=()
+# Each step's time is printed after it ("--- 123s"), so a slow step shows
+# in CI's log.
 for check in hack/verify-codegen.sh hack/verify-hygiene.sh; do
   echo "=== $check"
+  SECONDS=0
   "./$check" || failed_checks+=("$check")
+  echo "--- ${SECONDS}s $check"
 done
 
 for m in "${modules[@]}"; do
   echo "=== go test -race ($m)"
+  SECONDS=0
   (cd "$root/$m" && go vet ./... && go test -race -count=1 -timeout 45m "${short[@]}" ./...)
+  echo "--- ${SECONDS}s $m"
 done
 
 if [ ${#failed_checks[@]} -gt 0 ]; then
