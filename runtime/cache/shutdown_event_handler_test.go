@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -63,17 +64,20 @@ func TestShutDownEventHandlerWaitsForTheRunningCall(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
 	var running, afterShutdown atomic.Bool
 	var shutDown atomic.Bool
+	// The first call signals that it runs and waits for release; a
+	// non-blocking send instead would lose the signal when the call comes
+	// before the test waits for it, and the test would hang.
+	var first sync.Once
 	h := ResourceEventHandlerFuncs{AddFunc: func(any) {
 		if shutDown.Load() {
 			afterShutdown.Store(true)
 		}
 		running.Store(true)
 		defer running.Store(false)
-		select {
-		case entered <- struct{}{}:
+		first.Do(func() {
+			close(entered)
 			<-release
-		default:
-		}
+		})
 	}}
 	laterSeen := make(chan struct{})
 	kept := ResourceEventHandlerFuncs{AddFunc: func(obj any) {
