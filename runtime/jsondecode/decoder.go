@@ -2,6 +2,7 @@ package jsondecode
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -253,7 +254,7 @@ func (d *Decoder) unquoted(raw []byte) []byte {
 		return nil
 	}
 	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+	if plain(inner) || (bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner)) {
 		return inner
 	}
 	// The only errors left are the replacements (the tokenizer validated
@@ -286,4 +287,24 @@ func (d *Decoder) intern(b []byte) string {
 		return string(b)
 	}
 	return d.table.InternBytes(b, d.object)
+}
+
+// plain reports whether s is ASCII without a backslash, eight bytes at a
+// time: the common string, which one pass tells apart.
+func plain(s []byte) bool {
+	const ones, highs, backslashes = 0x0101010101010101, 0x8080808080808080, 0x5c5c5c5c5c5c5c5c
+	for len(s) >= 8 {
+		x := binary.LittleEndian.Uint64(s)
+		y := x ^ backslashes // a zero byte where s has a backslash
+		if (x|(y-ones)&^y)&highs != 0 {
+			return false
+		}
+		s = s[8:]
+	}
+	for _, c := range s {
+		if c >= utf8.RuneSelf || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

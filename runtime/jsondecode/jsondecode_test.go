@@ -163,3 +163,9 @@ func TestDecodersAgreeWithSigsJSONOnNestingLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestStringsWithAndWithoutEscapesDecodeAlike(t *testing.T) {
+	for _, s := range []string{"", "a", "abcdefgh", "abcdefghi", `abcdefg\\`, `\\abcdefgh`, `abcdefgh\"`, "abcdefg\u00e9", "\u00e9abcdefgh", "abcdefgh\x7f", "abc\xffdefgh", `a\u0041bcdefghijklmnop`} {
+		jsondecodetest.Same(t, decodeShapes, []byte(`{"s":"`+s+`","m":{"`+s+`":1}}`))
+	}
+}
