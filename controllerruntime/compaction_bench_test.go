@@ -80,8 +80,8 @@ func liveHeap(build func() []any) uint64 {
 }
 
 // BenchmarkCompactionOfUntypedObjects measures what NewInformer's
-// compaction (the reflective walk: these types have no generated one)
-// does to the objects controller-runtime caches for unstructured and
+// compaction (runtime/compact's walk of Unstructured, the reflective walk
+// of PartialObjectMetadata) does to the objects controller-runtime caches for unstructured and
 // metadata-only watches: live heap per object as decoded and compacted.
 func BenchmarkCompactionOfUntypedObjects(b *testing.B) {
 	for _, bc := range []struct {

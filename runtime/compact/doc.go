@@ -34,9 +34,11 @@
 // informer-gen generates the walk and the equality of every type it makes
 // informers for (and of the types they contain) and registers them with
 // Register from the generated informer package's init; objects that
-// implement Compacter compact themselves; any other type gets a reflective
-// walk built once per type (For), which interns strings and shares string
-// maps and string slices.
+// implement Compacter compact themselves; *unstructured.Unstructured has
+// a walk of its JSON tree registered here (unstructured.go: map keys
+// interned, strings, maps and slices shared, none written in place); any
+// other type gets a reflective walk built once per type (For), which
+// interns strings and shares string maps and string slices.
 //
 // A value is interned or shared from its second sighting on, at another
 // address in another object (Table.admit: a lossy filter of recent
