@@ -18,8 +18,9 @@ var reflectiveWalks sync.Map
 // built once per type: for types without generated code (metadata-only
 // PartialObjectMetadata, types of other packages). It interns every
 // exported string and shares map[string]string and []string values
-// (labels, annotations, finalizers); other parts are walked in place but
-// not shared.
+// (labels, annotations, finalizers), and walks JSON held in
+// map[string]any, []any and any fields as Unstructured's content; other
+// parts are walked in place but not shared.
 func reflectiveFor(typ reflect.Type) Func {
 	if fn, ok := reflectiveWalks.Load(typ); ok {
 		return fn.(Func)
@@ -74,6 +75,8 @@ func (c *reflectiveCompiler) build(typ reflect.Type) reflectiveWalk {
 		return func(t *Table, v reflect.Value, h *Hash) { Time(t, v.Addr().Interface().(*time.Time), h) }
 	case quantityType:
 		return func(t *Table, v reflect.Value, h *Hash) { Quantity(t, v.Addr().Interface().(*resource.Quantity), h) }
+	case jsonMapType, jsonSliceType, jsonValueType:
+		return jsonReflective(typ)
 	}
 	switch typ.Kind() {
 	case reflect.String:
@@ -178,4 +181,16 @@ func mapWalk(typ reflect.Type) reflectiveWalk {
 		}
 		h.Opaque()
 	}
+}
+
+// jsonReflective walks a field holding JSON (map[string]any, []any, any)
+// as Unstructured's content is walked: a value that is not JSON is opaque.
+func jsonReflective(typ reflect.Type) reflectiveWalk {
+	switch typ {
+	case jsonMapType:
+		return func(t *Table, v reflect.Value, h *Hash) { jsonMap(t, v.Addr().Interface().(*map[string]any), h) }
+	case jsonSliceType:
+		return func(t *Table, v reflect.Value, h *Hash) { jsonSlice(t, v.Addr().Interface().(*[]any), h) }
+	}
+	return func(t *Table, v reflect.Value, h *Hash) { jsonValue(t, v.Addr().Interface().(*any), h) }
 }

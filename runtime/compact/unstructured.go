@@ -66,6 +66,7 @@ const (
 var (
 	jsonMapType   = reflect.TypeFor[map[string]any]()
 	jsonSliceType = reflect.TypeFor[[]any]()
+	jsonValueType = reflect.TypeFor[any]()
 	// stringBoxType is the table's type of the boxes of strings held in
 	// interface values.
 	stringBoxType = reflect.TypeFor[*jsonStringBox]()

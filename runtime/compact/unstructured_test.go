@@ -217,3 +217,42 @@ func TestUnstructuredIsCompactedByARegisteredWalk(t *testing.T) {
 		}
 	}
 }
+
+// jsonHolder is a type without a registered walk whose fields hold JSON.
+type jsonHolder struct {
+	Name  string         `json:"name"`
+	Spec  map[string]any `json:"spec"`
+	Items []any          `json:"items"`
+	Extra any            `json:"extra"`
+}
+
+func TestReflectiveWalksShareTheJSONTheirFieldsHold(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		field func(*jsonHolder) any
+	}{
+		{"map[string]any", func(o *jsonHolder) any { return o.Spec["labels"] }},
+		{"[]any", func(o *jsonHolder) any { return o.Items[0] }},
+		{"any", func(o *jsonHolder) any { return o.Extra }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := NewTable()
+			decode := func(i int) *jsonHolder {
+				u := decodeUnstructured(t, fmt.Sprintf(`{"apiVersion":"v1","kind":"K","name":"h-%d",
+					"spec":{"labels":{"app":"web"},"replicas":%d},"entries":[{"a":[1,2.5]}],"extra":{"b":null}}`, i, i))
+				return &jsonHolder{Name: u.Object["name"].(string), Spec: u.Object["spec"].(map[string]any),
+					Items: u.Object["entries"].([]any), Extra: u.Object["extra"]}
+			}
+			objs := []*jsonHolder{decode(0), decode(1), decode(2)}
+			for i, o := range objs {
+				table.Object(o)
+				if want := decode(i); !reflect.DeepEqual(o, want) {
+					t.Fatalf("object %d compacted is %#v, decoded %#v", i, o, want)
+				}
+			}
+			if x, y := tc.field(objs[1]), tc.field(objs[2]); reflect.ValueOf(x).UnsafePointer() != reflect.ValueOf(y).UnsafePointer() {
+				t.Errorf("%s is not shared", tc.name)
+			}
+		})
+	}
+}
