@@ -39,15 +39,6 @@ const (
 // crVariants are the controller-runtime variants in report order.
 var crVariants = []string{variantCR, variantCRStrip, variantCROurs}
 
-// isCR reports whether variant is one of controller-runtime's.
-func isCR(variant string) bool {
-	switch variant {
-	case variantCR, variantCRStrip, variantCROurs:
-		return true
-	}
-	return false
-}
-
 // crOptions are the cache options of a controller-runtime variant:
 // controller-runtime's defaults but for what the variant changes.
 func crOptions(variant string) crcache.Options {
