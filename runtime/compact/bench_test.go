@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -36,5 +37,42 @@ func BenchmarkCompactPartialObjectMetadata(b *testing.B) {
 			tab.Object(o)
 			done++
 		}
+	}
+}
+
+// BenchmarkCompactUnstructured is the walk of an unstructured Pod
+// (decoded through apimachinery's unstructured JSON scheme): one op
+// compacts one fresh object, in full or as an update of its compact
+// previous version whose status changed.
+func BenchmarkCompactUnstructured(b *testing.B) {
+	const batch = 500
+	for _, bc := range []struct {
+		name   string
+		update bool
+	}{{"full", false}, {"update", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			tab := NewTable()
+			update := tab.TransformUpdate(&unstructured.Unstructured{})
+			for done := 0; done < b.N; {
+				b.StopTimer()
+				objs, olds := make([]*unstructured.Unstructured, batch), make([]*unstructured.Unstructured, batch)
+				for i := range objs {
+					objs[i] = decodeUnstructured(b, unstructuredPod(done+i, "Succeeded"))
+					if bc.update {
+						olds[i] = decodeUnstructured(b, unstructuredPod(done+i, "Running"))
+						update(olds[i], nil)
+					}
+				}
+				b.StartTimer()
+				for i, o := range objs[:min(batch, b.N-done)] {
+					if bc.update {
+						update(o, olds[i])
+					} else {
+						update(o, nil)
+					}
+					done++
+				}
+			}
+		})
 	}
 }
