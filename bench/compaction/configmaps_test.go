@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/informer-gen/informer-gen/bench/internal/dataset"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
@@ -22,14 +23,14 @@ import (
 func configMapJSON(tb testing.TB, n int) [][]byte {
 	tb.Helper()
 	r := rand.New(rand.NewPCG(3, 4))
-	ca := "-----BEGIN CERTIFICATE-----\n" + strings.Repeat(randName(r, 64)+"\n", 18) + "-----END CERTIFICATE-----\n"
+	ca := "-----BEGIN CERTIFICATE-----\n" + strings.Repeat(dataset.RandName(r, 64)+"\n", 18) + "-----END CERTIFICATE-----\n"
 	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	out := make([][]byte, n)
 	for i := range out {
 		ns := fmt.Sprintf("team-%d", i/10)
 		cm := &corev1.ConfigMap{
 			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("app-%d-config", i%10), UID: types.UID(randName(r, 36)),
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("app-%d-config", i%10), UID: types.UID(dataset.RandName(r, 36)),
 				ResourceVersion: fmt.Sprint(5000 + i), CreationTimestamp: metav1.NewTime(base.Add(time.Duration(i) * time.Second)),
 				Labels: map[string]string{"app.kubernetes.io/part-of": "platform", "team": ns}},
 			Data: map[string]string{"LOG_LEVEL": "info", "FEATURE_X": fmt.Sprint(i%3 == 0), "config.yaml": fmt.Sprintf("listen: :8080\nupstream: svc-%d.%s\n", i%10, ns)},

@@ -1,6 +1,8 @@
 // Package dataset builds the ConfigMaps both informers are fed: an initial
 // list and a slice of update events, deterministic for a given Config so
 // that every run of every implementation sees identical input.
+// It also builds the real-cluster-shaped Pods (PodJSON) that the
+// compaction and decoding benchmarks decode.
 package dataset
 
 import (
