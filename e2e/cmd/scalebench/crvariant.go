@@ -29,15 +29,18 @@ import (
 //   - cr-ours: the same with NewInformer from package controllerruntime
 //     of this project (informer-gen's informer, compacting with the
 //     walks of k8s.io/api, managedFields kept as controller-runtime
-//     keeps them).
+//     keeps them);
+//   - cr-ours-strip: cr-ours with cr-strip's transform, what a user who
+//     strips managedFields today gets by adding NewInformer.
 const (
-	variantCR      = "cr"
-	variantCRStrip = "cr-strip"
-	variantCROurs  = "cr-ours"
+	variantCR          = "cr"
+	variantCRStrip     = "cr-strip"
+	variantCROurs      = "cr-ours"
+	variantCROursStrip = "cr-ours-strip"
 )
 
 // crVariants are the controller-runtime variants in report order.
-var crVariants = []string{variantCR, variantCRStrip, variantCROurs}
+var crVariants = []string{variantCR, variantCRStrip, variantCROurs, variantCROursStrip}
 
 // crOptions are the cache options of a controller-runtime variant:
 // controller-runtime's defaults but for what the variant changes.
@@ -47,6 +50,9 @@ func crOptions(variant string) crcache.Options {
 	case variantCRStrip:
 		opts.DefaultTransform = crcache.TransformStripManagedFields()
 	case variantCROurs:
+		opts.NewInformer = controllerruntime.NewInformer
+	case variantCROursStrip:
+		opts.DefaultTransform = crcache.TransformStripManagedFields()
 		opts.NewInformer = controllerruntime.NewInformer
 	}
 	return opts

@@ -135,7 +135,7 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		return startOursMetadata(cfg)
 	case variantReadOnly, variantDecodeOnly:
 		return startFloor(base, cfg)
-	case variantCR, variantCRStrip, variantCROurs:
+	case variantCR, variantCRStrip, variantCROurs, variantCROursStrip:
 		return startCR(base, cfg)
 	}
 	if sel, ok, err := variantShard(base); ok {
