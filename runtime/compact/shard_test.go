@@ -7,8 +7,18 @@ import (
 	"unsafe"
 )
 
-// canonicalInt is a canonical copy the shard tests add: an int on the heap.
-func canonicalInt(v int) unsafe.Pointer { p := new(int); *p = v; return unsafe.Pointer(p) }
+// canonicalInt is a canonical copy the shard tests add: an int on the heap,
+// padded beyond 16 bytes: an
+// 8-byte int would come from the tiny allocator, which packs two into one
+// block, so a dropped copy next to a kept one would stay reachable and
+// its weak pointer would not clear (a flaky count of live copies).
+func canonicalInt(v int) unsafe.Pointer {
+	p := &struct {
+		v int
+		_ [16]byte
+	}{v: v}
+	return unsafe.Pointer(p)
+}
 
 // sameInt is the equality a lookup of v passes.
 func sameInt(v int) func(p unsafe.Pointer, _ int) bool {
