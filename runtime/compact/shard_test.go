@@ -7,11 +7,11 @@ import (
 	"unsafe"
 )
 
-// canonicalInt is a canonical copy the shard tests add: an int on the heap,
-// padded beyond 16 bytes: an
-// 8-byte int would come from the tiny allocator, which packs two into one
-// block, so a dropped copy next to a kept one would stay reachable and
-// its weak pointer would not clear (a flaky count of live copies).
+// canonicalInt is a canonical copy the shard tests add: an int on the
+// heap, padded beyond 16 bytes. An 8-byte int would come from the tiny
+// allocator, which packs two into one block, so a dropped copy next to a
+// kept one would stay reachable and its weak pointer would not clear (a
+// flaky count of live copies).
 func canonicalInt(v int) unsafe.Pointer {
 	p := &struct {
 		v int
