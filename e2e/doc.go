@@ -11,6 +11,11 @@
 // generous -timeout. With -short the tests that need the cluster are
 // skipped.
 //
+// TestChaosSoak (chaos_test.go) is the 2-minute form of the chaos soak of
+// internal/chaos: three replicas of the example controller as processes
+// on a Lease ring, churn, and seeded rounds of faults together, with its
+// invariants; cmd/chaos is its long form (docs/chaos.md).
+//
 // cmd/scalebench is a benchmark on the same cluster: informers of
 // client-go and ours over tens of thousands of realistic Pods, written to
 // docs/benchmarks.md (SCALE=1 ./hack/bench.sh).

@@ -1,0 +1,167 @@
+package chaos
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/informer-gen/informer-gen/examples/crd/controller"
+	"github.com/informer-gen/informer-gen/shard"
+	"github.com/informer-gen/informer-gen/shard/ring"
+)
+
+// serverState is what the server holds in the soak's namespace.
+type serverState struct {
+	widgets, pods, configMaps map[string]string // key -> resourceVersion
+	widgetHash                map[string]uint64 // key -> hash of its UID
+	// stale lists the Widgets whose status is not yet DesiredStatus.
+	stale []string
+}
+
+// checkpoint pauses the writer and waits until the replicas agree with
+// the server (converged); the time from since is a convergence time. It
+// then samples heap and goroutines. A bound exceeded is a violation; the
+// error is ctx's.
+func (s *soak) checkpoint(ctx context.Context, label string, since time.Time) error {
+	s.writer.pause()
+	defer s.writer.resume()
+	deadline := since.Add(ConvergenceBound)
+	var last string
+	for {
+		last = s.divergence(ctx)
+		if last == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			s.result.violate("%s: not converged %v after the last fault: %s", label, ConvergenceBound, last)
+			return ctx.Err()
+		}
+		if !sleepCtx(ctx, 200*time.Millisecond) {
+			return ctx.Err()
+		}
+	}
+	took := time.Since(since)
+	s.result.convergence(label, took)
+	s.opts.Logf("%s: converged %v after the last fault", label, took.Round(time.Millisecond))
+	s.sample(ctx, label)
+	return ctx.Err()
+}
+
+// divergence describes how the replicas differ from the server and the
+// ring from its stable assignment; "" when they agree.
+func (s *soak) divergence(ctx context.Context) string {
+	srv, err := s.server(ctx)
+	if err != nil {
+		return "server: " + err.Error()
+	}
+	if len(srv.stale) > 0 {
+		return fmt.Sprintf("%d Widgets' status not yet written (%s)", len(srv.stale), srv.stale[0])
+	}
+	ids := make([]string, len(s.procs))
+	for i, p := range s.procs {
+		ids[i] = p.identity
+	}
+	assigned := ring.Assign(ids, ring.DefaultVirtualNodes)
+	holders := map[string][]string{}
+	for _, p := range s.procs {
+		rep, err := p.report(ctx, false)
+		if err != nil {
+			return err.Error()
+		}
+		if d := replicaDivergence(rep, srv, assigned[p.identity]); d != "" {
+			return p.identity + ": " + d
+		}
+		for k := range rep.Caches[InformerWidgets] {
+			holders[k] = append(holders[k], p.identity)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(srv.widgets)) {
+		if len(holders[k]) != 1 {
+			return fmt.Sprintf("Widget %s cached by %d replicas %v, want exactly one", k, len(holders[k]), holders[k])
+		}
+	}
+	return ""
+}
+
+// replicaDivergence compares one replica's report with the server: the
+// unsharded informers hold the server's objects, the sharded one the
+// server's Widgets in the replica's ranges, which are its assignment.
+func replicaDivergence(rep Report, srv serverState, assigned ring.Ranges) string {
+	held, err := ring.ParseRanges(rep.Held)
+	if err != nil {
+		return err.Error()
+	}
+	if !held.Equal(assigned) {
+		return fmt.Sprintf("holds %.3f of the ring, not its assignment (%.3f)", held.Fraction(), assigned.Fraction())
+	}
+	for name, want := range map[string]map[string]string{InformerPods: srv.pods, InformerConfigMaps: srv.configMaps,
+		InformerWidgetMetadata: srv.widgets, InformerWidgetDynamic: srv.widgets} {
+		if d := diffVersions(rep.Caches[name], want); d != "" {
+			return name + ": " + d
+		}
+	}
+	mine := map[string]string{}
+	for k, rv := range srv.widgets {
+		if held.Contains(srv.widgetHash[k]) {
+			mine[k] = rv
+		}
+	}
+	if d := diffVersions(rep.Caches[InformerWidgets], mine); d != "" {
+		return InformerWidgets + ": " + d
+	}
+	return ""
+}
+
+// diffVersions names the first key whose resourceVersion differs.
+func diffVersions(got, want map[string]string) string {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		if g, ok := got[k]; !ok {
+			return k + " missing"
+		} else if g != want[k] {
+			return fmt.Sprintf("%s at resourceVersion %s, server %s", k, g, want[k])
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[k]; !ok {
+			return k + " cached, not on the server"
+		}
+	}
+	return ""
+}
+
+// server lists the namespace's Widgets, Pods and ConfigMaps.
+func (s *soak) server(ctx context.Context) (serverState, error) {
+	st := serverState{widgets: map[string]string{}, pods: map[string]string{}, configMaps: map[string]string{}, widgetHash: map[string]uint64{}}
+	ws, err := s.widgets.StableV1().Widgets(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return st, err
+	}
+	for i := range ws.Items {
+		w := &ws.Items[i]
+		k := namespace + "/" + w.Name
+		st.widgets[k], st.widgetHash[k] = w.ResourceVersion, shard.Hash(string(w.UID))
+		s.seen[string(w.UID)] = w.Name
+		if w.Status != controller.DesiredStatus(w) {
+			st.stale = append(st.stale, k)
+		}
+	}
+	pods, err := s.kube.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return st, err
+	}
+	for _, p := range pods.Items {
+		st.pods[namespace+"/"+p.Name] = p.ResourceVersion
+	}
+	cms, err := s.kube.CoreV1().ConfigMaps(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return st, err
+	}
+	for _, c := range cms.Items {
+		st.configMaps[namespace+"/"+c.Name] = c.ResourceVersion
+	}
+	return st, nil
+}
