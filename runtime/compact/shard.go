@@ -31,12 +31,14 @@ type shard struct {
 
 // slot is one canonical copy: the Go type and hash of its value, a weak
 // pointer to its storage (a slice's first element, whose length is n; a
-// pointed-to value; a map's header).
+// pointed-to value; a map's header), and the function that recomputes
+// the hash from the storage (check: the Guard's sampler compares the two).
 type slot struct {
-	hash uint64 // never 0 for a used slot (see slotHash)
-	typ  unsafe.Pointer
-	ptr  weak.Pointer[byte]
-	n    int
+	hash  uint64 // never 0 for a used slot (see slotHash)
+	typ   unsafe.Pointer
+	ptr   weak.Pointer[byte]
+	n     int
+	check checkFunc
 }
 
 // minShardSlots is the size of a shard's first slot array.
@@ -86,11 +88,11 @@ func (s *shard) findLocked(typ unsafe.Pointer, h uint64, same func(p unsafe.Poin
 
 // addLocked stores the canonical copy at p (length n) of type typ and
 // hash h, which findLocked did not find.
-func (s *shard) addLocked(typ unsafe.Pointer, h uint64, p unsafe.Pointer, n int) {
+func (s *shard) addLocked(typ unsafe.Pointer, h uint64, p unsafe.Pointer, n int, check checkFunc) {
 	if (s.used+1)*maxLoadDen > len(s.slots)*maxLoadNum {
 		s.rebuildLocked(1)
 	}
-	s.placeLocked(slot{hash: h, typ: typ, ptr: weak.Make((*byte)(p)), n: n})
+	s.placeLocked(slot{hash: h, typ: typ, ptr: weak.Make((*byte)(p)), n: n, check: check})
 	s.used++
 }
 

@@ -43,7 +43,7 @@ func TestShardFindsExactlyWhatWasAdded(t *testing.T) {
 			kept := make([]unsafe.Pointer, tc.values)
 			for v := range kept {
 				kept[v] = canonicalInt(v)
-				s.addLocked(intType, tc.hashOf(v), kept[v], v)
+				s.addLocked(intType, tc.hashOf(v), kept[v], v, nil)
 			}
 			for v := range kept {
 				p, n, ok := s.findLocked(intType, tc.hashOf(v), sameInt(v))
@@ -71,7 +71,7 @@ func TestShardDropsCollectedCopiesAndShrinks(t *testing.T) {
 	kept := make([]unsafe.Pointer, 1000)
 	for v := range kept {
 		kept[v] = canonicalInt(v)
-		s.addLocked(intType, uint64(v)<<32|1, kept[v], 0)
+		s.addLocked(intType, uint64(v)<<32|1, kept[v], 0, nil)
 	}
 	full := len(s.slots)
 	clear(kept[10:]) // the copies the shard alone holds (weakly)
@@ -86,7 +86,7 @@ func TestShardDropsCollectedCopiesAndShrinks(t *testing.T) {
 	// its live copies, with no Sweep: it rebuilds itself as it fills.
 	most := 0
 	for v := range 20000 {
-		s.addLocked(intType, uint64(v)<<32|3, canonicalInt(v), 0)
+		s.addLocked(intType, uint64(v)<<32|3, canonicalInt(v), 0, nil)
 		if v%100 == 0 {
 			runtime.GC()
 		}

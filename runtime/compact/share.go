@@ -91,7 +91,7 @@ func Bytes(t *Table, p *[]byte, h *Hash) {
 	if len(b) == 0 || t == nil {
 		return
 	}
-	c := shareSlice(t, b, bh.sum, h.object(), func(a, b *byte) bool { return *a == *b })
+	c := shareSlice(t, b, bh.sum, h.object(), func(a, b *byte) bool { return *a == *b }, nil)
 	if unsafe.SliceData(c) != unsafe.SliceData(b) {
 		*p = c
 	}
@@ -132,7 +132,7 @@ func Slice[E any](t *Table, p *[]E, walk Walk[E], eq Equal[E], h *Hash) {
 	}
 	c := s
 	if !sh.opaque {
-		c = shareSlice(t, s, sh.sum, h.object(), eq)
+		c = shareSlice(t, s, sh.sum, h.object(), eq, walk)
 	}
 	if unsafe.SliceData(c) == unsafe.SliceData(s) && cap(s) != len(s) {
 		c = make([]E, len(s))
@@ -144,8 +144,9 @@ func Slice[E any](t *Table, p *[]E, walk Walk[E], eq Equal[E], h *Hash) {
 }
 
 // shareSlice returns the canonical copy of s, a walked non-empty slice
-// with hash h; a new canonical copy is right-sized.
-func shareSlice[E any](t *Table, s []E, h, obj uint64, eq Equal[E]) []E {
+// with hash h; a new canonical copy is right-sized. walk is the walk of
+// its elements that hashed it, nil for a byte slice hashed whole (Bytes).
+func shareSlice[E any](t *Table, s []E, h, obj uint64, eq Equal[E], walk Walk[E]) []E {
 	same := func(p unsafe.Pointer, n int) bool {
 		if n != len(s) {
 			return false
@@ -161,13 +162,13 @@ func shareSlice[E any](t *Table, s []E, h, obj uint64, eq Equal[E]) []E {
 		}
 		return true
 	}
-	fresh := func() (unsafe.Pointer, int) {
+	fresh := func() (unsafe.Pointer, int, checkFunc) {
 		c := s
 		if cap(s) != len(s) {
 			c = make([]E, len(s))
 			copy(c, s)
 		}
-		return unsafe.Pointer(unsafe.SliceData(c)), len(c)
+		return unsafe.Pointer(unsafe.SliceData(c)), len(c), sliceCheck(walk)
 	}
 	p, n := t.lookup(reflect.TypeFor[[]E](), h, obj, unsafe.Pointer(unsafe.SliceData(s)), len(s), same, fresh)
 	return unsafe.Slice((*E)(p), n)
@@ -189,7 +190,7 @@ func Pointer[E any](t *Table, p **E, walk Walk[E], eq Equal[E], h *Hash) {
 		return
 	}
 	same := func(c unsafe.Pointer, _ int) bool { return (*E)(c) == v || eq((*E)(c), v) }
-	fresh := func() (unsafe.Pointer, int) { return unsafe.Pointer(v), 0 }
+	fresh := func() (unsafe.Pointer, int, checkFunc) { return unsafe.Pointer(v), 0, pointerCheck(walk) }
 	if c, _ := t.lookup(reflect.TypeFor[*E](), vh.sum, h.object(), unsafe.Pointer(v), 0, same, fresh); (*E)(c) != v {
 		*p = (*E)(c)
 	}
@@ -229,14 +230,14 @@ func Map[K comparable, V any](t *Table, p *map[K]V, walkK Walk[K], walkV Walk[V]
 	if len(m) == 0 || opaque || t == nil {
 		return
 	}
-	if c := shareMap(t, m, walked, mh.sum, h.object(), eq); mapData(c) != mapData(m) {
+	if c := shareMap(t, m, walked, mh.sum, h.object(), eq, walkK, walkV); mapData(c) != mapData(m) {
 		*p = c
 	}
 }
 
 // shareMap returns the canonical copy of m, whose walked entries are
-// walked.
-func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V], h, obj uint64, eq Equal[V]) map[K]V {
+// walked (by walkK and walkV, which hashed them).
+func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V], h, obj uint64, eq Equal[V], walkK Walk[K], walkV Walk[V]) map[K]V {
 	same := func(p unsafe.Pointer, _ int) bool {
 		c := *(*map[K]V)(unsafe.Pointer(&p))
 		if len(c) != len(walked) {
@@ -251,12 +252,12 @@ func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V],
 		}
 		return true
 	}
-	fresh := func() (unsafe.Pointer, int) {
+	fresh := func() (unsafe.Pointer, int, checkFunc) {
 		c := make(map[K]V, len(walked))
 		for _, e := range walked {
 			c[e.k] = e.v
 		}
-		return mapData(c), 0
+		return mapData(c), 0, mapCheck(walkK, walkV)
 	}
 	p, _ := t.lookup(reflect.TypeFor[map[K]V](), h, obj, mapData(m), 0, same, fresh)
 	return *(*map[K]V)(unsafe.Pointer(&p))

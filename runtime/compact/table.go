@@ -119,11 +119,13 @@ func InternString(s string) string {
 
 // lookup returns the live canonical copy of typ with hash h for which
 // same(storage, n) holds, or stores fresh() as the canonical copy and
-// returns it. fresh returns the storage to point at weakly and its length.
+// returns it. fresh returns the storage to point at weakly, its length and
+// the function that recomputes h from them (the Guard's check; nil for
+// none).
 //
 // A value not admitted (seen for the first time) is returned as it is,
 // at addr with length n, without a lookup.
-func (t *Table) lookup(typ reflect.Type, h uint64, obj uint64, addr unsafe.Pointer, n int, same func(p unsafe.Pointer, n int) bool, fresh func() (unsafe.Pointer, int)) (unsafe.Pointer, int) {
+func (t *Table) lookup(typ reflect.Type, h uint64, obj uint64, addr unsafe.Pointer, n int, same func(p unsafe.Pointer, n int) bool, fresh func() (unsafe.Pointer, int, checkFunc)) (unsafe.Pointer, int) {
 	if !t.admit(h, addr, obj) {
 		return addr, n
 	}
@@ -135,8 +137,8 @@ func (t *Table) lookup(typ reflect.Type, h uint64, obj uint64, addr unsafe.Point
 	if p, pn, ok := s.findLocked(tw, h, same); ok {
 		return p, pn // the common case: no write
 	}
-	found, foundN := fresh()
-	s.addLocked(tw, h, found, foundN)
+	found, foundN, check := fresh()
+	s.addLocked(tw, h, found, foundN, check)
 	return found, foundN
 }
 

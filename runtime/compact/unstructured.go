@@ -118,7 +118,7 @@ func jsonStringValue(t *Table, p *any, s string, h *Hash) {
 	}
 	box := (*eface)(unsafe.Pointer(p)).data
 	same := func(c unsafe.Pointer, _ int) bool { return c == box || *(*string)(c) == s }
-	fresh := func() (unsafe.Pointer, int) { return box, 0 }
+	fresh := func() (unsafe.Pointer, int, checkFunc) { return box, 0, checkJSONString }
 	if c, _ := t.lookup(stringBoxType, x^jsonString, h.object(), box, 0, same, fresh); c != box {
 		(*eface)(unsafe.Pointer(p)).data = c
 	}
@@ -155,7 +155,7 @@ func jsonMap(t *Table, p *map[string]any, h *Hash) bool {
 	}
 	c := m
 	if !opaque {
-		c = shareMap(t, m, walked, mh.sum, h.object(), equalJSON)
+		c = shareMap(t, m, walked, mh.sum, h.object(), equalJSON, Own[string], jsonValue)
 	}
 	if mapData(c) == mapData(m) && changed {
 		c = make(map[string]any, len(walked))
@@ -210,7 +210,7 @@ func jsonSlice(t *Table, p *[]any, h *Hash) bool {
 	}
 	c := out
 	if !sh.opaque {
-		c = shareSlice(t, out, sh.sum, h.object(), equalJSON)
+		c = shareSlice(t, out, sh.sum, h.object(), equalJSON, jsonValue)
 	}
 	if unsafe.SliceData(c) == unsafe.SliceData(s) && cap(s) != len(s) {
 		c = append([]any(nil), s...)

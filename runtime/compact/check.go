@@ -1,0 +1,82 @@
+package compact
+
+import (
+	"hash/maphash"
+	"unsafe"
+)
+
+// checkFunc recomputes, from a canonical copy's storage p (and length n,
+// for a slice), the hash the copy had when it entered the Table: the
+// Guard compares the two to find a copy that was mutated since. A check
+// reads the copy and never writes it: it walks it with a nil Table, which
+// neither interns nor shares (the canonical copy's parts are right-sized
+// already, so no walk right-sizes them either).
+type checkFunc func(p unsafe.Pointer, n int) uint64
+
+// sliceCheck is the check of the canonical copies of []E that Slice (or
+// jsonSlice) hashed with walk: Slice's hash of the elements; nil walk is
+// Bytes' hash of a byte slice.
+func sliceCheck[E any](walk Walk[E]) checkFunc {
+	if walk == nil {
+		return checkBytes
+	}
+	return func(p unsafe.Pointer, n int) uint64 {
+		s := unsafe.Slice((*E)(p), n)
+		root := rootHash()
+		defer releaseHash(root)
+		sh := root.child()
+		sh.Uint64(uint64(len(s)) + 1)
+		for i := range s {
+			walk(nil, &s[i], sh)
+		}
+		return sh.sum
+	}
+}
+
+// checkBytes is the check of a byte slice shared by Bytes.
+func checkBytes(p unsafe.Pointer, n int) uint64 {
+	var h Hash
+	h.Bytes(unsafe.Slice((*byte)(p), n))
+	return h.sum
+}
+
+// pointerCheck is the check of the canonical copies of *E that Pointer
+// hashed with walk.
+func pointerCheck[E any](walk Walk[E]) checkFunc {
+	return func(p unsafe.Pointer, _ int) uint64 {
+		root := rootHash()
+		defer releaseHash(root)
+		vh := root.child()
+		vh.Uint64(1)
+		walk(nil, (*E)(p), vh)
+		return vh.sum
+	}
+}
+
+// mapCheck is the check of the canonical copies of map[K]V that Map (or
+// jsonMap) hashed with walkK and walkV: entries are walked as copies, as
+// Map walks them.
+func mapCheck[K comparable, V any](walkK Walk[K], walkV Walk[V]) checkFunc {
+	return func(p unsafe.Pointer, _ int) uint64 {
+		m := *(*map[K]V)(unsafe.Pointer(&p))
+		root := rootHash()
+		defer releaseHash(root)
+		var sum uint64
+		for k, v := range m {
+			eh := root.child()
+			walkK(nil, &k, eh)
+			walkV(nil, &v, eh)
+			sum += eh.sum
+		}
+		var mh Hash
+		mh.Uint64(uint64(len(m)) + 1)
+		mh.Uint64(sum)
+		return mh.sum
+	}
+}
+
+// checkJSONString is the check of a string box that jsonStringValue
+// shares.
+func checkJSONString(p unsafe.Pointer, _ int) uint64 {
+	return maphash.String(seed, *(*string)(p)) ^ jsonString
+}
