@@ -91,7 +91,9 @@ func TestGuardFindsRemovesAndReportsAMutatedSharedPart(t *testing.T) {
 				return unsafe.SliceData(w.Containers[0].Args) == unsafe.SliceData(m.Containers[0].Args)
 			}},
 		{"resource map", func(w *widget) { w.Containers[0].Resources["cpu"] = resource.MustParse("2") }, ".Containers[0].Resources",
-			func(w, m *widget) bool { return mapData(w.Containers[0].Resources) == mapData(m.Containers[0].Resources) }},
+			func(w, m *widget) bool {
+				return mapData(w.Containers[0].Resources) == mapData(m.Containers[0].Resources)
+			}},
 		{"pointed-to probe", func(w *widget) { w.Containers[0].Probe.Port = 1 }, ".Containers[0].Probe",
 			func(w, m *widget) bool { return w.Containers[0].Probe == m.Containers[0].Probe }},
 	}
