@@ -205,6 +205,12 @@ type Reflector struct {
 	shardIgnoredLogged bool
 	shardNoEcho        bool
 
+	// relist, when set (before Run, by the informer that makes the
+	// reflector), requests a relist: a receive ends the watch and the
+	// reflector lists again (compaction_guard.go: the repair of objects
+	// holding a mutated shared part). Read by the Run goroutine only.
+	relist <-chan struct{}
+
 	// rv is the resourceVersion of the position ("" before the first
 	// list): written by the Run goroutine only, read by any
 	// (LastSyncResourceVersion). The rest of the protocol state is the
@@ -589,7 +595,7 @@ func (r *Reflector) watchStep(ctx context.Context, s protocol.State) protocol.Ou
 	}
 	lived := r.clock.Since(start)
 	end := watchEnding(err, lived, got)
-	if end == protocol.EndReshard {
+	if end == protocol.EndReshard && !errors.Is(err, errRelistRequested) {
 		end = r.reshardEnding(ctx)
 	}
 	return protocol.Outcome{End: end, Healthy: got.changes > 0 || lived >= healthyWatch, Err: err}

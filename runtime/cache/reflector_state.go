@@ -23,7 +23,7 @@ const healthyWatch = time.Minute
 // delivered.
 func watchEnding(err error, lived time.Duration, got tally) protocol.Ending {
 	switch {
-	case errors.Is(err, errReshard):
+	case errors.Is(err, errReshard), errors.Is(err, errRelistRequested):
 		return protocol.EndReshard
 	case err == nil && (got.changes > 0 || lived >= veryShortWatch):
 		return protocol.EndClosed

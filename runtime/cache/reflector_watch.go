@@ -53,6 +53,8 @@ func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.T
 			return b.tally, ctx.Err()
 		case <-r.shardChanged:
 			return b.tally, fmt.Errorf("%s: %w", r.name, errReshard)
+		case <-r.relist:
+			return b.tally, fmt.Errorf("%s: %w", r.name, errRelistRequested)
 		case <-idle.C():
 			// The timer is armed for the idle timeout after the event seen
 			// when it was last armed; re-arm it for the time left since.

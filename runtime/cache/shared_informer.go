@@ -78,6 +78,18 @@ type SharedIndexInformerOptions struct {
 	// the example object's type in compact.Default() (compact.Register,
 	// RegisterUpdate), else its reflective walk (compact.For).
 	Compactor func(obj, old any)
+	// CompactionGuard is the guard of the canonical copies this
+	// informer's compacted objects share (compaction_guard.go): while the
+	// informer runs with Compact on, it samples them for mutations, and
+	// when one is found the informer relists to restore its objects
+	// holding it. nil: compact.DefaultGuard(), the guard of
+	// compact.Default(), where informers compact.
+	CompactionGuard *compact.Guard
+	// DisableCompactionGuard turns the compaction guard off. It is on, with
+	// Compact, outside test binaries (where the mutation detector is on
+	// instead); INFORMER_GEN_COMPACTION_GUARD=true or =false decides in any
+	// binary, unless this is set.
+	DisableCompactionGuard bool
 	// Clock drives resync scheduling; the real clock by default.
 	Clock clock.WithTicker
 	// Shard, when set, makes the informer hold only the shard the source
@@ -214,6 +226,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		defer sub.Close()
 	}
 	fifo, r := s.newPipelineLocked(sub)
+	releaseGuard := s.holdGuardLocked(r)
 	waiting := s.waitingCheckers
 	s.waitingCheckers = nil
 	s.mu.Unlock()
@@ -240,6 +253,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		s.processLoop(fifo)
 	})
 	wg.Wait()
+	releaseGuard()
 
 	s.mu.Lock()
 	s.stopped = true
@@ -383,7 +397,7 @@ func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, out 
 func unchangedRelist(old, obj any) bool {
 	oldUID, oldRV := identity(old)
 	newUID, newRV := identity(obj)
-	return oldUID == newUID && oldRV == newRV && newRV != ""
+	return oldUID == newUID && oldRV == newRV && newRV != "" && !tainted.has(old)
 }
 
 // uidChanged reports whether old and obj, stored under the same key, are
