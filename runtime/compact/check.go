@@ -62,10 +62,12 @@ func mapCheck[K comparable, V any](walkK Walk[K], walkV Walk[V]) checkFunc {
 		root := rootHash()
 		defer releaseHash(root)
 		var sum uint64
+		e := new(mapEntry[K, V]) // one copy to walk the entries through
 		for k, v := range m {
 			eh := root.child()
-			walkK(nil, &k, eh)
-			walkV(nil, &v, eh)
+			e.k, e.v = k, v
+			walkK(nil, &e.k, eh)
+			walkV(nil, &e.v, eh)
 			sum += eh.sum
 		}
 		var mh Hash
