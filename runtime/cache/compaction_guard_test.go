@@ -85,6 +85,44 @@ func cacheEqualsServer(srv *modelServer, inf *informerRun) (bool, string) {
 	return true, ""
 }
 
+// checkGuardReported checks that the guard counted one mutation of the
+// part shared by the objects named shared, and logged it once with a key.
+func checkGuardReported(t *testing.T, st compact.GuardStats, metrics *guardMetrics, logs *guardLog, shared []string) {
+	t.Helper()
+	if st.Objects != len(shared) || metrics.mutation != 1 || metrics.objects != len(shared) || metrics.checked == 0 {
+		t.Errorf("guard stats %+v, metrics %+v: want 1 mutation of %d objects %v counted", st, metrics, len(shared), shared)
+	}
+	var named []string
+	for _, line := range logs.snapshot() {
+		if strings.Contains(line, `"path"=".ObjectMeta.Labels"`) {
+			named = append(named, line)
+		}
+	}
+	if len(named) != 1 || !strings.Contains(named[0], `"key"="ns/o`) {
+		t.Errorf("log lines naming .ObjectMeta.Labels with a key: %q, want 1 (all: %q)", named, logs.snapshot())
+	}
+}
+
+// mutateSharedLabels mutates the labels of the cached object "ob" and
+// returns it with the names of the cached objects sharing its labels map,
+// after checking they all show the damage.
+func mutateSharedLabels(t *testing.T, inf *informerRun) (*metav1.PartialObjectMetadata, []string) {
+	t.Helper()
+	byName, sharing := cachedLabels(inf)
+	victim := byName["ob"]
+	shared := sharing[mapHeader(victim.Labels)]
+	if len(shared) < 2 {
+		t.Fatalf("the labels of %s are shared by %v only", victim.Name, shared)
+	}
+	victim.Labels["tier"] = "mutated" // the bug: a cached object mutated
+	for _, name := range shared {
+		if byName[name].Labels["tier"] != "mutated" {
+			t.Fatalf("%s, sharing the labels, does not show the damage", name)
+		}
+	}
+	return victim, shared
+}
+
 // A controller that mutates a cached object's labels changes every object
 // sharing the labels map (compaction); the guard finds the mutated map,
 // counts and logs it once, removes it from the table, and the informer
@@ -116,19 +154,7 @@ func TestCompactionGuardRepairsAMutatedSharedPartOfARunningInformer(t *testing.T
 			}
 			lists, _ := srv.counts()
 
-			byName, sharing := cachedLabels(inf)
-			victim := byName["ob"]
-			shared := sharing[mapHeader(victim.Labels)]
-			if len(shared) < 2 {
-				t.Fatalf("the labels of %s are shared by %v only", victim.Name, shared)
-			}
-			victim.Labels["tier"] = "mutated" // the bug: a cached object mutated
-			for _, name := range shared {
-				if byName[name].Labels["tier"] != "mutated" {
-					t.Fatalf("%s, sharing the labels, does not show the damage", name)
-				}
-			}
-
+			victim, shared := mutateSharedLabels(t, inf)
 			guard.Round()
 			st := guard.Stats()
 			if st.Mutations != 1 {
@@ -140,24 +166,12 @@ func TestCompactionGuardRepairsAMutatedSharedPartOfARunningInformer(t *testing.T
 				}
 				return
 			}
-			if st.Objects != len(shared) || metrics.mutation != 1 || metrics.objects != len(shared) || metrics.checked == 0 {
-				t.Errorf("guard stats %+v, metrics %+v: want 1 mutation of %d objects %v counted", st, metrics, len(shared), shared)
-			}
-			var named []string
-			for _, line := range logs.snapshot() {
-				if strings.Contains(line, `"path"=".ObjectMeta.Labels"`) {
-					named = append(named, line)
-				}
-			}
-			if len(named) != 1 || !strings.Contains(named[0], `"key"="ns/o`) {
-				t.Errorf("log lines naming .ObjectMeta.Labels with a key: %q, want 1 (all: %q)", named, logs.snapshot())
-			}
-
+			checkGuardReported(t, st, metrics, logs, shared)
 			cachetest.EventuallyExplained(t, func() (bool, string) { return cacheEqualsServer(srv, inf) })
 			if after, _ := srv.counts(); after <= lists {
 				t.Errorf("the informer was repaired without a relist (%d lists before, %d after)", lists, after)
 			}
-			_, sharing = cachedLabels(inf)
+			_, sharing := cachedLabels(inf)
 			if _, held := sharing[mapHeader(victim.Labels)]; held {
 				t.Error("a cached object still holds the mutated labels map")
 			}

@@ -79,14 +79,7 @@ func testGuard(table *Table, logs *logLines) *Guard {
 }
 
 func TestGuardFindsRemovesAndReportsAMutatedSharedPart(t *testing.T) {
-	cases := []struct {
-		name   string
-		mutate func(w *widget)
-		path   string
-		// shared reports whether w holds the part the case mutates as
-		// mutated holds it.
-		shared func(w, mutated *widget) bool
-	}{
+	cases := []guardCase{
 		{"labels map (reflective walk)", func(w *widget) { w.Labels["tier"] = "back" }, ".ObjectMeta.Labels",
 			func(w, m *widget) bool { return mapData(w.Labels) == mapData(m.Labels) }},
 		{"args slice element", func(w *widget) { w.Containers[0].Args[0] = "--v=9" }, ".Containers[0].Args",
@@ -101,65 +94,80 @@ func TestGuardFindsRemovesAndReportsAMutatedSharedPart(t *testing.T) {
 			func(w, m *widget) bool { return w.Containers[0].Probe == m.Containers[0].Probe }},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			table, logs := NewTable(), &logLines{}
-			holder := &objectsHolder{objs: map[string]any{}}
-			var ws []*widget
-			for i := range 4 {
-				w := decodeWidget(t, fmt.Sprintf("w%d", i), "/healthz", []string{"--v=2"}, "1")
-				table.Object(w)
-				ws = append(ws, w)
-				holder.objs[w.Name] = w
+		t.Run(tc.name, func(t *testing.T) { tc.run(t) })
+	}
+}
+
+// guardCase mutates one kind of shared part of a widget.
+type guardCase struct {
+	name   string
+	mutate func(w *widget)
+	path   string
+	// shared reports whether w holds the part the case mutates as
+	// mutated holds it.
+	shared func(w, mutated *widget) bool
+}
+
+// run compacts widgets sharing the part, mutates it in one, and checks
+// that a round finds it, its holders are told with the path, it is logged
+// once and no longer handed out.
+func (tc guardCase) run(t *testing.T) {
+	table, logs := NewTable(), &logLines{}
+	holder := &objectsHolder{objs: map[string]any{}}
+	var ws []*widget
+	for i := range 4 {
+		w := decodeWidget(t, fmt.Sprintf("w%d", i), "/healthz", []string{"--v=2"}, "1")
+		table.Object(w)
+		ws = append(ws, w)
+		holder.objs[w.Name] = w
+	}
+	g := testGuard(table, logs)
+	defer g.Hold(holder)()
+	if g.Round(); g.Stats().Mutations != 0 {
+		t.Fatalf("mutations found before any: %+v", g.Stats())
+	}
+	victim := ws[2]
+	var sharing []string
+	for _, w := range ws {
+		if tc.shared(w, victim) {
+			sharing = append(sharing, w.Name)
+		}
+	}
+	if len(sharing) < 2 {
+		t.Fatalf("the part is held by %v only: nothing shared to mutate", sharing)
+	}
+	tc.mutate(victim)
+	g.Round()
+	// The part is found, and so is any shared value holding it
+	// (a shared containers slice holds the args slice).
+	st := g.Stats()
+	if st.Mutations < 1 {
+		t.Fatalf("stats %+v, want a mutation", st)
+	}
+	var keys []string
+	for _, m := range holder.corrupted {
+		for _, h := range holder.Corrupted(m) {
+			if slices.Contains(h.Paths, tc.path) {
+				keys = append(keys, h.Key)
 			}
-			g := testGuard(table, logs)
-			defer g.Hold(holder)()
-			if g.Round(); g.Stats().Mutations != 0 {
-				t.Fatalf("mutations found before any: %+v", g.Stats())
-			}
-			victim := ws[2]
-			var sharing []string
-			for _, w := range ws {
-				if tc.shared(w, victim) {
-					sharing = append(sharing, w.Name)
-				}
-			}
-			if len(sharing) < 2 {
-				t.Fatalf("the part is held by %v only: nothing shared to mutate", sharing)
-			}
-			tc.mutate(victim)
-			g.Round()
-			// The part is found, and so is any shared value holding it
-			// (a shared containers slice holds the args slice).
-			st := g.Stats()
-			if st.Mutations < 1 {
-				t.Fatalf("stats %+v, want a mutation", st)
-			}
-			var keys []string
-			for _, m := range holder.corrupted {
-				for _, h := range holder.Corrupted(m) {
-					if slices.Contains(h.Paths, tc.path) {
-						keys = append(keys, h.Key)
-					}
-				}
-			}
-			if !slices.Equal(keys, sharing) {
-				t.Errorf("objects holding the mutated part at %s: %v, want %v", tc.path, keys, sharing)
-			}
-			if n := logs.matching(tc.path); n != 1 {
-				t.Errorf("%d log lines name %s, want 1: %q", n, tc.path, logs.lines)
-			}
-			// The mutated copy is no longer handed out: a new object with
-			// the victim's new value does not get it.
-			fresh := decodeWidget(t, "fresh", "/healthz", []string{"--v=2"}, "1")
-			tc.mutate(fresh)
-			table.Object(fresh)
-			if tc.shared(fresh, victim) {
-				t.Error("a new object was given the mutated copy")
-			}
-			if g.Round(); g.Stats().Mutations != st.Mutations {
-				t.Errorf("the mutation was reported again: %+v, was %+v", g.Stats(), st)
-			}
-		})
+		}
+	}
+	if !slices.Equal(keys, sharing) {
+		t.Errorf("objects holding the mutated part at %s: %v, want %v", tc.path, keys, sharing)
+	}
+	if n := logs.matching(tc.path); n != 1 {
+		t.Errorf("%d log lines name %s, want 1: %q", n, tc.path, logs.lines)
+	}
+	// The mutated copy is no longer handed out: a new object with
+	// the victim's new value does not get it.
+	fresh := decodeWidget(t, "fresh", "/healthz", []string{"--v=2"}, "1")
+	tc.mutate(fresh)
+	table.Object(fresh)
+	if tc.shared(fresh, victim) {
+		t.Error("a new object was given the mutated copy")
+	}
+	if g.Round(); g.Stats().Mutations != st.Mutations {
+		t.Errorf("the mutation was reported again: %+v, was %+v", g.Stats(), st)
 	}
 }
 
