@@ -164,142 +164,187 @@ func (c *comparer) object(name string, uo, oo types.Object) (inc, extra []Findin
 // typeName compares a type declaration: its type parameters, its
 // underlying type (fields, interface methods) and its methods.
 func (c *comparer) typeName(name string, u, o *types.TypeName) (inc, extra []Finding) {
-	bad := func(member, format string, args ...any) {
-		n := name
-		if member != "" {
-			n += "." + member
-		}
-		inc = append(inc, Finding{Name: n, Reason: fmt.Sprintf(format, args...)})
+	f := &findings{name: name}
+	c.declaration(f, u, o)
+	return f.inc, f.extra
+}
+
+// findings collects what typeName finds about the declaration name.
+type findings struct {
+	name       string
+	inc, extra []Finding
+}
+
+// bad records an incompatibility of the declaration, or of its member
+// when member is not "".
+func (f *findings) bad(member, format string, args ...any) {
+	n := f.name
+	if member != "" {
+		n += "." + member
 	}
+	f.inc = append(f.inc, Finding{Name: n, Reason: fmt.Sprintf(format, args...)})
+}
+
+// declaration compares upstream's type declaration u with ours o.
+func (c *comparer) declaration(f *findings, u, o *types.TypeName) {
 	ut, ot := types.Unalias(u.Type()), types.Unalias(o.Type())
 	un, uNamed := ut.(*types.Named)
 	on, oNamed := ot.(*types.Named)
-	if !uNamed {
+	switch {
+	case !uNamed:
 		// An alias of an unnamed type: ours must have the same structure,
 		// directly or as the underlying type of a defined type.
 		if why := c.typ(ut, ot.Underlying()); why != "" {
-			bad("", "%s", why)
+			f.bad("", "%s", why)
 		}
 		return
-	}
-	if !oNamed {
-		bad("", "upstream is a defined type, ours is %s", typeString(ot))
+	case !oNamed:
+		f.bad("", "upstream is a defined type, ours is %s", typeString(ot))
 		return
-	}
-	if un.Obj().Pkg() != u.Pkg() {
+	case un.Obj().Pkg() != u.Pkg():
 		// An upstream alias of a type declared elsewhere: the same type
 		// (modulo mapping) is required.
 		if why := c.typ(un, on); why != "" {
-			bad("", "%s", why)
+			f.bad("", "%s", why)
 		}
 		return
 	}
 	if why := c.typeParams(un.TypeParams(), on.TypeParams()); why != "" {
-		bad("", "%s", why)
+		f.bad("", "%s", why)
 		return
 	}
-	uu, ou := un.Underlying(), on.Underlying()
+	if c.underlying(f, un.Underlying(), on.Underlying()) {
+		for _, ptr := range []bool{false, true} {
+			c.methods(f, un, on, ptr)
+		}
+	}
+}
+
+// underlying compares the underlying types of a defined type and reports
+// whether its methods are to be compared too (not for interfaces, whose
+// methods underlying compares, nor after a different kind of type).
+func (c *comparer) underlying(f *findings, uu, ou types.Type) bool {
 	switch uu := uu.(type) {
 	case *types.Struct:
 		os, ok := ou.(*types.Struct)
 		if !ok {
-			bad("", "upstream is a struct, ours is %s", typeString(ou))
-			return
+			f.bad("", "upstream is a struct, ours is %s", typeString(ou))
+			return false
 		}
-		ofields := map[string]*types.Var{}
-		for i := 0; i < os.NumFields(); i++ {
-			ofields[os.Field(i).Name()] = os.Field(i)
-		}
-		for i := 0; i < uu.NumFields(); i++ {
-			f := uu.Field(i)
-			if !f.Exported() {
-				continue
-			}
-			of, ok := ofields[f.Name()]
-			if !ok {
-				bad(f.Name(), "field missing (upstream %s)", typeString(f.Type()))
-				continue
-			}
-			if of.Embedded() != f.Embedded() {
-				bad(f.Name(), "upstream embedded=%v, ours embedded=%v", f.Embedded(), of.Embedded())
-			}
-			if why := c.typ(f.Type(), of.Type()); why != "" {
-				bad(f.Name(), "field type: %s", why)
-			}
-		}
+		c.fields(f, uu, os)
 	case *types.Interface:
 		oi, ok := ou.(*types.Interface)
 		if !ok {
-			bad("", "upstream is an interface, ours is %s", typeString(ou))
-			return
+			f.bad("", "upstream is an interface, ours is %s", typeString(ou))
+			return false
 		}
-		upMethods := map[string]bool{}
-		for i := 0; i < uu.NumMethods(); i++ {
-			m := uu.Method(i)
-			upMethods[m.Name()] = true
-			if !m.Exported() {
-				continue
-			}
-			om := lookupMethod(oi, m.Name())
-			if om == nil {
-				bad(m.Name(), "method missing (upstream %s)", sigString(m))
-				continue
-			}
-			if why := c.signature(m.Type().(*types.Signature), om.Type().(*types.Signature)); why != "" {
-				bad(m.Name(), "%s; upstream %s, ours %s", why, sigString(m), sigString(om))
-			}
-		}
-		for i := 0; i < oi.NumMethods(); i++ {
-			if m := oi.Method(i); !upMethods[m.Name()] {
-				extra = append(extra, Finding{Name: name + "." + m.Name(), Reason: "ours requires a method upstream does not; implementations written for upstream do not satisfy ours"})
-			}
-		}
-		if uu.IsComparable() != oi.IsComparable() || uu.IsMethodSet() != oi.IsMethodSet() {
-			if why := c.typ(uu, oi); why != "" {
-				bad("", "constraint: %s", why)
-			}
-		}
-		return
+		c.interfaceMethods(f, uu, oi)
+		return false
 	default:
 		if why := c.typ(uu, ou); why != "" {
-			bad("", "underlying type: %s", why)
+			f.bad("", "underlying type: %s", why)
 		}
 	}
-	// Methods declared on T and *T.
-	for _, ptr := range []bool{false, true} {
-		var uT, oT types.Type = un, on
-		if ptr {
-			uT, oT = types.NewPointer(un), types.NewPointer(on)
+	return true
+}
+
+// fields compares the exported fields of upstream's struct u with ours.
+func (c *comparer) fields(f *findings, u, o *types.Struct) {
+	ofields := map[string]*types.Var{}
+	for i := 0; i < o.NumFields(); i++ {
+		ofields[o.Field(i).Name()] = o.Field(i)
+	}
+	for i := 0; i < u.NumFields(); i++ {
+		uf := u.Field(i)
+		if !uf.Exported() {
+			continue
 		}
-		ums, oms := types.NewMethodSet(uT), types.NewMethodSet(oT)
-		for i := 0; i < ums.Len(); i++ {
-			m := ums.At(i).Obj().(*types.Func)
-			if !m.Exported() {
-				continue
-			}
-			if ptr && types.NewMethodSet(un).Lookup(m.Pkg(), m.Name()) != nil {
-				continue // already checked on T
-			}
-			osel := oms.Lookup(on.Obj().Pkg(), m.Name())
-			if osel == nil {
-				recv := ""
-				if ptr {
-					recv = "*"
-				}
-				if !ptr && types.NewMethodSet(types.NewPointer(on)).Lookup(on.Obj().Pkg(), m.Name()) != nil {
-					bad(m.Name(), "upstream declares it on %s, ours only on *%s", name, name)
-				} else {
-					bad(m.Name(), "method missing on %s%s (upstream %s)", recv, name, sigString(m))
-				}
-				continue
-			}
-			om := osel.Obj().(*types.Func)
-			if why := c.signature(m.Type().(*types.Signature), om.Type().(*types.Signature)); why != "" {
-				bad(m.Name(), "%s; upstream %s, ours %s", why, sigString(m), sigString(om))
-			}
+		of, ok := ofields[uf.Name()]
+		if !ok {
+			f.bad(uf.Name(), "field missing (upstream %s)", typeString(uf.Type()))
+			continue
+		}
+		if of.Embedded() != uf.Embedded() {
+			f.bad(uf.Name(), "upstream embedded=%v, ours embedded=%v", uf.Embedded(), of.Embedded())
+		}
+		if why := c.typ(uf.Type(), of.Type()); why != "" {
+			f.bad(uf.Name(), "field type: %s", why)
 		}
 	}
-	return
+}
+
+// interfaceMethods compares upstream's interface u with ours: every
+// exported method of u, the methods ours adds, and the constraint.
+func (c *comparer) interfaceMethods(f *findings, u, o *types.Interface) {
+	upMethods := map[string]bool{}
+	for i := 0; i < u.NumMethods(); i++ {
+		m := u.Method(i)
+		upMethods[m.Name()] = true
+		if !m.Exported() {
+			continue
+		}
+		om := lookupMethod(o, m.Name())
+		if om == nil {
+			f.bad(m.Name(), "method missing (upstream %s)", sigString(m))
+			continue
+		}
+		if why := c.signature(m.Type().(*types.Signature), om.Type().(*types.Signature)); why != "" {
+			f.bad(m.Name(), "%s; upstream %s, ours %s", why, sigString(m), sigString(om))
+		}
+	}
+	for i := 0; i < o.NumMethods(); i++ {
+		if m := o.Method(i); !upMethods[m.Name()] {
+			f.extra = append(f.extra, Finding{Name: f.name + "." + m.Name(), Reason: "ours requires a method upstream does not; implementations written for upstream do not satisfy ours"})
+		}
+	}
+	if u.IsComparable() != o.IsComparable() || u.IsMethodSet() != o.IsMethodSet() {
+		if why := c.typ(u, o); why != "" {
+			f.bad("", "constraint: %s", why)
+		}
+	}
+}
+
+// methods compares the exported methods upstream declares on un (on *un
+// when ptr) with ours on on; a method of *un that un has too is checked
+// on un only.
+func (c *comparer) methods(f *findings, un, on *types.Named, ptr bool) {
+	var uT, oT types.Type = un, on
+	if ptr {
+		uT, oT = types.NewPointer(un), types.NewPointer(on)
+	}
+	ums, oms := types.NewMethodSet(uT), types.NewMethodSet(oT)
+	for i := 0; i < ums.Len(); i++ {
+		m := ums.At(i).Obj().(*types.Func)
+		if !m.Exported() {
+			continue
+		}
+		if ptr && types.NewMethodSet(un).Lookup(m.Pkg(), m.Name()) != nil {
+			continue // already checked on T
+		}
+		osel := oms.Lookup(on.Obj().Pkg(), m.Name())
+		if osel == nil {
+			f.missingMethod(m, on, ptr)
+			continue
+		}
+		om := osel.Obj().(*types.Func)
+		if why := c.signature(m.Type().(*types.Signature), om.Type().(*types.Signature)); why != "" {
+			f.bad(m.Name(), "%s; upstream %s, ours %s", why, sigString(m), sigString(om))
+		}
+	}
+}
+
+// missingMethod records upstream's method m (declared on *T when ptr)
+// that ours, on, lacks: missing, or declared only on the pointer.
+func (f *findings) missingMethod(m *types.Func, on *types.Named, ptr bool) {
+	if !ptr && types.NewMethodSet(types.NewPointer(on)).Lookup(on.Obj().Pkg(), m.Name()) != nil {
+		f.bad(m.Name(), "upstream declares it on %s, ours only on *%s", f.name, f.name)
+		return
+	}
+	recv := ""
+	if ptr {
+		recv = "*"
+	}
+	f.bad(m.Name(), "method missing on %s%s (upstream %s)", recv, f.name, sigString(m))
 }
 
 func lookupMethod(i *types.Interface, name string) *types.Func {
@@ -353,126 +398,184 @@ func (c *comparer) signature(u, o *types.Signature) string {
 // typ reports why a value of upstream type u cannot be written as ours o,
 // or "" when the types are compatible.
 func (c *comparer) typ(u, o types.Type) string {
-	if ua, ok := u.(*types.Alias); ok && ua.TypeArgs().Len() == 0 {
-		// An upstream alias named in a mapped package stands for our
-		// declaration of that name (checked on its own), alias or not.
-		if _, mapped := c.m.Map(pkgPath(ua.Obj())); mapped {
-			var oObj *types.TypeName
-			switch o := o.(type) {
-			case *types.Alias:
-				oObj = o.Obj()
-			case *types.Named:
-				oObj = o.Obj()
-			}
-			if oObj != nil && c.sameNamed(ua.Obj(), oObj) {
-				return ""
-			}
-		}
+	if c.mappedAlias(u, o) {
+		return ""
 	}
 	u, o = types.Unalias(u), types.Unalias(o)
-	mismatch := func() string {
+	same, supported := c.same(u, o)
+	switch {
+	case !supported:
+		return fmt.Sprintf("unsupported upstream type %s (%T)", typeString(u), u)
+	case !same:
 		return fmt.Sprintf("upstream %s, ours %s", typeString(u), typeString(o))
 	}
+	return ""
+}
+
+// mappedAlias reports whether u is an upstream alias named in a mapped
+// package and o our declaration of that name: it stands for ours (checked
+// on its own), alias or not.
+func (c *comparer) mappedAlias(u, o types.Type) bool {
+	ua, ok := u.(*types.Alias)
+	if !ok || ua.TypeArgs().Len() != 0 {
+		return false
+	}
+	if _, mapped := c.m.Map(pkgPath(ua.Obj())); !mapped {
+		return false
+	}
+	var oObj *types.TypeName
+	switch o := o.(type) {
+	case *types.Alias:
+		oObj = o.Obj()
+	case *types.Named:
+		oObj = o.Obj()
+	}
+	return oObj != nil && c.sameNamed(ua.Obj(), oObj)
+}
+
+// same reports whether the unaliased types u and o are the same (modulo
+// mapping), and whether typ knows the kind of type u is at all.
+func (c *comparer) same(u, o types.Type) (same, supported bool) {
+	switch u.(type) {
+	case *types.Basic, *types.TypeParam, *types.Named:
+		return c.sameLeaf(u, o), true
+	case *types.Pointer, *types.Slice, *types.Array:
+		return c.sameElem(u, o), true
+	case *types.Map, *types.Chan:
+		return c.sameKeyed(u, o), true
+	case *types.Signature, *types.Struct, *types.Interface, *types.Union:
+		return c.sameComposite(u, o), true
+	}
+	return false, false
+}
+
+// sameLeaf compares basic types, type parameters and named types.
+func (c *comparer) sameLeaf(u, o types.Type) bool {
 	switch u := u.(type) {
 	case *types.Basic:
 		ob, ok := o.(*types.Basic)
-		if !ok || ob.Kind() != u.Kind() {
-			return mismatch()
-		}
-	case *types.Named:
-		on, ok := o.(*types.Named)
-		if !ok {
-			return mismatch()
-		}
-		if !c.sameNamed(u.Obj(), on.Obj()) {
-			return mismatch()
-		}
-		ua, oa := u.TypeArgs(), on.TypeArgs()
-		if ua.Len() != oa.Len() {
-			return mismatch()
-		}
-		for i := 0; i < ua.Len(); i++ {
-			if why := c.typ(ua.At(i), oa.At(i)); why != "" {
-				return mismatch()
-			}
-		}
+		return ok && ob.Kind() == u.Kind()
 	case *types.TypeParam:
 		ot, ok := o.(*types.TypeParam)
-		if !ok || ot.Index() != u.Index() {
-			return mismatch()
+		return ok && ot.Index() == u.Index()
+	case *types.Named:
+		return c.sameNamedType(u, o)
+	}
+	return false
+}
+
+// sameNamedType compares a named type and its type arguments.
+func (c *comparer) sameNamedType(u *types.Named, o types.Type) bool {
+	on, ok := o.(*types.Named)
+	if !ok || !c.sameNamed(u.Obj(), on.Obj()) {
+		return false
+	}
+	ua, oa := u.TypeArgs(), on.TypeArgs()
+	if ua.Len() != oa.Len() {
+		return false
+	}
+	for i := 0; i < ua.Len(); i++ {
+		if c.typ(ua.At(i), oa.At(i)) != "" {
+			return false
 		}
+	}
+	return true
+}
+
+// sameElem compares pointers, slices and arrays.
+func (c *comparer) sameElem(u, o types.Type) bool {
+	switch u := u.(type) {
 	case *types.Pointer:
 		op, ok := o.(*types.Pointer)
-		if !ok || c.typ(u.Elem(), op.Elem()) != "" {
-			return mismatch()
-		}
+		return ok && c.typ(u.Elem(), op.Elem()) == ""
 	case *types.Slice:
 		os, ok := o.(*types.Slice)
-		if !ok || c.typ(u.Elem(), os.Elem()) != "" {
-			return mismatch()
-		}
+		return ok && c.typ(u.Elem(), os.Elem()) == ""
 	case *types.Array:
 		oa, ok := o.(*types.Array)
-		if !ok || oa.Len() != u.Len() || c.typ(u.Elem(), oa.Elem()) != "" {
-			return mismatch()
-		}
+		return ok && oa.Len() == u.Len() && c.typ(u.Elem(), oa.Elem()) == ""
+	}
+	return false
+}
+
+// sameKeyed compares maps and channels.
+func (c *comparer) sameKeyed(u, o types.Type) bool {
+	switch u := u.(type) {
 	case *types.Map:
 		om, ok := o.(*types.Map)
-		if !ok || c.typ(u.Key(), om.Key()) != "" || c.typ(u.Elem(), om.Elem()) != "" {
-			return mismatch()
-		}
+		return ok && c.typ(u.Key(), om.Key()) == "" && c.typ(u.Elem(), om.Elem()) == ""
 	case *types.Chan:
 		oc, ok := o.(*types.Chan)
-		if !ok || oc.Dir() != u.Dir() || c.typ(u.Elem(), oc.Elem()) != "" {
-			return mismatch()
-		}
+		return ok && oc.Dir() == u.Dir() && c.typ(u.Elem(), oc.Elem()) == ""
+	}
+	return false
+}
+
+// sameComposite compares signatures, structs, interfaces and unions.
+func (c *comparer) sameComposite(u, o types.Type) bool {
+	switch u := u.(type) {
 	case *types.Signature:
 		os, ok := o.(*types.Signature)
-		if !ok || c.signature(u, os) != "" {
-			return mismatch()
-		}
+		return ok && c.signature(u, os) == ""
 	case *types.Struct:
-		os, ok := o.(*types.Struct)
-		if !ok || os.NumFields() != u.NumFields() {
-			return mismatch()
-		}
-		for i := 0; i < u.NumFields(); i++ {
-			uf, of := u.Field(i), os.Field(i)
-			if uf.Name() != of.Name() || uf.Embedded() != of.Embedded() || c.typ(uf.Type(), of.Type()) != "" {
-				return mismatch()
-			}
-		}
+		return c.sameStruct(u, o)
 	case *types.Interface:
-		oi, ok := o.(*types.Interface)
-		if !ok || oi.NumExplicitMethods() != u.NumExplicitMethods() || oi.NumEmbeddeds() != u.NumEmbeddeds() {
-			return mismatch()
-		}
-		for i := 0; i < u.NumExplicitMethods(); i++ {
-			um := u.ExplicitMethod(i)
-			om := lookupMethod(oi, um.Name())
-			if om == nil || c.signature(um.Type().(*types.Signature), om.Type().(*types.Signature)) != "" {
-				return mismatch()
-			}
-		}
-		for i := 0; i < u.NumEmbeddeds(); i++ {
-			if c.typ(u.EmbeddedType(i), oi.EmbeddedType(i)) != "" {
-				return mismatch()
-			}
-		}
+		return c.sameInterface(u, o)
 	case *types.Union:
-		ou, ok := o.(*types.Union)
-		if !ok || ou.Len() != u.Len() {
-			return mismatch()
-		}
-		for i := 0; i < u.Len(); i++ {
-			if u.Term(i).Tilde() != ou.Term(i).Tilde() || c.typ(u.Term(i).Type(), ou.Term(i).Type()) != "" {
-				return mismatch()
-			}
-		}
-	default:
-		return fmt.Sprintf("unsupported upstream type %s (%T)", typeString(u), u)
+		return c.sameUnion(u, o)
 	}
-	return ""
+	return false
+}
+
+// sameStruct compares structs field by field, in order.
+func (c *comparer) sameStruct(u *types.Struct, o types.Type) bool {
+	os, ok := o.(*types.Struct)
+	if !ok || os.NumFields() != u.NumFields() {
+		return false
+	}
+	for i := 0; i < u.NumFields(); i++ {
+		uf, of := u.Field(i), os.Field(i)
+		if uf.Name() != of.Name() || uf.Embedded() != of.Embedded() || c.typ(uf.Type(), of.Type()) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// sameInterface compares interfaces: explicit methods by name, embedded
+// types in order.
+func (c *comparer) sameInterface(u *types.Interface, o types.Type) bool {
+	oi, ok := o.(*types.Interface)
+	if !ok || oi.NumExplicitMethods() != u.NumExplicitMethods() || oi.NumEmbeddeds() != u.NumEmbeddeds() {
+		return false
+	}
+	for i := 0; i < u.NumExplicitMethods(); i++ {
+		um := u.ExplicitMethod(i)
+		om := lookupMethod(oi, um.Name())
+		if om == nil || c.signature(um.Type().(*types.Signature), om.Type().(*types.Signature)) != "" {
+			return false
+		}
+	}
+	for i := 0; i < u.NumEmbeddeds(); i++ {
+		if c.typ(u.EmbeddedType(i), oi.EmbeddedType(i)) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// sameUnion compares unions term by term, in order.
+func (c *comparer) sameUnion(u *types.Union, o types.Type) bool {
+	ou, ok := o.(*types.Union)
+	if !ok || ou.Len() != u.Len() {
+		return false
+	}
+	for i := 0; i < u.Len(); i++ {
+		if u.Term(i).Tilde() != ou.Term(i).Tilde() || c.typ(u.Term(i).Type(), ou.Term(i).Type()) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // sameNamed reports whether our named type o stands for upstream's u.
