@@ -11,7 +11,8 @@
 # when a binary is missing or the stamp (hash of hack/tools/go.mod, go.sum,
 # this script and `go version`) changed; otherwise the script returns at once. The first build
 # takes several minutes on a small machine; later ones are served by the Go
-# build cache. Concurrent invocations are serialised with flock when available.
+# build cache. Concurrent invocations are serialised per tool with flock when
+# available.
 #
 # Output: one line per tool, "name=/absolute/path", on stdout. Progress goes to
 # stderr.
@@ -42,11 +43,16 @@ for n in "${names[@]}"; do
   fi
 done
 
-# Serialise concurrent runs (several test binaries may start at once).
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"$bin_dir/.lock"
-  flock 9
-fi
+# Concurrent runs are serialised per tool (several test binaries may start
+# at once, and hack/test.sh builds kube-apiserver and etcd in the background
+# while steps that need only client-gen run): a run waits on the lock of the
+# tool it is about to build or check, not on the other tools.
+lock() {
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$bin_dir/.$1.lock"
+    flock 9
+  fi
+}
 
 stamp=$( { cat "$tools_dir/go.mod" "$tools_dir/go.sum" "${BASH_SOURCE[0]}"; go version; } | sha256sum | cut -d' ' -f1)
 
@@ -68,6 +74,7 @@ ldflags() {
 for n in "${names[@]}"; do
   out="$bin_dir/$n"
   stamp_file="$bin_dir/.$n.stamp"
+  lock "$n"
   if [ -x "$out" ] && [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ]; then
     continue
   fi
@@ -75,8 +82,8 @@ for n in "${names[@]}"; do
   start=$(date +%s)
   # CGO off: static binaries, no C toolchain needed. -trimpath keeps the
   # build reproducible across checkouts so the build cache is shared.
-  (cd "$tools_dir" && CGO_ENABLED=0 go build -trimpath -ldflags "$(ldflags "$n")" -o "$out.tmp" "${pkgs[$n]}")
-  mv -f "$out.tmp" "$out"
+  (cd "$tools_dir" && CGO_ENABLED=0 go build -trimpath -ldflags "$(ldflags "$n")" -o "$out.tmp.$$" "${pkgs[$n]}")
+  mv -f "$out.tmp.$$" "$out"
   echo "$stamp" >"$stamp_file"
   echo "kube-binaries.sh: built $n in $(( $(date +%s) - start ))s" >&2
 done

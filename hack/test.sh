@@ -13,13 +13,34 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 # Modules tested, in order. The root module first; nested modules that exist.
+# The three that start kube-apiserver and etcd (examples/kubebuilder, e2e,
+# controllerruntime/crtest) come last, so that the background build below
+# has the time of every other step to finish.
 modules=(.)
-for m in examples/crd examples/kubebuilder internal/corev1gen e2e conformance bench apicompat versions corpus listwatch dynamic shard controllerruntime controllerruntime/crtest hack/release; do
+for m in examples/crd internal/corev1gen conformance bench apicompat versions corpus listwatch dynamic shard controllerruntime hack/release examples/kubebuilder e2e controllerruntime/crtest; do
   [ -f "$m/go.mod" ] && modules+=("$m")
 done
 
 short=()
 [ -n "${SHORT:-}" ] && short=(-short)
+
+# client-gen (examples/crd's test), kube-apiserver and etcd are built from
+# source on a new machine (hack/kube-binaries.sh, several minutes of CPU).
+# They are built in the background from the start, so that the build takes
+# the cycles the steps before leave idle (module downloads, tests waiting on
+# I/O or on one another) rather than adding all its time to the first step
+# that needs them. That step's own hack/kube-binaries.sh call waits on the
+# script's per-tool lock, then finds the binary built (or builds it itself,
+# reporting why, if the background build failed). Not niced: at a lower
+# priority the build would starve on a busy machine while a step waits on it.
+# Stopped if this script exits first (a go build it started may finish).
+prebuild=
+if [ -z "${SHORT:-}" ]; then
+  prebuild_log=$(mktemp)
+  ./hack/kube-binaries.sh client-gen kube-apiserver etcd >/dev/null 2>"$prebuild_log" &
+  prebuild=$!
+  trap 'kill "$prebuild" 2>/dev/null || true; rm -f "$prebuild_log"' EXIT
+fi
 
 # A failed check does not hide the test results: it fails the run at the end.
 failed_checks=()
@@ -38,6 +59,12 @@ for m in "${modules[@]}"; do
   (cd "$root/$m" && go vet ./... && go test -race -count=1 -timeout 45m "${short[@]}" ./...)
   echo "--- ${SECONDS}s $m"
 done
+
+if [ -n "$prebuild" ] && ! wait "$prebuild"; then
+  # Not a failure of the run: the steps that needed the tools built them.
+  echo "=== note: the background build of kube-apiserver, etcd and client-gen failed:" >&2
+  cat "$prebuild_log" >&2
+fi
 
 if [ ${#failed_checks[@]} -gt 0 ]; then
   echo "=== FAILED: ${failed_checks[*]} (messages above)" >&2
