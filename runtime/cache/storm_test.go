@@ -66,7 +66,10 @@ type stormSize struct {
 // handler's view. What the storm may add on top of H1:
 //
 //   - the server's history, limited to L = n changes (SetHistoryLimit):
-//     L+1 versions no longer current, each in a history record;
+//     L+1 versions no longer current, each in a history record (the
+//     server also keeps what an open watch has not sent yet; the
+//     Reflectors read their watches as fast as the queue below takes
+//     them, so that stays within the same round);
 //   - per informer, its queue (DeltaFIFO) between the Reflector and the
 //     processing goroutine: that goroutine never waits for a handler
 //     (Listener.Push never blocks), so the queue holds at most one round,
