@@ -198,7 +198,7 @@ func TestGuardFindsAMutatedUnstructuredLabelsMap(t *testing.T) {
 func TestGuardFindsNoMutationInUntouchedObjects(t *testing.T) {
 	table, logs := NewTable(), &logLines{}
 	var keep []any // canonical copies are held weakly: keep them alive
-	defer runtime.KeepAlive(keep)
+	defer func() { runtime.KeepAlive(keep) }()
 	for i := range 50 {
 		objs := []any{
 			decodeWidget(t, fmt.Sprintf("w%d", i), fmt.Sprintf("/p%d", i%5), []string{"--v=2", fmt.Sprint(i % 3)}, fmt.Sprint(i%4+1)),
@@ -233,18 +233,9 @@ func (c steppingClock) Now() time.Time {
 
 func (c steppingClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
-func TestGuardRoundsStayWithinTheirBounds(t *testing.T) {
-	table := NewTable()
-	var keep []*widget // canonical copies are held weakly: keep them alive
-	defer runtime.KeepAlive(keep)
-	for i := range 200 {
-		// 200 distinct args slices and probe paths, each held by two objects.
-		for j := range 2 {
-			w := decodeWidget(t, fmt.Sprintf("w%d-%d", i, j), fmt.Sprintf("/p%d", i), []string{fmt.Sprint(i)}, "1")
-			table.Object(w)
-			keep = append(keep, w)
-		}
-	}
+// checkableCopies counts the live canonical copies of table that have a
+// check.
+func checkableCopies(table *Table) int {
 	live := 0
 	for i := range table.shards {
 		for _, sl := range table.shards[i].slots {
@@ -253,6 +244,42 @@ func TestGuardRoundsStayWithinTheirBounds(t *testing.T) {
 			}
 		}
 	}
+	return live
+}
+
+// checkRoundsCover runs rounds of g until they checked live copies, each
+// round checking want (the last may check fewer), and none twice.
+func checkRoundsCover(t *testing.T, g *Guard, live, want int) {
+	t.Helper()
+	total := 0
+	for round := 0; total < live; round++ {
+		if round > live {
+			t.Fatalf("%d rounds checked %d of %d copies", round, total, live)
+		}
+		n := g.Round()
+		if n > want || (n < want && total+n < live) {
+			t.Fatalf("round %d checked %d copies, want %d", round, n, want)
+		}
+		total += n
+	}
+	if st := g.Stats(); st.Checked != total || st.Mutations != 0 {
+		t.Errorf("stats %+v after %d checked", st, total)
+	}
+}
+
+func TestGuardRoundsStayWithinTheirBounds(t *testing.T) {
+	table := NewTable()
+	var keep []*widget // canonical copies are held weakly: keep them alive
+	defer func() { runtime.KeepAlive(keep) }()
+	for i := range 200 {
+		// 200 distinct args slices and probe paths, each held by two objects.
+		for j := range 2 {
+			w := decodeWidget(t, fmt.Sprintf("w%d-%d", i, j), fmt.Sprintf("/p%d", i), []string{fmt.Sprint(i)}, "1")
+			table.Object(w)
+			keep = append(keep, w)
+		}
+	}
+	live := checkableCopies(table)
 	cases := []struct {
 		name      string
 		perRound  int
@@ -268,20 +295,7 @@ func TestGuardRoundsStayWithinTheirBounds(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := steppingClock{testingclock.NewFakeClock(time.Unix(0, 0)), tc.costEach}
 			g := NewGuard(table, GuardOptions{PerRound: tc.perRound, Budget: tc.budget, Clock: clk})
-			total := 0
-			for round := 0; total < live; round++ {
-				if round > live {
-					t.Fatalf("%d rounds checked %d of %d copies", round, total, live)
-				}
-				n := g.Round()
-				if n > tc.wantRound || (n < tc.wantRound && total+n < live) {
-					t.Fatalf("round %d checked %d copies, want %d", round, n, tc.wantRound)
-				}
-				total += n
-			}
-			if st := g.Stats(); st.Checked != total || st.Mutations != 0 {
-				t.Errorf("stats %+v after %d checked", st, total)
-			}
+			checkRoundsCover(t, g, live, tc.wantRound)
 		})
 	}
 	if live < 400 {
