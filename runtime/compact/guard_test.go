@@ -408,3 +408,47 @@ func processCPU(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+func TestChecksAreMadeOncePerTypeAndWalk(t *testing.T) {
+	table := NewTable()
+	var keep []*widget
+	count := func() int {
+		checks.mu.RLock()
+		defer checks.mu.RUnlock()
+		return len(checks.byKey)
+	}
+	compactN := func(from, n int) {
+		for i := from; i < from+n; i++ {
+			for j := range 2 { // each value held by two objects: shared
+				w := decodeWidget(t, fmt.Sprintf("w%d-%d", i, j), fmt.Sprintf("/p%d", i), []string{fmt.Sprint(i)}, fmt.Sprint(i+1))
+				table.Object(w)
+				keep = append(keep, w)
+			}
+		}
+	}
+	compactN(0, 10)
+	after10 := count()
+	compactN(10, 100)
+	if got := count(); got != after10 {
+		t.Errorf("%d cached checks after 110 distinct values of each part, %d after 10: want one per type and walk", got, after10)
+	}
+	// The second holder of a value holds the canonical copy.
+	a, b := keep[1].Containers[0], keep[3].Containers[0]
+	ca, cb := checkOf(table, unsafe.Pointer(unsafe.SliceData(a.Args))), checkOf(table, unsafe.Pointer(unsafe.SliceData(b.Args)))
+	if ca == nil || ca != cb {
+		t.Errorf("the checks of two canonical args slices: %p and %p, want one", ca, cb)
+	}
+	runtime.KeepAlive(keep)
+}
+
+// checkOf is the word of the check of the canonical copy at p.
+func checkOf(table *Table, p unsafe.Pointer) unsafe.Pointer {
+	for i := range table.shards {
+		for _, sl := range table.shards[i].slots {
+			if unsafe.Pointer(sl.ptr.Value()) == p {
+				return funcWord(sl.check)
+			}
+		}
+	}
+	return nil
+}
