@@ -75,4 +75,12 @@
 // compaction a mutation of a shared part changes every object holding it;
 // runtime/cache's mutation detector, on in test binaries while compaction
 // is on, reports such a mutation with the object's key and field path.
+// In production the Guard (guard.go, guard_round.go) finds it: each
+// canonical copy keeps, in its slot, the hash it was shared under and the
+// check that recomputes it (check.go, one per type and walks); a sampler,
+// bounded per round in copies and time, re-hashes the copies round-robin,
+// and a copy whose hash changed is removed from the table and reported
+// (Mutation) to the Holders, the informers compacting into the table,
+// which find their objects holding it (Mutation.PathsIn) and relist to
+// restore them from the server.
 package compact
