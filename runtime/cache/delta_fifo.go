@@ -159,9 +159,11 @@ type poppedDeltas struct {
 // Concurrency: no goroutine of its own. Producers (the reflector's Run and
 // resync goroutines) call Add/Update/Delete/Replace/Resync; one consumer
 // (the informer's processing goroutine) calls popBatch. Lock order: popMu
-// before mu (popBatch takes both; nothing takes popMu while holding mu).
-// cond and idle wait on mu: only popBatch waits on cond, only Replace and
-// Resync (waitIdleLocked) wait on idle.
+// before mu (popBatch takes both; nothing takes popMu while holding mu),
+// then the cache's lock (known and cache read under mu; the compaction
+// hint of Add/Update/Delete reads cache with no queue lock held, see
+// hint). cond and idle wait on mu: only popBatch waits on cond, only
+// Replace and Resync (waitIdleLocked) wait on idle.
 type DeltaFIFO struct {
 	// popMu serialises popBatch callers, and guards batch and popped:
 	// the popping goroutine fills them with mu held, hands batch to
@@ -178,9 +180,12 @@ type DeltaFIFO struct {
 	processing bool
 
 	// A key is queued if and only if items maps it to an entry e with
-	// e.key == key that is in queue[head:] (a large map may keep stale
-	// mappings of popped entries, whose key is ""; queuedLocked tells
-	// them apart).
+	// e.key == key that is in queue[head:], and is in the batch being
+	// processed if and only if items maps it to an entry e with e.key ==
+	// key and e.popped (the compaction hint reads it there,
+	// delta_fifo_prepare.go). A large map may keep stale mappings of
+	// processed entries, whose key is "" or another key's once reused;
+	// queuedLocked tells them apart.
 	items     map[string]*fifoEntry
 	itemsHigh int          // most keys items held since it was last made
 	queue     []*fifoEntry // keys in FIFO order, from head
@@ -233,10 +238,11 @@ type DeltaFIFO struct {
 }
 
 // cacheReader is the read side of an informer's cache that its queue
-// uses besides KeyListerGetter: the compaction hint's read of one key and
-// the number of cached objects. Both are safe for concurrent use and wait
-// for a writer of the cache to finish (never skip a read because a lock is
-// held), so what the queue reads does not depend on who holds a lock.
+// uses besides KeyListerGetter: the compaction hint's read of one key
+// (with no queue lock held, DeltaFIFO.hint) and the number of cached
+// objects. Both are safe for concurrent use and wait for a writer of the
+// cache to finish (never skip a read because a lock is held), so what the
+// queue reads does not depend on who holds a lock.
 type cacheReader interface {
 	KeyListerGetter
 	// PeekByKey returns the object stored under key.
@@ -270,7 +276,10 @@ type fifoEntry struct {
 	// initialDeltas is the number of leading deltas of the initial
 	// population; non-zero marks a key of the initial population.
 	initialDeltas int
-	inline        [1]Delta
+	// popped is set while the entry is in the batch being processed: it
+	// is no longer queued, and stays in items under key until released.
+	popped bool
+	inline [1]Delta
 }
 
 // idleSpins is how many times a consumer yields before sleeping on an
@@ -350,18 +359,20 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 
 // Add queues an Added delta for obj.
 func (f *DeltaFIFO) Add(obj any) error {
-	f.mu.Lock()
-	err := f.queueLocked(Added, obj, true)
-	f.mu.Unlock()
-	return err
+	key, err := f.KeyOf(obj)
+	if err != nil {
+		return fmt.Errorf("cache: cannot key %T: %w", obj, err)
+	}
+	return f.queueEvent(key, Added, obj)
 }
 
 // Update queues an Updated delta for obj.
 func (f *DeltaFIFO) Update(obj any) error {
-	f.mu.Lock()
-	err := f.queueLocked(Updated, obj, true)
-	f.mu.Unlock()
-	return err
+	key, err := f.KeyOf(obj)
+	if err != nil {
+		return fmt.Errorf("cache: cannot key %T: %w", obj, err)
+	}
+	return f.queueEvent(key, Updated, obj)
 }
 
 // Delete queues a Deleted delta for obj, unless its key is neither queued
@@ -374,20 +385,26 @@ func (f *DeltaFIFO) Delete(obj any) error {
 		return fmt.Errorf("cache: cannot key %T: %w", obj, err)
 	}
 	f.mu.Lock()
-	if _, queued := f.queuedLocked(key); !queued && !f.processing {
-		if f.known == nil {
-			f.mu.Unlock()
-			return nil
-		}
-		_, exists, err := f.known.GetByKey(key)
-		if err == nil && !exists {
-			f.mu.Unlock()
-			return nil
-		}
-	}
-	_, err = f.queueKeyedLocked(key, Deleted, obj, true)
+	unknown := f.unknownLocked(key)
 	f.mu.Unlock()
-	return err
+	if unknown {
+		return nil
+	}
+	return f.queueEvent(key, Deleted, obj)
+}
+
+// unknownLocked reports whether key is neither queued, nor possibly in
+// the batch being processed, nor in the cache: a delete of it has
+// nothing to delete.
+func (f *DeltaFIFO) unknownLocked(key string) bool {
+	if _, queued := f.queuedLocked(key); queued || f.processing {
+		return false
+	}
+	if f.known == nil {
+		return true
+	}
+	_, exists, err := f.known.GetByKey(key)
+	return err == nil && !exists
 }
 
 // Replace queues a Replaced delta for every object of list, then a Deleted
@@ -413,9 +430,9 @@ func (f *DeltaFIFO) Replace(list []any, resourceVersion string) error {
 // cache queues between two releases of the lock.
 const replaceYieldEvery = 256
 
-// replaceListLocked is Replace; transform tells whether the listed objects
-// still need the queue's transform (prepareListed, delta_fifo_list.go).
-func (f *DeltaFIFO) replaceListLocked(list []any, _ string, transform bool) error {
+// replaceListLocked is Replace of a list whose every object went through
+// prepareListed (delta_fifo_list.go).
+func (f *DeltaFIFO) replaceListLocked(list []any, _ string) error {
 	f.waitIdleLocked()
 	var knownKeys []string
 	if f.known != nil {
@@ -433,7 +450,7 @@ func (f *DeltaFIFO) replaceListLocked(list []any, _ string, transform bool) erro
 		f.head = 0
 	}
 	f.listGen++
-	if err := f.queueListedLocked(list, transform, fresh); err != nil {
+	if err := f.queueListedLocked(list, fresh); err != nil {
 		return err
 	}
 	if !fresh {
@@ -460,13 +477,13 @@ func (f *DeltaFIFO) noteSyncedLocked() {
 // queueListedLocked queues every object of the list of Replace call
 // f.listGen as Replaced. Into a fresh queue it lets go of the lock now and
 // then, so popBatch can apply the first objects meanwhile.
-func (f *DeltaFIFO) queueListedLocked(list []any, transform, fresh bool) error {
+func (f *DeltaFIFO) queueListedLocked(list []any, fresh bool) error {
 	for i, obj := range list {
 		key, err := f.KeyOf(obj)
 		if err != nil {
 			return fmt.Errorf("cache: cannot key %T: %w", obj, err)
 		}
-		e, err := f.queueKeyedLocked(key, Replaced, obj, transform)
+		e, err := f.queueKeyedLocked(key, Replaced, obj)
 		if err != nil {
 			return err
 		}
@@ -521,7 +538,7 @@ func (f *DeltaFIFO) queueVanishedLocked(knownKeys []string) error {
 // queueTombstoneLocked queues a Deleted DeletedFinalStateUnknown of key
 // holding last.
 func (f *DeltaFIFO) queueTombstoneLocked(key string, last any) error {
-	e, err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last}, false)
+	e, err := f.queueKeyedLocked(key, Deleted, DeletedFinalStateUnknown{Key: key, Obj: last})
 	if err != nil {
 		return err
 	}
@@ -568,32 +585,17 @@ func (f *DeltaFIFO) resyncLocked() error {
 		if !exists {
 			continue
 		}
-		if _, err := f.queueKeyedLocked(key, Sync, obj, false); err != nil {
+		if _, err := f.queueKeyedLocked(key, Sync, obj); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (f *DeltaFIFO) queueLocked(typ DeltaType, obj any, transform bool) error {
-	key, err := f.KeyOf(obj)
-	if err != nil {
-		return fmt.Errorf("cache: cannot key %T: %w", obj, err)
-	}
-	_, err = f.queueKeyedLocked(key, typ, obj, transform)
-	return err
-}
-
-// queueKeyedLocked appends a delta to key's list, transforming obj first
-// when asked to (tombstones: their object), and returns key's entry.
-func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transform bool) (*fifoEntry, error) {
+// queueKeyedLocked appends a delta of obj, prepared already (see
+// queueEvent), to key's list and returns key's entry.
+func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any) (*fifoEntry, error) {
 	e, queued := f.queuedLocked(key)
-	if transform && f.prepares() {
-		var err error
-		if obj, err = f.prepareDelta(obj, f.hintLocked(key, e)); err != nil {
-			return nil, err
-		}
-	}
 	if !queued {
 		e = f.newEntryLocked()
 		e.key = key
@@ -618,7 +620,7 @@ func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any, transfo
 // popped entry's key is cleared, or is another key once it is reused.
 func (f *DeltaFIFO) queuedLocked(key string) (*fifoEntry, bool) {
 	e, ok := f.items[key]
-	if !ok || e.key != key {
+	if !ok || e.key != key || e.popped {
 		return nil, false
 	}
 	return e, true
@@ -710,18 +712,13 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(b poppedBatch)) 
 	if relist {
 		n = slices.Index(f.queue[f.head:], f.relistLast) + 1
 	}
-	// A large map is left with stale mappings, which queuedLocked tells
-	// apart and shrinkLocked drops with the map once the queue drains:
-	// deleting keys one by one from a large map costs about as much as
-	// inserting them.
-	keepStale := len(f.items) > shrinkThreshold
+	// A popped entry stays in items, marked popped, until its batch is
+	// processed (releaseBatchLocked): the compaction hint of a key of the
+	// batch is its newest delta there.
 	initial := 0
 	for i := 0; i < n; i++ {
 		e := f.queue[f.head+i]
 		f.queue[f.head+i] = nil
-		if !keepStale {
-			delete(f.items, e.key)
-		}
 		if e.initialDeltas > 0 {
 			initial++
 		}
@@ -730,7 +727,7 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(b poppedBatch)) 
 		if e == f.relistLast {
 			f.relistLast = nil
 		}
-		e.key = "" // popped: no longer queued
+		e.popped = true // no longer queued; in the batch until released
 		f.popped = append(f.popped, e)
 	}
 	f.head += n
@@ -760,7 +757,15 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(b poppedBatch)) 
 func (f *DeltaFIFO) releaseBatchLocked() {
 	clear(f.batch)
 	f.batch = f.batch[:0]
+	// A large map is left with stale mappings, which queuedLocked tells
+	// apart and shrinkLocked drops with the map once the queue drains:
+	// deleting keys one by one from a large map costs about as much as
+	// inserting them.
+	keepStale := len(f.items) > shrinkThreshold
 	for i, e := range f.popped {
+		if !keepStale && f.items[e.key] == e {
+			delete(f.items, e.key)
+		}
 		f.recycleLocked(e)
 		f.popped[i] = nil
 	}
@@ -773,6 +778,7 @@ func (f *DeltaFIFO) releaseBatchLocked() {
 // chunk with live entries, which keeps it allocated.
 func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
 	clear(e.deltas)
+	e.key, e.popped = "", false
 	e.initialDeltas = 0
 	if len(f.free) >= maxFreeEntries {
 		e.deltas = nil

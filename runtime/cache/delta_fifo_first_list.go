@@ -67,7 +67,7 @@ func (f *DeltaFIFO) queueFirstListed(batch []any) error {
 		if err != nil {
 			return fmt.Errorf("cache: cannot key %T: %w", obj, err)
 		}
-		e, err := f.queueKeyedLocked(key, Replaced, obj, false)
+		e, err := f.queueKeyedLocked(key, Replaced, obj)
 		if err != nil {
 			return err
 		}

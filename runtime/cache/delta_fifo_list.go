@@ -92,11 +92,15 @@ func (f *DeltaFIFO) takeCached(page []any) ([]cachedSlot, error) {
 }
 
 // cachedSlotLocked is what the queue knows of listed's key: with nothing
-// queued for it and the cached object unchanged, that object (as the hint,
-// taken); otherwise the hint to compact listed with.
+// queued for it, the key not in the batch being processed and the cached
+// object unchanged, that object (as the hint, taken); otherwise the hint
+// to compact listed with (see DeltaFIFO.hint).
 func (f *DeltaFIFO) cachedSlotLocked(key string, listed any) cachedSlot {
-	if e, queued := f.queuedLocked(key); queued {
-		return cachedSlot{hint: f.hintLocked(key, e)}
+	if hint, known := f.queueHintLocked(key); known {
+		if f.compaction == nil {
+			hint = nil
+		}
+		return cachedSlot{hint: hint}
 	}
 	old, exists, err := f.known.GetByKey(key)
 	switch {
@@ -115,5 +119,5 @@ func (f *DeltaFIFO) cachedSlotLocked(key string, listed any) cachedSlot {
 func (f *DeltaFIFO) replacePrepared(list []any, resourceVersion string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.replaceListLocked(list, resourceVersion, false)
+	return f.replaceListLocked(list, resourceVersion)
 }

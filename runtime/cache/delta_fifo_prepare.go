@@ -3,7 +3,8 @@ package cache
 // What an object goes through before it is queued: the queue's transform
 // (DeltaFIFOOptions.Transformer), then, when the informer compacts its
 // objects, compaction (package runtime/compact). Compaction takes a hint:
-// the compact object the cache or the queue holds for the same key, whose
+// the previous version of the same key, held by the queue, the batch being
+// applied or the cache (hint), whose
 // parts equal to the new object's the new object then shares as they are
 // (an update walk), so a watch event or a relisted object that changed a
 // little costs a comparison, not a walk of the whole object.
@@ -41,26 +42,79 @@ func (f *DeltaFIFO) prepareDelta(obj, hint any) (any, error) {
 // prepares reports whether prepare changes objects.
 func (f *DeltaFIFO) prepares() bool { return f.transform != nil || f.compaction != nil }
 
-// hintLocked returns the newest compact object known for key: the object
-// of the last delta of queued (key's entry; nil when key is not queued),
-// else the cache's (cacheReader.PeekByKey, which waits for a writer of the
-// cache to finish); nil when there is none or the queue does not compact.
-// The hint does not depend on who holds a lock; a key of the batch being
-// applied is hinted with the version the cache holds when it is read.
-// Lock order: f.mu, then the cache's lock (the cache never calls the
-// queue with its lock held).
-func (f *DeltaFIFO) hintLocked(key string, queued *fifoEntry) any {
-	if f.compaction == nil {
-		return nil
+// queueEvent queues a delta of typ for obj, keyed key (Add, Update,
+// Delete), after preparing obj. A queue that compacts prepares obj with
+// the queue's lock released, so popBatch never waits for a compaction and
+// the producer never holds the queue while it reads the cache (hint);
+// otherwise obj is transformed under the lock, as client-go's DeltaFIFO
+// does, so concurrent producers' transforms run one at a time.
+func (f *DeltaFIFO) queueEvent(key string, typ DeltaType, obj any) error {
+	if f.compaction != nil {
+		var err error
+		if obj, err = f.prepareDelta(obj, f.hint(key)); err != nil {
+			return err
+		}
 	}
-	if queued != nil && len(queued.deltas) > 0 {
-		return tombstoneObject(queued.deltas[len(queued.deltas)-1].Object)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.compaction == nil && f.transform != nil {
+		var err error
+		if obj, err = f.prepareDelta(obj, nil); err != nil {
+			return err
+		}
 	}
-	if f.cache != nil {
-		old, _ := f.cache.PeekByKey(key)
-		return old
+	_, err := f.queueKeyedLocked(key, typ, obj)
+	return err
+}
+
+// hint returns the compaction hint of a new version of key: the previous
+// version of key in the order changes are queued, which is
+//
+//   - the object of key's newest queued delta, else
+//   - the object of key's newest delta in the batch being processed (the
+//     cache may or may not hold it yet: the queue knows the batch until
+//     it is processed), else
+//   - the cache's object (cacheReader.PeekByKey): key is then neither
+//     queued nor being applied, so nothing writes it and what the cache
+//     holds for it is stable,
+//
+// and nil when that version is a deletion (the cache then holds none) or
+// there is none. So the hint depends only on the changes queued, never on
+// how far the informer got in applying them or on who holds a lock (the
+// cache holds the newest applied delta's object, but for a relisted object
+// the informer keeps as unchanged, which is the same object already, and
+// a write an index function refused). It is exact for one producer, which
+// an informer's queue has (its reflector; Resync queues Sync deltas of
+// cached objects, which change nothing).
+//
+// Locks: the queue's lock is taken to look the key up and released before
+// the cache is read, so the producer never holds the queue while it waits
+// for a writer of the cache (the informer applying a batch, one delta per
+// write lock), and the consumer never waits for the producer's read.
+func (f *DeltaFIFO) hint(key string) any {
+	f.mu.Lock()
+	hint, known := f.queueHintLocked(key)
+	f.mu.Unlock()
+	if known || f.cache == nil {
+		return hint
 	}
-	return nil
+	old, _ := f.cache.PeekByKey(key)
+	return old
+}
+
+// queueHintLocked returns the hint the queue itself knows for key (see
+// hint): known is set when key is queued or in the batch being processed,
+// hint is then the object of its newest delta, nil for a deletion.
+func (f *DeltaFIFO) queueHintLocked(key string) (hint any, known bool) {
+	e, ok := f.items[key]
+	if !ok || e.key != key || len(e.deltas) == 0 {
+		return nil, false
+	}
+	newest := e.deltas[len(e.deltas)-1]
+	if newest.Type == Deleted {
+		return nil, true
+	}
+	return tombstoneObject(newest.Object), true
 }
 
 // tombstoneObject returns the object a tombstone holds, or obj.

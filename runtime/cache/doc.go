@@ -229,10 +229,12 @@
 //	  DeltaFIFO.mu                the queue
 //	store.Indexed.mu              the Indexer (internal/store): innermost,
 //	                              taken under applyMu (applying) and under
-//	                              DeltaFIFO.mu (Replace, Resync, list
-//	                              preparation and the compaction hint,
-//	                              PeekByKey, read the cache); it waits for a
-//	                              writer, never skips
+//	                              DeltaFIFO.mu (Replace, Resync, Delete's
+//	                              check and list preparation read the
+//	                              cache); it waits for a writer, never
+//	                              skips. The compaction hint of a watch
+//	                              event reads it (PeekByKey) with no
+//	                              DeltaFIFO lock held
 //
 // No DeltaFIFO lock is held while an informer lock is taken: popBatch
 // releases DeltaFIFO.mu before the batch is applied under applyMu. Each

@@ -6,7 +6,8 @@
 // # Data flow
 //
 //	informer's processing goroutine --SwapKeyed/DeleteKeyed--> Indexed (write lock)
-//	DeltaFIFO (queue lock held)      --PeekByKey/GetByKey/ListKeys/Len--> Indexed (read lock)
+//	DeltaFIFO (queue lock held)      --GetByKey/ListKeys/Len--> Indexed (read lock)
+//	DeltaFIFO (no lock; the reflector's compaction hint) --PeekByKey--> Indexed (read lock)
 //	listers, handlers' readers       --Get/List/ByIndex/Index...--> Indexed (read lock)
 //
 // An object lives in a slab entry {key, obj} addressed by a dense uint32

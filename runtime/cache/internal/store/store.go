@@ -505,8 +505,9 @@ func (s *Indexed) AddIndexers(newIndexers Indexers) error {
 
 // PeekByKey returns the object stored under key (GetByKey without the
 // error): the compaction hint's read of the cache (the queue's cache
-// reader). It waits for a writer, as every read does, so what it returns
-// does not depend on who holds the lock.
+// reader), for a key nothing is writing, with no queue lock held. It
+// waits for a writer, as every read does, so what it returns does not
+// depend on who holds the lock.
 func (s *Indexed) PeekByKey(key string) (any, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
