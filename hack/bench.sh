@@ -19,6 +19,9 @@
 #                                           per watch event; default 2000)
 #        SCALE_VARIANTS=client-go,ours SCALE=1 ./hack/bench.sh (only these
 #                                           scalebench variants; default all)
+#        SCALE=1 CHAOS_DURATION=5m ./hack/bench.sh (the chaos soak,
+#                                           e2e/cmd/chaos, runs 30m by default;
+#                                           SKIP_CHAOS=1 skips it)
 #        SKIP_RUNTIME=1 ./hack/bench.sh   (only the recovery benchmark)
 #        RECOVERY_SEEDS=100 ./hack/bench.sh
 #
@@ -99,6 +102,12 @@ if [ "${SCALE:-0}" = 1 ] && [ "${SKIP_SCALE_TESTS:-0}" != 1 ]; then
       (cd "$mod" && SCALE=1 go test -race -count=1 -timeout 60m "./${pkg#/}")
     done
   )
+fi
+
+if [ "${SCALE:-0}" = 1 ] && [ "${SKIP_CHAOS:-0}" != 1 ]; then
+  echo "=== chaos soak: ${CHAOS_DURATION:-30m} of faults on a real control plane (docs/chaos.md)"
+  (cd ../e2e && go run ./cmd/chaos -duration "${CHAOS_DURATION:-30m}" -out ../docs/chaos.md)
+  echo "=== wrote the figures section of docs/chaos.md"
 fi
 
 if [ "${SCALE:-0}" = 1 ] && [ "${SKIP_SCALE:-0}" != 1 ]; then
