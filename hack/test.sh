@@ -39,7 +39,7 @@ if [ -z "${SHORT:-}" ]; then
   prebuild_log=$(mktemp)
   ./hack/kube-binaries.sh client-gen kube-apiserver etcd >/dev/null 2>"$prebuild_log" &
   prebuild=$!
-  trap 'kill "$prebuild" 2>/dev/null || true; rm -f "$prebuild_log"' EXIT
+  trap '[ -z "$prebuild" ] || kill "$prebuild" 2>/dev/null || true; rm -f "$prebuild_log"' EXIT
 fi
 
 # A failed check does not hide the test results: it fails the run at the end.
@@ -60,10 +60,13 @@ for m in "${modules[@]}"; do
   echo "--- ${SECONDS}s $m"
 done
 
-if [ -n "$prebuild" ] && ! wait "$prebuild"; then
-  # Not a failure of the run: the steps that needed the tools built them.
-  echo "=== note: the background build of kube-apiserver, etcd and client-gen failed:" >&2
-  cat "$prebuild_log" >&2
+if [ -n "$prebuild" ]; then
+  if ! wait "$prebuild"; then
+    # Not a failure of the run: the steps that needed the tools built them.
+    echo "=== note: the background build of kube-apiserver, etcd and client-gen failed:" >&2
+    cat "$prebuild_log" >&2
+  fi
+  prebuild= # reaped: the exit trap must not signal a reused process ID
 fi
 
 if [ ${#failed_checks[@]} -gt 0 ]; then
