@@ -301,6 +301,20 @@
 // asks whether it runs in a test binary. KUBE_CACHE_MUTATION_DETECTOR,
 // when set, still decides the detector.
 //
+// # Compaction guard
+//
+// Outside test binaries a compacting informer holds its compaction guard
+// (compaction_guard.go; compact.Guard, by default compact.DefaultGuard())
+// while it runs: the guard samples the canonical copies the cached
+// objects share, and when one was mutated it calls the informer's
+// guardHolder.Corrupted, which finds the cached objects holding it,
+// marks them (tainted: the next relist replaces them though their
+// resourceVersion did not change, see unchangedRelist) and asks the
+// reflector for a relist through the channel the informer gave it
+// (Reflector.relist: the watch ends, the reflector lists again).
+// SharedIndexInformerOptions.DisableCompactionGuard and
+// INFORMER_GEN_COMPACTION_GUARD turn it off.
+//
 // # Debugging
 //
 // With KUBE_CACHE_MUTATION_DETECTOR=true in the environment, or
