@@ -25,6 +25,13 @@ type informerFile struct {
 	// version has no walks (its API source is unknown), which leaves the
 	// registry's.
 	Compactor string
+	// JSONDecoders is true when the kind's informer watches through its
+	// generated JSON decoder (jsonwatch.Watcher): with
+	// Options.JSONDecoders, for a kind that is not Protobuf.
+	JSONDecoders bool
+	// RawStream is true when the informer opens the raw watch stream
+	// itself: Protobuf or JSONDecoders.
+	RawStream bool
 }
 
 // informerFiles plans GROUP/VERSION/KIND.go in the informers folder for
@@ -47,7 +54,9 @@ func (p *planner) informerFiles() {
 			f.Compactor = "nil"
 			if v.source != nil {
 				f.Compactor = compactionFunc(k) + "()"
+				f.JSONDecoders = p.jsonDecoders && !k.Protobuf
 			}
+			f.RawStream = k.Protobuf || f.JSONDecoders
 			f.GroupClient = v.Group.GoName + v.GoName
 			f.Client = fmt.Sprintf("client.%s().%s(%s)", f.GroupClient, k.Plural, namespace)
 			p.add("informer.go.tmpl", f, p.out.informersDir, v.Group.PackageName, v.PackageName, fileName(k))

@@ -36,6 +36,18 @@ type config struct {
 	shard cache.ShardSource
 	// noCompaction keeps cached objects as decoded (WithoutCompaction).
 	noCompaction bool
+	// noGeneratedDecoders decodes through the typed clients
+	// (WithoutGeneratedDecoders).
+	noGeneratedDecoders bool
+}
+
+// WithoutGeneratedDecoders makes the factory's informers decode what
+// they list and watch through the clientset's typed clients, as
+// client-go's do, instead of the JSON decoders informer-gen generated
+// (--json-decoders, package runtime/jsonwatch). Informers generated
+// without decoders decode through the typed clients anyway.
+func WithoutGeneratedDecoders() Option {
+	return func(c *config) { c.noGeneratedDecoders = true }
 }
 
 // WithoutCompaction turns off compaction of cached objects for every

@@ -29,6 +29,10 @@ type InformerConfig struct {
 	// (cache.SharedIndexInformerOptions.UseWatchList). The factory sets it
 	// unless WithoutWatchList or ByObject.DisableWatchList turn it off.
 	UseWatchList bool
+	// DisableGeneratedDecoders makes the informer decode through the typed
+	// client instead of its generated JSON decoders, when it has any
+	// (WithoutGeneratedDecoders).
+	DisableGeneratedDecoders bool
 	// Primary is true for exactly one informer of each type: the only one,
 	// or the first namespace's when the factory watches several. An
 	// identity that must be unique per type, such as the resource
@@ -181,7 +185,7 @@ func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespac
 		return inf
 	}
 	newOne := func(namespace string, primary bool) cache.SharedIndexInformer {
-		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: set.resync, TweakListOptions: set.tweak, UseWatchList: set.watchList, Primary: primary})
+		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: set.resync, TweakListOptions: set.tweak, UseWatchList: set.watchList, DisableGeneratedDecoders: s.config.noGeneratedDecoders, Primary: primary})
 		if set.transform != nil {
 			// A fresh informer has not started, so this cannot fail.
 			_ = inf.SetTransform(set.transform)

@@ -33,6 +33,12 @@ type Decoder struct {
 	object  uint64
 	scratch []byte
 	err     error
+	// typeDepth, when not 0, is the nesting depth (jsontext's StackDepth)
+	// of the object whose member names Field checks for spellings of
+	// "kind" and "apiVersion" that only a case-insensitive decoder takes
+	// (DecodeEvent); folded records one.
+	typeDepth int
+	folded    bool
 }
 
 // options are the tokenizer's options for sigs.k8s.io/json's (encoding/json
@@ -96,6 +102,7 @@ func (d *Decoder) reset(data []byte, t *compact.Table) {
 	d.dec.Reset(&d.src, options...)
 	d.table, d.err = t, nil
 	d.object = 0
+	d.typeDepth, d.folded = 0, false
 	if t != nil {
 		d.object = compact.DecodedObject()
 	}
@@ -215,7 +222,11 @@ func (d *Decoder) Field() ([]byte, bool) {
 	if d.err != nil {
 		return nil, false
 	}
-	return d.unquoted(d.Raw()), d.err == nil
+	name := d.unquoted(d.Raw())
+	if d.typeDepth != 0 && d.dec.StackDepth() == d.typeDepth {
+		d.folded = d.folded || foldsToTypeMeta(name)
+	}
+	return name, d.err == nil
 }
 
 // Array starts an array: true after its '[', false after a null or a

@@ -112,6 +112,13 @@ func WithoutWatchList() SharedInformerOption {
 	return withOption(factory.WithoutWatchList())
 }
 
+// WithoutGeneratedDecoders makes the factory's informers decode what they
+// watch through the clientset's typed clients instead of the JSON
+// decoders informer-gen generated. See factory.WithoutGeneratedDecoders.
+func WithoutGeneratedDecoders() SharedInformerOption {
+	return withOption(factory.WithoutGeneratedDecoders())
+}
+
 // WithFailFastSync makes WaitForCacheSync and WaitForCacheSyncWithContext
 // return at once when an informer's list or watch is refused with 404 (the
 // server does not serve the resource: is the CRD installed?) or 403 (RBAC),

@@ -177,10 +177,11 @@ func (f *componentStatusInformer) informerFor(client versioned.Interface, config
 		tweakListOptions = f.tweakListOptions
 	}
 	options := internalinterfaces.InformerOptions{
-		ResyncPeriod:     config.ResyncPeriod,
-		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		TweakListOptions: tweakListOptions,
-		DisableWatchList: !config.UseWatchList,
+		ResyncPeriod:             config.ResyncPeriod,
+		Indexers:                 cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		TweakListOptions:         tweakListOptions,
+		DisableWatchList:         !config.UseWatchList,
+		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

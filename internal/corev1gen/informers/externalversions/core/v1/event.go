@@ -182,10 +182,11 @@ func (f *eventInformer) informerFor(client versioned.Interface, config factory.I
 		namespace = f.namespace
 	}
 	options := internalinterfaces.InformerOptions{
-		ResyncPeriod:     config.ResyncPeriod,
-		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		TweakListOptions: tweakListOptions,
-		DisableWatchList: !config.UseWatchList,
+		ResyncPeriod:             config.ResyncPeriod,
+		Indexers:                 cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		TweakListOptions:         tweakListOptions,
+		DisableWatchList:         !config.UseWatchList,
+		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

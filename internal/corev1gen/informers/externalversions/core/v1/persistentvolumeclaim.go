@@ -182,10 +182,11 @@ func (f *persistentVolumeClaimInformer) informerFor(client versioned.Interface, 
 		namespace = f.namespace
 	}
 	options := internalinterfaces.InformerOptions{
-		ResyncPeriod:     config.ResyncPeriod,
-		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		TweakListOptions: tweakListOptions,
-		DisableWatchList: !config.UseWatchList,
+		ResyncPeriod:             config.ResyncPeriod,
+		Indexers:                 cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		TweakListOptions:         tweakListOptions,
+		DisableWatchList:         !config.UseWatchList,
+		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

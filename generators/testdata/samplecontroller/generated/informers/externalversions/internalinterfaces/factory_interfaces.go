@@ -75,6 +75,13 @@ type InformerOptions struct {
 	// cannot stream lists (cache.ClientCannotStreamLists) is never asked to.
 	DisableWatchList bool
 
+	// DisableGeneratedDecoders makes the informer decode what it watches
+	// through the typed client, as client-go's informers do, instead of
+	// the JSON decoders informer-gen generated for its type
+	// (--json-decoders; runtime/jsonwatch). Informers generated without
+	// decoders decode through the typed client anyway.
+	DisableGeneratedDecoders bool
+
 	// UseWatchList is ignored: watch lists are the default (see
 	// DisableWatchList).
 	//

@@ -20,6 +20,7 @@ package v1
 
 import (
 	"context"
+	"io"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,10 +29,14 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
+	"github.com/informer-gen/informer-gen/runtime/jsonwatch"
 
 	stablev1 "github.com/informer-gen/informer-gen/examples/crd/apis/stable/v1"
 	versioned "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/clientset/versioned"
+	scheme "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/clientset/versioned/scheme"
 	internalinterfaces "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/informers/externalversions/internalinterfaces"
 	stablev1listers "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/listers/stable/v1"
 )
@@ -138,6 +143,29 @@ func NewTypedGadgetInformerWithOptions(client versioned.Interface, options inter
 func newGadgetInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "gadgets"}
 	tweakListOptions := options.TweakListOptions
+	// Watches decode the server's JSON stream with this version's
+	// generated decoder (see jsonwatch.Watcher), through the typed client
+	// where they cannot or options.DisableGeneratedDecoders says so.
+	var decoder jsondecode.Func[stablev1.Gadget]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[stablev1.Gadget]()
+	}
+	watchGadgets := &jsonwatch.Watcher[stablev1.Gadget, *stablev1.Gadget]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.StableV1().RESTClient(), "gadgets", metav1.NamespaceAll, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.StableV1().Gadgets().Watch(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("Gadget"),
+		Codecs: scheme.Codecs.WithoutConversion(),
+		Decode: decoder,
+		Table:  compact.Default(),
+	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -150,7 +178,7 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.StableV1().Gadgets().Watch(ctx, opts)
+				return watchGadgets.WatchWithContext(ctx, opts)
 			},
 		}, client),
 		&stablev1.Gadget{},
@@ -174,10 +202,11 @@ func (f *gadgetInformer) informerFor(client versioned.Interface, config factory.
 		tweakListOptions = f.tweakListOptions
 	}
 	options := internalinterfaces.InformerOptions{
-		ResyncPeriod:     config.ResyncPeriod,
-		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		TweakListOptions: tweakListOptions,
-		DisableWatchList: !config.UseWatchList,
+		ResyncPeriod:             config.ResyncPeriod,
+		Indexers:                 cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		TweakListOptions:         tweakListOptions,
+		DisableWatchList:         !config.UseWatchList,
+		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -20,6 +20,7 @@ package v1
 
 import (
 	"context"
+	"io"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,10 +29,14 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
+	"github.com/informer-gen/informer-gen/runtime/jsonwatch"
 
 	stablev1 "github.com/informer-gen/informer-gen/examples/crd/apis/stable/v1"
 	versioned "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/clientset/versioned"
+	scheme "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/clientset/versioned/scheme"
 	internalinterfaces "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/informers/externalversions/internalinterfaces"
 	stablev1listers "github.com/informer-gen/informer-gen/examples/crd/pkg/generated/listers/stable/v1"
 )
@@ -139,6 +144,29 @@ func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace str
 func newWidgetInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "widgets"}
 	tweakListOptions := options.TweakListOptions
+	// Watches decode the server's JSON stream with this version's
+	// generated decoder (see jsonwatch.Watcher), through the typed client
+	// where they cannot or options.DisableGeneratedDecoders says so.
+	var decoder jsondecode.Func[stablev1.Widget]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[stablev1.Widget]()
+	}
+	watchWidgets := &jsonwatch.Watcher[stablev1.Widget, *stablev1.Widget]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.StableV1().RESTClient(), "widgets", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.StableV1().Widgets(namespace).Watch(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("Widget"),
+		Codecs: scheme.Codecs.WithoutConversion(),
+		Decode: decoder,
+		Table:  compact.Default(),
+	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -151,7 +179,7 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.StableV1().Widgets(namespace).Watch(ctx, opts)
+				return watchWidgets.WatchWithContext(ctx, opts)
 			},
 		}, client),
 		&stablev1.Widget{},
@@ -179,10 +207,11 @@ func (f *widgetInformer) informerFor(client versioned.Interface, config factory.
 		namespace = f.namespace
 	}
 	options := internalinterfaces.InformerOptions{
-		ResyncPeriod:     config.ResyncPeriod,
-		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		TweakListOptions: tweakListOptions,
-		DisableWatchList: !config.UseWatchList,
+		ResyncPeriod:             config.ResyncPeriod,
+		Indexers:                 cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		TweakListOptions:         tweakListOptions,
+		DisableWatchList:         !config.UseWatchList,
+		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

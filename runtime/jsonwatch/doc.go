@@ -1,0 +1,37 @@
+// Package jsonwatch decodes a Kubernetes JSON watch stream itself, for
+// generated informers of the types that reach them as JSON (custom
+// resources) when informer-gen generated their JSON decoders
+// (--json-decoders, package runtime/jsondecode): each event's object is
+// decoded once, by the generated decoder, straight from the frame it
+// arrives in, interning its strings as it goes, where client-go decodes
+// the event, copies its object's bytes and decodes them again by
+// reflection. What a caller sees (events, objects, errors, the end of a
+// stream) is client-go's StreamWatcher's over its JSON decoders.
+//
+// It imports k8s.io/apimachinery, klog and nothing of k8s.io/client-go:
+// the REST request is sent through the client's own methods, declared
+// here as the Request interface that client-go's *rest.Request satisfies.
+//
+// # Data flow
+//
+//	Reflector --WatchWithContext--> Watcher --Open--> OpenStream(REST client) --> response body
+//	                                   |                                             |
+//	                                   |  (ErrNoStream, 406, 415, other errors)      v
+//	                                   +--Watch--> typed client's Watch        stream.run (one goroutine)
+//	                                                                                 |
+//	  apimachinery's JSON framer --> frame --> jsondecode.DecodeEvent (generated)    |
+//	                                   |  (any other shape, an ERROR event)          |
+//	                                   +--> client-go's decoders of the frame        v
+//	                                                     ResultChan (unbuffered) --> Reflector
+//
+// A generated informer builds one Watcher per informer (watcher.go) with
+// Open calling OpenStream (open.go) with the clientset's REST client and
+// Watch the typed client's. Each WatchWithContext opens the stream and
+// starts a stream (stream.go), whose goroutine reads JSON frames with
+// the framer client-go uses, decodes each event (event.go) and sends it
+// on ResultChan until the stream ends or Stop closes the body. A frame
+// the fast path does not take (a Status on an ERROR event, a malformed
+// or unusual frame) is decoded by client-go's decoders, for client-go's
+// object or error; a stream in another format (protobuf or CBOR, for a
+// client configured for it) is decoded as client-go decodes it.
+package jsonwatch

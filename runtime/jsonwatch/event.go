@@ -1,0 +1,64 @@
+package jsonwatch
+
+import (
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// event decodes one JSON frame, a metav1.WatchEvent: with the generated
+// decoder when the frame is an event of T whose decoding is certainly
+// client-go's (jsondecode.DecodeEvent, then the object's kind is T's),
+// else with client-go's decoders (a Status on an ERROR event, a
+// malformed frame, an object of another kind), for client-go's object
+// or error.
+func (d *decoding[T, PT]) event(frame []byte) (watch.Event, error) {
+	obj := PT(new(T))
+	if t, ok := d.decode(frame, (*T)(obj)); ok && t != watch.Error {
+		// apimachinery finds an object's kind as GroupVersionKind
+		// parses it; WithoutVersionDecoder then clears it.
+		if kind := obj.GetObjectKind(); kind.GroupVersionKind() == d.kind {
+			kind.SetGroupVersionKind(schema.GroupVersionKind{})
+			return watch.Event{Type: t, Object: obj}, nil
+		}
+	}
+	var got metav1.WatchEvent
+	res, _, err := d.json.StreamSerializer.Serializer.Decode(frame, nil, &got)
+	if err != nil {
+		return watch.Event{}, err
+	}
+	return watchEvent(res, &got, d.objects)
+}
+
+// decodeEvent decodes the next event of events, whose objects objects
+// decodes: client-go's restclientwatch.Decoder.Decode.
+func decodeEvent(events streaming.Decoder, objects runtime.Decoder) (watch.Event, error) {
+	var got metav1.WatchEvent
+	res, _, err := events.Decode(nil, &got)
+	if err != nil {
+		return watch.Event{}, err
+	}
+	return watchEvent(res, &got, objects)
+}
+
+// watchEvent is the rest of restclientwatch.Decoder.Decode once the
+// event's envelope decoded into got (res is what the decoder returned).
+func watchEvent(res runtime.Object, got *metav1.WatchEvent, objects runtime.Decoder) (watch.Event, error) {
+	if res != got {
+		return watch.Event{}, fmt.Errorf("unable to decode to metav1.WatchEvent")
+	}
+	switch t := watch.EventType(got.Type); t {
+	case watch.Added, watch.Modified, watch.Deleted, watch.Error, watch.Bookmark:
+		obj, err := runtime.Decode(objects, got.Object.Raw)
+		if err != nil {
+			return watch.Event{}, fmt.Errorf("unable to decode watch event: %v", err)
+		}
+		return watch.Event{Type: t, Object: obj}, nil
+	default:
+		return watch.Event{}, fmt.Errorf("got invalid watch event type: %v", got.Type)
+	}
+}
