@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/go-logr/logr v1.4.3
-	github.com/informer-gen/informer-gen v0.0.0-00010101000000-000000000000
+	github.com/informer-gen/informer-gen v0.0.0
 	go.uber.org/goleak v1.3.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -12,6 +12,8 @@ require (
 	k8s.io/klog/v2 v2.140.0
 	k8s.io/utils v0.0.0-20261023123148-ca04ba58ecab
 )
+
+require github.com/go-json-experiment/json v1.27.2 // indirect
 
 require (
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect
@@ -33,6 +35,7 @@ require (
 	github.com/go-openapi/swag/yamlutils v0.27.1 // indirect
 	github.com/google/gnostic-models v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/informer-gen/informer-gen/examples/crd v0.0.0-00010101000000-000000000000
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
@@ -58,3 +61,7 @@ require (
 )
 
 replace github.com/informer-gen/informer-gen => ..
+
+replace github.com/informer-gen/informer-gen/examples/crd => ../examples/crd
+
+replace github.com/informer-gen/informer-gen/shard => ../shard
