@@ -42,7 +42,7 @@ func testWidget(name, rv string) *stablev1.Widget {
 
 // widgetEvent is one event of a JSON watch stream, as the server writes
 // it.
-func widgetEvent(t *testing.T, eventType string, obj runtime.Object) string {
+func widgetEvent(t testing.TB, eventType string, obj runtime.Object) string {
 	t.Helper()
 	info, _ := runtime.SerializerInfoForMediaType(crdscheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
 	var raw bytes.Buffer

@@ -45,13 +45,24 @@ var (
 // would otherwise keep a unit test waiting for WatchListTimeout.
 const inProcessWatchListGrace = 500 * time.Millisecond
 
+// ServerStream is implemented by the watches that decode a server's watch
+// stream themselves instead of through a *watch.StreamWatcher (those of
+// runtime/protowatch and runtime/jsonwatch): the reflector treats them as
+// streams from a server, not as in-process watches.
+type ServerStream interface {
+	watch.Interface
+	// FromServer marks the watch; it does nothing.
+	FromServer()
+}
+
 // watchListIdle returns how long the watch list over w may go without an
 // event before its initial-events-end bookmark, and the error to fail
 // with after that: WatchListProgressTimeout for a stream from a server (a
-// *watch.StreamWatcher, what client-go's REST clients return), and
-// inProcessWatchListGrace for any other watch.
+// *watch.StreamWatcher, what client-go's REST clients return, or a
+// ServerStream), and inProcessWatchListGrace for any other watch.
 func (r *Reflector) watchListIdle(w watch.Interface) (time.Duration, error) {
-	if _, stream := w.(*watch.StreamWatcher); stream {
+	_, server := w.(ServerStream)
+	if _, stream := w.(*watch.StreamWatcher); stream || server {
 		return r.opts.WatchListProgressTimeout, fmt.Errorf("%s: %w for %v", r.name, errWatchListStalled, r.opts.WatchListProgressTimeout)
 	}
 	return min(r.opts.IdleTimeout, inProcessWatchListGrace), fmt.Errorf("%s: %w", r.name, errWatchListIgnored)

@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 )
@@ -283,3 +284,7 @@ func TestObjectsOutliveTheFrameBuffer(t *testing.T) {
 		}
 	}
 }
+
+// The reflector waits for a server's progress on a watch list over a
+// stream, not the grace it gives in-process watches.
+var _ cache.ServerStream = (*stream[object, *object])(nil)

@@ -68,6 +68,11 @@ func newStream[T any, PT Object[T]](logger logr.Logger, kinds envelopeKinds, bod
 	return s
 }
 
+// FromServer marks the stream as a server's (cache.ServerStream): a watch
+// list over it waits for the server's progress, as over client-go's
+// StreamWatcher.
+func (s *stream[T, PT]) FromServer() {}
+
 // ResultChan implements watch.Interface.
 func (s *stream[T, PT]) ResultChan() <-chan watch.Event { return s.result }
 
