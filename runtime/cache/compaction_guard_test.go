@@ -131,9 +131,10 @@ func mutateSharedLabels(t *testing.T, inf *informerRun) (*metav1.PartialObjectMe
 func TestCompactionGuardRepairsAMutatedSharedPartOfARunningInformer(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	for _, tt := range []struct {
-		name     string
-		disabled bool
-	}{{"guard on", false}, {"guard disabled", true}} {
+		name      string
+		disabled  bool
+		watchList bool
+	}{{"guard on", false, false}, {"guard on, relisting by watch list", false, true}, {"guard disabled", true, false}} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(testChecksEnv, "false") // the test binaries' detector off, as in production
 			t.Setenv(mutationDetectorEnv, "false")
@@ -146,13 +147,13 @@ func TestCompactionGuardRepairsAMutatedSharedPartOfARunningInformer(t *testing.T
 				Clock: testingclock.NewFakeClock(time.Now()), Metrics: metrics, Logger: &logger})
 			srv := newModelServer()
 			addLabelled(t, srv, 6)
-			inf := startInformer(t, srv, SharedIndexInformerOptions{Compact: true, CompactionGuard: guard, DisableCompactionGuard: tt.disabled}, nil)
+			inf := startInformer(t, srv, SharedIndexInformerOptions{Compact: true, CompactionGuard: guard, DisableCompactionGuard: tt.disabled, UseWatchList: tt.watchList}, nil)
 			defer inf.stop(t)
 			waitConverged(t, srv, inf)
 			if ok, why := cacheEqualsServer(srv, inf); !ok {
 				t.Fatalf("before the mutation: %s", why)
 			}
-			lists, _ := srv.counts()
+			lists, watches := srv.counts()
 
 			victim, shared := mutateSharedLabels(t, inf)
 			guard.Round()
@@ -168,8 +169,9 @@ func TestCompactionGuardRepairsAMutatedSharedPartOfARunningInformer(t *testing.T
 			}
 			checkGuardReported(t, st, metrics, logs, shared)
 			cachetest.EventuallyExplained(t, func() (bool, string) { return cacheEqualsServer(srv, inf) })
-			if after, _ := srv.counts(); after <= lists {
-				t.Errorf("the informer was repaired without a relist (%d lists before, %d after)", lists, after)
+			// A relist is a list, or a watch list (a watch from "").
+			if afterLists, afterWatches := srv.counts(); afterLists+afterWatches <= lists+watches {
+				t.Errorf("the informer was repaired without a relist (%d lists and watches before, %d after)", lists+watches, afterLists+afterWatches)
 			}
 			_, sharing := cachedLabels(inf)
 			if _, held := sharing[mapHeader(victim.Labels)]; held {
