@@ -84,6 +84,9 @@ func (s *soak) divergence(ctx context.Context, since time.Time) string {
 	}
 	holders := map[string][]string{}
 	for _, p := range s.procs {
+		if p.crashed() {
+			return fmt.Sprintf("%s exited on its own (log %s)", p.identity, p.logPath)
+		}
 		rep, err := p.report(ctx, false)
 		if err != nil {
 			return err.Error()

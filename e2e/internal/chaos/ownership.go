@@ -1,6 +1,8 @@
 package chaos
 
 import (
+	"bytes"
+	"os"
 	"slices"
 	"time"
 
@@ -117,7 +119,24 @@ func (s *soak) analyse(start time.Time) error {
 	s.checkUnowned(h, start.UnixNano(), end)
 	s.checkStatusWrites(h, start)
 	s.checkFlat()
+	s.checkLogs()
 	return nil
+}
+
+// checkLogs reports every replica log that shows a data race (replicas
+// of a test binary built with -race) or a panic.
+func (s *soak) checkLogs() {
+	for _, p := range s.procs {
+		raw, err := os.ReadFile(p.logPath)
+		if err != nil {
+			continue
+		}
+		for _, sign := range []string{"WARNING: DATA RACE", "panic: "} {
+			if bytes.Contains(raw, []byte(sign)) {
+				s.result.violate("%s: %q in its log %s", p.identity, sign, p.logPath)
+			}
+		}
+	}
 }
 
 // checkDoubleOwnership finds spans in which two replicas held one point.

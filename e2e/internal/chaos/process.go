@@ -106,6 +106,20 @@ func (p *process) waitListening(ctx context.Context, skip int) error {
 	return fmt.Errorf("chaos: replica %s did not listen within a minute; log %s", p.identity, p.logPath)
 }
 
+// crashed reports whether the running incarnation exited without being
+// killed or terminated.
+func (p *process) crashed() bool {
+	if p.cmd == nil {
+		return false
+	}
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
 // signal sends sig to the running incarnation.
 func (p *process) signal(sig syscall.Signal) error {
 	if p.cmd == nil {
