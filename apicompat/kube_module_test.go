@@ -79,13 +79,11 @@ func portedKubernetes(t *testing.T) *portedKube {
 func (k *portedKube) packages(t *testing.T) map[string]*types.Package {
 	t.Helper()
 	if k.pkgs == nil && k.loadErr == nil {
-		// The go command Load runs compiles what it type-checks: with the
-		// flags of the module's other commands (goFlags), go build and go
-		// test reuse that work.
-		restore := setenv("GOFLAGS", goFlags())
+		// The go command Load runs compiles what it type-checks, with the
+		// flags of the module's other commands: go build and go test
+		// reuse that work.
 		k.pkgs, k.loadErr = apicompat.Load(k.dir,
 			"k8s.io/client-go/informers/...", "k8s.io/client-go/listers/...", kubegenModule+"/...")
-		restore()
 	}
 	if k.loadErr != nil {
 		t.Fatal(k.loadErr)
@@ -218,37 +216,17 @@ func (c *Controller) SetsOf(namespace string, selector labels.Selector) ([]*apps
 var _ *corev1.Pod
 `
 
-// setenv sets the process's environment variable key to value and returns
-// the function restoring it. Tests of this package are not parallel.
-func setenv(key, value string) (restore func()) {
-	old, had := os.LookupEnv(key)
-	_ = os.Setenv(key, value)
-	return func() {
-		if had {
-			_ = os.Setenv(key, old)
-		} else {
-			_ = os.Unsetenv(key)
-		}
-	}
-}
-
-// goFlags are the go command's flags in the ported module: the user's and
-// -trimpath, so that the build cache serves packages compiled by an earlier
-// run from another temporary directory (generated code is deterministic).
-var goFlags = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "env", "GOFLAGS").Output()
-	if err != nil {
-		return "-trimpath"
-	}
-	return strings.TrimSpace(strings.TrimSpace(string(out)) + " -trimpath")
-})
-
 // command runs name with args in dir, outside any go.work, and returns its
-// standard output; the error holds the command's output.
+// standard output; the error holds the command's output. The go command
+// runs with the user's flags and no -trimpath: k8s.io/api and client-go are
+// then the packages the other modules' builds compiled already, where a
+// -trimpath build compiles all of them once more on an empty build cache
+// (its gain, serving the generated packages of an earlier run from another
+// temporary directory, is on a warm cache only).
 func command(dir, name string, args ...string) (string, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+goFlags())
+	cmd.Env = append(os.Environ(), "GOWORK=off")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
