@@ -9,6 +9,8 @@ import (
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 )
 
 // DeltaType is the kind of change a Delta records.
@@ -179,22 +181,13 @@ type DeltaFIFO struct {
 	// cache (Replace, Resync) wait on idle until it is clear.
 	processing bool
 
-	// A key is queued if and only if items maps it to an entry e with
-	// e.key == key that is in queue[head:], and is in the batch being
-	// processed if and only if items maps it to an entry e with e.key ==
-	// key and e.popped (the compaction hint reads it there,
-	// delta_fifo_prepare.go). A large map may keep stale mappings of
-	// processed entries, whose key is "" or another key's once reused;
-	// queuedLocked tells them apart.
-	items     map[string]*fifoEntry
-	itemsHigh int          // most keys items held since it was last made
-	queue     []*fifoEntry // keys in FIFO order, from head
-	head      int          // queue[:head] are popped (nil)
-	free      []*fifoEntry // recycled entries, at most maxFreeEntries
-	chunk     []fifoEntry  // unused entries of the last allocated chunk
-	batch     []poppedDeltas
-	popped    []*fifoEntry // entries of batch, recycled after process
-	listGen   uint64       // number of Replace calls so far
+	// keys holds the queued keys in FIFO order, each with its pending
+	// deltas, and the keys of the batch being processed until it is
+	// released (keys.Known: the compaction hint reads them there,
+	// delta_fifo_prepare.go).
+	keys    *queue.Keys[pending]
+	batch   []poppedDeltas
+	listGen uint64 // number of Replace calls so far
 	// relistLast is the queued entry that closes the latest relist (a
 	// Replace after the first), nil when none is queued: queue[head:]
 	// up to and including it is one relist unit, popped as one batch.
@@ -265,10 +258,14 @@ type queueWiring struct {
 	Synced chan struct{}
 }
 
-// fifoEntry is one queued key. Its first delta is stored inline, so a key
-// with a single pending change costs no allocation besides the entry.
-type fifoEntry struct {
-	key    string
+// fifoEntry is one key of the queue (or of the batch being processed)
+// with its pending deltas.
+type fifoEntry = queue.Entry[pending]
+
+// pending is what the queue holds for one key: the changes not yet
+// applied. Its first delta is stored inline, so a key with a single
+// pending change costs no allocation besides the entry.
+type pending struct {
 	deltas Deltas
 	// listGen is the Replace call (DeltaFIFO.listGen) whose list last
 	// held the key.
@@ -276,28 +273,38 @@ type fifoEntry struct {
 	// initialDeltas is the number of leading deltas of the initial
 	// population; non-zero marks a key of the initial population.
 	initialDeltas int
-	// popped is set while the entry is in the batch being processed: it
-	// is no longer queued, and stays in items under key until released.
-	popped bool
-	inline [1]Delta
+	inline        [1]Delta
+}
+
+// initPending readies a newly allocated entry's value: its deltas start
+// in the inline array.
+func initPending(p *pending) { p.deltas = p.inline[:0] }
+
+// resetPending drops a processed entry's references to objects; a
+// recycled one (keep) keeps its deltas' capacity unless it grew large.
+func resetPending(p *pending, keep bool) {
+	clear(p.deltas)
+	p.initialDeltas = 0
+	if !keep {
+		p.deltas = nil
+		p.inline = [1]Delta{}
+		return
+	}
+	if cap(p.deltas) > 16 {
+		p.deltas = p.inline[:0]
+	}
+	p.deltas = p.deltas[:0]
 }
 
 // idleSpins is how many times a consumer yields before sleeping on an
 // empty queue.
 const idleSpins = 2
 
-// maxFreeEntries caps the recycled entries a DeltaFIFO keeps.
-const maxFreeEntries = 1024
-
-// maxEntryChunk is the most entries allocated at once when the free list
-// is empty (a large list being queued).
-const maxEntryChunk = 64
-
-// shrinkThreshold is the number of keys above which the items map and the
-// queue slice are made anew once the queue drains: Go maps never shrink,
-// and an empty map that once held a 100k-object list would otherwise keep
-// its memory for the informer's lifetime.
-const shrinkThreshold = 4096
+// shrinkThreshold is the number of keys above which the queue's key map
+// and slice are made anew once the queue drains (queue.Keys): Go maps
+// never shrink, and an empty map that once held a 100k-object list would
+// otherwise keep its memory for the informer's lifetime.
+const shrinkThreshold = queue.ShrinkThreshold
 
 // NewDeltaFIFO returns an empty, open DeltaFIFO filing objects under
 // keyFunc and feeding knownObjects (which may be nil).
@@ -321,7 +328,7 @@ func newDeltaFIFO(opts DeltaFIFOOptions, w queueWiring) *DeltaFIFO {
 		name:       opts.Name,
 		doneCh:     make(chan struct{}),
 		synced:     w.Synced,
-		items:      make(map[string]*fifoEntry),
+		keys:       queue.NewKeys(initPending, resetPending),
 		keyFunc:    opts.KeyFunction,
 		known:      opts.KnownObjects,
 		cache:      w.Cache,
@@ -440,14 +447,9 @@ func (f *DeltaFIFO) replaceListLocked(list []any, _ string) error {
 	}
 	// Nothing queued and nothing cached: no key can be missing from the
 	// list, so the list need not be queued atomically.
-	fresh := len(f.queue) == f.head && len(knownKeys) == 0
-	if fresh && len(list) > f.itemsHigh {
-		// Size the empty map and queue for the list at once rather than
-		// growing them step by step.
-		f.items = make(map[string]*fifoEntry, len(list))
-		f.itemsHigh = len(list)
-		f.queue = make([]*fifoEntry, 0, len(list))
-		f.head = 0
+	fresh := f.keys.Len() == 0 && len(knownKeys) == 0
+	if fresh {
+		f.keys.Reserve(len(list))
 	}
 	f.listGen++
 	if err := f.queueListedLocked(list, fresh); err != nil {
@@ -459,7 +461,7 @@ func (f *DeltaFIFO) replaceListLocked(list []any, _ string) error {
 		}
 		// Every key of this relist (and whatever was queued before it)
 		// leaves the queue as one unit: see processOneBatchLocked.
-		f.relistLast = f.queue[len(f.queue)-1]
+		f.relistLast = f.keys.Last()
 	}
 	f.populated = true
 	f.noteSyncedLocked()
@@ -487,7 +489,7 @@ func (f *DeltaFIFO) queueListedLocked(list []any, fresh bool) error {
 		if err != nil {
 			return err
 		}
-		e.listGen = f.listGen
+		e.Value.listGen = f.listGen
 		f.markInitialLocked(e)
 		if fresh && i%replaceYieldEvery == replaceYieldEvery-1 {
 			f.mu.Unlock()
@@ -504,15 +506,15 @@ func (f *DeltaFIFO) queueVanishedLocked(knownKeys []string) error {
 	// Queued keys first: their newest queued state is the last known one.
 	// Tombstones only append to entries already queued, so the queue does
 	// not change length during the loop.
-	for _, e := range f.queue[f.head:] {
-		if e.listGen == f.listGen {
+	for _, e := range f.keys.Entries() {
+		if e.Value.listGen == f.listGen {
 			continue
 		}
-		last := e.deltas.Newest().Object
+		last := e.Value.deltas.Newest().Object
 		if d, ok := last.(DeletedFinalStateUnknown); ok {
 			last = d.Obj
 		}
-		if err := f.queueTombstoneLocked(e.key, last); err != nil {
+		if err := f.queueTombstoneLocked(e.Key(), last); err != nil {
 			return err
 		}
 	}
@@ -553,10 +555,10 @@ func (f *DeltaFIFO) markInitialLocked(e *fifoEntry) {
 	if f.populated {
 		return
 	}
-	if e.initialDeltas == 0 {
+	if e.Value.initialDeltas == 0 {
 		f.initialPopulationCount++
 	}
-	e.initialDeltas = len(e.deltas)
+	e.Value.initialDeltas = len(e.Value.deltas)
 }
 
 // Resync queues a Sync delta for every known object whose key is not
@@ -597,53 +599,23 @@ func (f *DeltaFIFO) resyncLocked() error {
 func (f *DeltaFIFO) queueKeyedLocked(key string, typ DeltaType, obj any) (*fifoEntry, error) {
 	e, queued := f.queuedLocked(key)
 	if !queued {
-		e = f.newEntryLocked()
-		e.key = key
-		f.items[key] = e
-		f.itemsHigh = max(f.itemsHigh, len(f.items))
-		f.queue = append(f.queue, e)
+		e = f.keys.Push(key)
 		f.queuedTotal++
-		if len(f.queue)-f.head == 1 {
+		if f.keys.Len() == 1 {
 			f.cond.Signal()
 		}
 	}
-	e.deltas = append(e.deltas, Delta{Type: typ, Object: obj})
-	e.deltas = dedupDeletes(e.deltas)
+	e.Value.deltas = append(e.Value.deltas, Delta{Type: typ, Object: obj})
+	e.Value.deltas = dedupDeletes(e.Value.deltas)
 	if f.metrics != nil {
-		f.metrics.QueueDepth(len(f.queue) - f.head)
+		f.metrics.QueueDepth(f.keys.Len())
 	}
 	return e, nil
 }
 
-// queuedLocked returns key's entry when key is queued. The items map may
-// hold stale mappings to popped entries (see processOneBatchLocked); a
-// popped entry's key is cleared, or is another key once it is reused.
+// queuedLocked returns key's entry when key is queued.
 func (f *DeltaFIFO) queuedLocked(key string) (*fifoEntry, bool) {
-	e, ok := f.items[key]
-	if !ok || e.key != key || e.popped {
-		return nil, false
-	}
-	return e, true
-}
-
-// newEntryLocked returns an empty entry: a recycled one, else one of a
-// chunk allocated for the keys being queued (up to maxEntryChunk at a
-// time, in proportion to the keys already queued, so a small queue
-// allocates small).
-func (f *DeltaFIFO) newEntryLocked() *fifoEntry {
-	if n := len(f.free); n > 0 {
-		e := f.free[n-1]
-		f.free[n-1] = nil
-		f.free = f.free[:n-1]
-		return e
-	}
-	if len(f.chunk) == 0 {
-		f.chunk = make([]fifoEntry, min(max(len(f.items), 1), maxEntryChunk))
-	}
-	e := &f.chunk[0]
-	f.chunk = f.chunk[1:]
-	e.deltas = e.inline[:0]
-	return e
+	return f.keys.Queued(key)
 }
 
 // dedupDeletes merges the last two deltas when both are deletions, keeping
@@ -679,7 +651,7 @@ func (f *DeltaFIFO) popBatch(max int, process func(b poppedBatch)) (int, error) 
 	defer f.popMu.Unlock()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for spin := 0; len(f.queue) == f.head && !f.closed; spin++ {
+	for spin := 0; f.keys.Len() == 0 && !f.closed; spin++ {
 		if spin < idleSpins {
 			// Let the producer queue more before sleeping: waking a
 			// sleeping consumer per key costs more than the key.
@@ -700,7 +672,7 @@ func (f *DeltaFIFO) popBatch(max int, process func(b poppedBatch)) (int, error) 
 // head of the queue, and processes them with the lock released; it is
 // called and returns with f.mu held.
 func (f *DeltaFIFO) processOneBatchLocked(max int, process func(b poppedBatch)) int {
-	n := len(f.queue) - f.head
+	n := f.keys.Len()
 	if max > 0 && n > max {
 		n = max
 	}
@@ -710,28 +682,22 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(b poppedBatch)) 
 	// sees half of it.
 	relist := f.relistLast != nil && max != 1
 	if relist {
-		n = slices.Index(f.queue[f.head:], f.relistLast) + 1
+		n = f.keys.Position(f.relistLast)
 	}
-	// A popped entry stays in items, marked popped, until its batch is
-	// processed (releaseBatchLocked): the compaction hint of a key of the
-	// batch is its newest delta there.
+	// A popped entry stays known to f.keys until its batch is processed
+	// (releaseBatchLocked): the compaction hint of a key of the batch is
+	// its newest delta there.
 	initial := 0
-	for i := 0; i < n; i++ {
-		e := f.queue[f.head+i]
-		f.queue[f.head+i] = nil
-		if e.initialDeltas > 0 {
+	for _, e := range f.keys.Pop(n) {
+		if e.Value.initialDeltas > 0 {
 			initial++
 		}
-		f.batch = append(f.batch, poppedDeltas{Key: e.key, Deltas: e.deltas, InitialDeltas: e.initialDeltas,
-			IsInInitialList: e.initialDeltas > 0})
+		f.batch = append(f.batch, poppedDeltas{Key: e.Key(), Deltas: e.Value.deltas, InitialDeltas: e.Value.initialDeltas,
+			IsInInitialList: e.Value.initialDeltas > 0})
 		if e == f.relistLast {
 			f.relistLast = nil
 		}
-		e.popped = true // no longer queued; in the batch until released
-		f.popped = append(f.popped, e)
 	}
-	f.head += n
-	f.compactLocked()
 	f.processing = true
 	f.mu.Unlock()
 	func() {
@@ -747,87 +713,17 @@ func (f *DeltaFIFO) processOneBatchLocked(max int, process func(b poppedBatch)) 
 	f.releaseBatchLocked()
 	f.runBarriersLocked()
 	if f.metrics != nil {
-		f.metrics.QueueDepth(len(f.queue) - f.head)
+		f.metrics.QueueDepth(f.keys.Len())
 	}
 	return n
 }
 
-// releaseBatchLocked empties the processed batch, recycling its entries,
-// and shrinks the queue once it drained.
+// releaseBatchLocked empties the processed batch and releases its
+// entries (queue.Keys.Release: recycled, the queue shrunk once drained).
 func (f *DeltaFIFO) releaseBatchLocked() {
 	clear(f.batch)
 	f.batch = f.batch[:0]
-	// A large map is left with stale mappings, which queuedLocked tells
-	// apart and shrinkLocked drops with the map once the queue drains:
-	// deleting keys one by one from a large map costs about as much as
-	// inserting them.
-	keepStale := len(f.items) > shrinkThreshold
-	for i, e := range f.popped {
-		if !keepStale && f.items[e.key] == e {
-			delete(f.items, e.key)
-		}
-		f.recycleLocked(e)
-		f.popped[i] = nil
-	}
-	f.popped = f.popped[:0]
-	f.shrinkLocked()
-}
-
-// recycleLocked keeps the processed entry e for reuse, dropping its
-// references to objects. A dropped entry is cleared too: it may share a
-// chunk with live entries, which keeps it allocated.
-func (f *DeltaFIFO) recycleLocked(e *fifoEntry) {
-	clear(e.deltas)
-	e.key, e.popped = "", false
-	e.initialDeltas = 0
-	if len(f.free) >= maxFreeEntries {
-		e.deltas = nil
-		e.inline = [1]Delta{}
-		return
-	}
-	if cap(e.deltas) > 16 {
-		e.deltas = e.inline[:0]
-	}
-	e.deltas = e.deltas[:0]
-	f.free = append(f.free, e)
-}
-
-// shrinkLocked makes the items map and the queue slice anew when the
-// queue is empty after having held more than shrinkThreshold keys, and
-// makes the map anew with the queued keys only when stale mappings
-// outnumber them (a steady backlog never drains: without this, every key
-// that ever went through the queue would stay in the map). Each rebuild
-// costs the queued keys and follows at least as many pops, so its cost
-// per key is constant.
-func (f *DeltaFIFO) shrinkLocked() {
-	live := len(f.queue) - f.head
-	switch {
-	case live == 0 && f.itemsHigh > shrinkThreshold:
-		f.items = make(map[string]*fifoEntry)
-		f.itemsHigh = 0
-		f.queue = nil
-		f.head = 0
-	case len(f.items) > 2*live+shrinkThreshold:
-		f.items = make(map[string]*fifoEntry, live)
-		for _, e := range f.queue[f.head:] {
-			f.items[e.key] = e
-		}
-		f.itemsHigh = live
-	}
-}
-
-// compactLocked reclaims the popped prefix of the queue slice.
-func (f *DeltaFIFO) compactLocked() {
-	switch {
-	case f.head == len(f.queue):
-		f.queue = f.queue[:0]
-		f.head = 0
-	case f.head > 1024 && f.head > len(f.queue)/2:
-		n := copy(f.queue, f.queue[f.head:])
-		clear(f.queue[n:])
-		f.queue = f.queue[:n]
-		f.head = 0
-	}
+	f.keys.Release()
 }
 
 // HasSynced is true once a first Replace happened and every key it queued
@@ -842,7 +738,7 @@ func (f *DeltaFIFO) HasSynced() bool {
 func (f *DeltaFIFO) Len() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.queue) - f.head
+	return f.keys.Len()
 }
 
 // Close makes popBatch return ErrFIFOClosed, now and in the future.

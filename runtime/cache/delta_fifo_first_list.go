@@ -25,7 +25,7 @@ import "fmt"
 func (f *DeltaFIFO) openFirstList() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.populated || f.firstListOpen || len(f.queue) != f.head || f.processing {
+	if f.populated || f.firstListOpen || f.keys.Len() != 0 || f.processing {
 		return false
 	}
 	if f.known != nil && len(f.known.ListKeys()) > 0 {
@@ -71,7 +71,7 @@ func (f *DeltaFIFO) queueFirstListed(batch []any) error {
 		if err != nil {
 			return err
 		}
-		e.listGen = f.listGen
+		e.Value.listGen = f.listGen
 		f.markInitialLocked(e)
 	}
 	return nil

@@ -65,7 +65,7 @@ func (f *DeltaFIFO) takeCached(page []any) ([]cachedSlot, error) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.cache != nil && f.cache.Len() == 0 && len(f.queue) == f.head {
+	if f.cache != nil && f.cache.Len() == 0 && f.keys.Len() == 0 {
 		// Nothing cached, nothing queued (the first list): no match to
 		// look for, no key to compute twice.
 		return nil, nil

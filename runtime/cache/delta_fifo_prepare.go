@@ -106,11 +106,11 @@ func (f *DeltaFIFO) hint(key string) any {
 // hint): known is set when key is queued or in the batch being processed,
 // hint is then the object of its newest delta, nil for a deletion.
 func (f *DeltaFIFO) queueHintLocked(key string) (hint any, known bool) {
-	e, ok := f.items[key]
-	if !ok || e.key != key || len(e.deltas) == 0 {
+	e, _, ok := f.keys.Known(key)
+	if !ok || len(e.Value.deltas) == 0 {
 		return nil, false
 	}
-	newest := e.deltas[len(e.deltas)-1]
+	newest := e.Value.deltas[len(e.Value.deltas)-1]
 	if newest.Type == Deleted {
 		return nil, true
 	}

@@ -20,12 +20,12 @@ func (f *DeltaFIFO) pruneOutside(keep func(obj any) bool) error {
 	f.waitIdleLocked()
 	// Queued keys first: their newest queued state is the last known
 	// one. Tombstones only append to entries already queued.
-	for _, e := range f.queue[f.head:] {
-		newest := e.deltas.Newest()
+	for _, e := range f.keys.Entries() {
+		newest := e.Value.deltas.Newest()
 		if newest.Type == Deleted || keep(newest.Object) {
 			continue
 		}
-		if err := f.queueTombstoneLocked(e.key, newest.Object); err != nil {
+		if err := f.queueTombstoneLocked(e.Key(), newest.Object); err != nil {
 			return err
 		}
 	}

@@ -395,48 +395,6 @@ func TestDeltaFIFOInitialPopulationCountsDistinctKeys(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFOReleasesItsMapAndQueueWhenALargeQueueDrains(t *testing.T) {
-	tests := []struct {
-		name       string
-		keys       int
-		wantShrunk bool
-	}{
-		{name: "large list", keys: shrinkThreshold + 1, wantShrunk: true},
-		{name: "small list", keys: 100, wantShrunk: false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
-			list := make([]any, tt.keys)
-			for i := range list {
-				list[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
-			}
-			mustNoErr(t, f.Replace(list, "1"))
-			itemsBefore := reflect.ValueOf(f.items).UnsafePointer()
-			// Pop all but one key: the queue is not empty, nothing shrinks.
-			_, err := f.popBatch(tt.keys-1, func(poppedBatch) {})
-			mustNoErr(t, err)
-			if f.itemsHigh != tt.keys || reflect.ValueOf(f.items).UnsafePointer() != itemsBefore {
-				t.Fatalf("map remade while %d keys are still queued", f.Len())
-			}
-			_, err = f.popBatch(0, func(poppedBatch) {})
-			mustNoErr(t, err)
-			shrunk := reflect.ValueOf(f.items).UnsafePointer() != itemsBefore
-			if shrunk != tt.wantShrunk {
-				t.Fatalf("map remade = %v after draining %d keys, want %v", shrunk, tt.keys, tt.wantShrunk)
-			}
-			if tt.wantShrunk && (cap(f.queue) != 0 || f.itemsHigh != 0) {
-				t.Fatalf("after draining: queue capacity %d, high-water mark %d, want 0 and 0", cap(f.queue), f.itemsHigh)
-			}
-			// The queue keeps working after a shrink.
-			mustNoErr(t, f.Add(testObject("ns", "after", "2")))
-			if got := poppedKeys(popAll(t, f)); !reflect.DeepEqual(got, []string{"ns/after"}) {
-				t.Fatalf("popped %v after the drain, want [ns/after]", got)
-			}
-		})
-	}
-}
-
 func TestDeltaFIFORecycledEntriesCarryNoStaleDeltas(t *testing.T) {
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	// A key with many deltas (beyond the inline one and past the recycle
@@ -581,48 +539,6 @@ func TestDeltaFIFOInitialDeltasCoverOnlyTheChangesOfTheFirstList(t *testing.T) {
 	want := map[string]int{"ns/before": 2, "ns/a": 1, "ns/after": 0}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("InitialDeltas = %v, want %v", got, want)
-	}
-}
-
-// TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog pins
-// that the items map does not grow without bound while the queue never
-// drains: with 5,000 keys always queued, 2,000 rounds of 512 new keys in
-// and 512 keys out keep it within a small multiple of the queued keys.
-func TestDeltaFIFOMapStaysProportionalToQueuedKeysUnderASteadyBacklog(t *testing.T) {
-	const backlog, round, rounds = 5000, 512, 2000
-	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
-	next := 0
-	add := func(n int) {
-		for range n {
-			mustNoErr(t, f.Add(testObject("ns", "o"+strconv.Itoa(next), "1")))
-			next++
-		}
-	}
-	add(backlog)
-	maxEntries := 0
-	for range rounds {
-		add(round)
-		n, err := f.popBatch(round, func(poppedBatch) {})
-		mustNoErr(t, err)
-		if n != round {
-			t.Fatalf("popped %d keys, want %d", n, round)
-		}
-		maxEntries = max(maxEntries, len(f.items))
-	}
-	if f.Len() != backlog {
-		t.Fatalf("Len = %d, want %d", f.Len(), backlog)
-	}
-	if limit := 3 * (backlog + round); maxEntries > limit {
-		t.Fatalf("items map peaked at %d entries for %d queued keys, want at most %d", maxEntries, backlog+round, limit)
-	}
-	// Every queued key is still found, and popped keys are not.
-	for i := next - backlog; i < next; i++ {
-		if _, ok := f.queuedLocked("ns/o" + strconv.Itoa(i)); !ok {
-			t.Fatalf("queued key ns/o%d lost", i)
-		}
-	}
-	if _, ok := f.queuedLocked("ns/o0"); ok {
-		t.Fatal("popped key ns/o0 still queued")
 	}
 }
 

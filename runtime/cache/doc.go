@@ -20,6 +20,9 @@
 //     Indexers are its types, aliased here.
 //   - internal/probe: the open-addressing table the store and the
 //     delivery backlog share.
+//   - internal/queue: the DeltaFIFO's key-queue container (queue.Keys:
+//     keys in FIFO order, each with its pending deltas, the popped batch
+//     known until released); the delta semantics stay in delta_fifo.go.
 //   - internal/delivery: listeners, their backlog, the processor and
 //     resync.
 //   - internal/protocol: the reflector's protocol as a value (State) and

@@ -64,10 +64,10 @@ func TestInformerInitialListFlagBelongsToTheChange(t *testing.T) {
 		}
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		if !f.populated || !f.processing || len(f.queue) == f.head {
+		if !f.populated || !f.processing || f.keys.Len() == 0 {
 			return false
 		}
-		key = f.queue[len(f.queue)-1].key
+		key = f.keys.Last().Key()
 		return true
 	})
 	_, name, _ := SplitMetaNamespaceKey(key)
@@ -80,7 +80,7 @@ func TestInformerInitialListFlagBelongsToTheChange(t *testing.T) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		e, ok := f.queuedLocked(key)
-		return ok && len(e.deltas) == 3
+		return ok && len(e.Value.deltas) == 3
 	})
 	release()
 
