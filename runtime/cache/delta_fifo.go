@@ -167,9 +167,12 @@ type poppedDeltas struct {
 // hint). cond and idle wait on mu: only popBatch waits on cond, only
 // Replace and Resync (waitIdleLocked) wait on idle.
 type DeltaFIFO struct {
-	// popMu serialises popBatch callers, and guards batch and popped:
-	// the popping goroutine fills them with mu held, hands batch to
-	// process with mu released, and empties both with mu held again.
+	// popMu serialises popBatch callers, and guards batch and the popped
+	// batch of keys: the popping goroutine fills them with mu held, hands
+	// batch to process with mu released, and empties both with mu held
+	// again. A popped entry's deltas do not change until it is released
+	// (a popped key is no longer queued, so nothing appends to it), so
+	// the compaction hint reads them under mu while process reads them.
 	popMu sync.Mutex
 	// mu guards every field below but the immutable ones at the end.
 	mu   sync.Mutex
@@ -184,13 +187,14 @@ type DeltaFIFO struct {
 	// keys holds the queued keys in FIFO order, each with its pending
 	// deltas, and the keys of the batch being processed until it is
 	// released (keys.Known: the compaction hint reads them there,
-	// delta_fifo_prepare.go).
+	// delta_fifo_prepare.go). The pointer is immutable; mu guards what it
+	// holds.
 	keys    *queue.Keys[pending]
 	batch   []poppedDeltas
 	listGen uint64 // number of Replace calls so far
 	// relistLast is the queued entry that closes the latest relist (a
-	// Replace after the first), nil when none is queued: queue[head:]
-	// up to and including it is one relist unit, popped as one batch.
+	// Replace after the first), nil when none is queued: the queued keys
+	// up to and including it are one relist unit, popped as one batch.
 	relistLast *fifoEntry
 	// queuedTotal counts the entries ever appended to queue, and
 	// processedTotal those popped whose batch finished processing: the
