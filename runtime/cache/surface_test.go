@@ -87,7 +87,7 @@ var clientGoNames = []string{
 // factories). The watch that decodes protobuf streams itself is package
 // runtime/protowatch's.
 var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorNotifier", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext",
-	"Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription"}
+	"ServerStream", "Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription"}
 
 // The public surface of runtime/cache is what users and generated code use:
 // client-go's drop-in names and a few of our own. A new exported name must
