@@ -50,7 +50,8 @@
 // protowatch.Watcher, cached objects compacted by the generated walks),
 // ours-uncompacted (the same
 // with factory.WithoutCompaction: objects cached as decoded), ours-paged
-// (factory.WithoutWatchList), ours-metadata (a PartialObjectMetadata
+// (factory.WithoutWatchList), ours-noguard (ours with the compaction
+// guard off: INFORMER_GEN_COMPACTION_GUARD=false), ours-metadata (a PartialObjectMetadata
 // informer of our runtime) and client-go-metadata (client-go's
 // metadatainformer). All of these talk protobuf: client-go v0.37's
 // clientset asks for it for built-in types unless rest.Config.ContentType

@@ -190,6 +190,10 @@ var goals = []goal{
 	{"ours CPU per watch event within 10% of ours without compaction, protobuf (the default; ≤ 1.10x ours-uncompacted)", variantOurs, variantOursUncompacted, metricCPUPerEvent, 1.10, false},
 	{"ours CPU per watch event within 10% of ours without compaction, JSON (≤ 1.10x ours-uncompacted-json)", variantOursJSON, variantOursUncompactedJSON, metricCPUPerEvent, 1.10, false},
 	{"compaction ≤ 30 µs per Pod: ours' CPU per watch event minus ours-uncompacted's (µs, protobuf)", variantOurs, variantOursUncompacted, metricCPUPerEvent, 30, true},
+	// Issue 34: the compaction guard's cost, ours (guard on, the default)
+	// against ours-noguard.
+	{"compaction guard: ours CPU per watch event ≤ 1.05x ours-noguard", variantOurs, variantOursNoGuard, metricCPUPerEvent, 1.05, false},
+	{"compaction guard: ours live heap ≤ 1.02x ours-noguard", variantOurs, variantOursNoGuard, metricLiveHeap, 1.02, false},
 	{"ours time to HasSynced ≤ 0.9x client-go", variantOurs, variantClientGo, metricSync, syncGoal, false},
 	{"ours with paged lists (WithoutWatchList): time to HasSynced ≤ 0.9x client-go", variantOursPaged, variantClientGo, metricSync, syncGoal, false},
 	// Issue 31: controller-runtime's cache with NewInformer from package
@@ -355,6 +359,7 @@ func methodText(r *results) string {
 	p("every variant but the **-json** ones talks protobuf (`%s`): client-go v0.37's clientset asks for it for built-in types unless `rest.Config.ContentType` is set, ", contentTypeProtobuf)
 	p("and the metadata client always does; a **-json** suffix is the same variant with `ContentType` and `AcceptContentTypes` `application/json`; ")
 	p("**ours-paged** ours with `factory.WithoutWatchList()`, listing in pages instead of streaming the initial list (ours and client-go v0.37 stream by default); ")
+	p("**ours-noguard** ours with the compaction guard off (`INFORMER_GEN_COMPACTION_GUARD=false`; ours runs it, as every compacting informer outside test binaries does); ")
 	p("**ours-metadata** `factory.MetadataInformerFor` over client-go's metadata client (what a generated factory's `ForMetadata` returns: ")
 	p("`*metav1.PartialObjectMetadata`, managedFields dropped); **client-go-metadata** ")
 	p("client-go's `metadatainformer`; **read-only** and **decode-only** are no informers but the floor under them (`floor.go`): one watch of every pod ")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -42,11 +43,14 @@ const (
 	variantOursUncompacted       = "ours-uncompacted"
 	variantOursUncompactedJSON   = variantOursUncompacted + variantJSON
 	variantOursPaged             = "ours-paged"
+	variantOursNoGuard           = "ours-noguard"
 	variantOursMetadata          = "ours-metadata"
 	variantClientGoMetadata      = "client-go-metadata"
 	variantJSON                  = "-json"
 	contentTypeProtobuf          = "application/vnd.kubernetes.protobuf"
 	compactionSwitchNotAvailable = "needs factory.WithoutCompaction (issue 21), which this runtime does not have yet"
+	// compactionGuardEnv turns the compaction guard off for ours-noguard.
+	compactionGuardEnv = "INFORMER_GEN_COMPACTION_GUARD"
 )
 
 // withoutCompaction is the factory option that turns the cache's
@@ -62,7 +66,7 @@ func availableVariants() []string {
 	if withoutCompaction != nil {
 		v = append(v, variantOursUncompacted, variantOursUncompactedJSON)
 	}
-	v = append(v, variantOursPaged, variantOursMetadata, variantClientGoMetadata, variantReadOnly, variantDecodeOnly)
+	v = append(v, variantOursPaged, variantOursNoGuard, variantOursMetadata, variantClientGoMetadata, variantReadOnly, variantDecodeOnly)
 	v = append(v, crVariants...)
 	// The scale-out variants last: replica 0 of 2, 3 and 4.
 	return append(v, variantOursShard2, variantOursShard3, variantOursShard4)
@@ -119,11 +123,18 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		return startClientGo(cfg, base == variantClientGoStrip)
 	case variantClientGoMetadata:
 		return startClientGoMetadata(cfg)
-	case variantOurs, variantOursPaged, variantOursUncompacted:
+	case variantOurs, variantOursPaged, variantOursUncompacted, variantOursNoGuard:
 		var opts []factory.Option
 		switch base {
 		case variantOursPaged:
 			opts = append(opts, factory.WithoutWatchList())
+		case variantOursNoGuard:
+			// The process-wide switch a user turns the compaction guard
+			// off with (docs/compaction-guard.md); the child runs this
+			// variant alone.
+			if err := os.Setenv(compactionGuardEnv, "false"); err != nil {
+				return started{}, time.Time{}, err
+			}
 		case variantOursUncompacted:
 			if withoutCompaction == nil {
 				return started{}, time.Time{}, fmt.Errorf("variant %q %s", variant, compactionSwitchNotAvailable)
