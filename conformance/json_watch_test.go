@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -44,16 +43,7 @@ func testWidget(name, rv string) *stablev1.Widget {
 // it.
 func widgetEvent(t testing.TB, eventType string, obj runtime.Object) string {
 	t.Helper()
-	info, _ := runtime.SerializerInfoForMediaType(crdscheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
-	var raw bytes.Buffer
-	if err := info.Serializer.Encode(obj, &raw); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := info.StreamSerializer.Encode(&metav1.WatchEvent{Type: eventType, Object: runtime.RawExtension{Raw: raw.Bytes()}}, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out.String()
+	return string(encodeJSONWatchEvent(t, crdscheme.Codecs, eventType, obj))
 }
 
 // clientGoWidgetEvents decodes stream as client-go's REST client decodes

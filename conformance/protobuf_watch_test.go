@@ -172,16 +172,7 @@ func TestProtobufWatchDecodesWhatClientGoDecodes(t *testing.T) {
 // jsonEvent is one event of a JSON watch stream.
 func jsonEvent(t *testing.T, eventType string, obj runtime.Object) []byte {
 	t.Helper()
-	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON)
-	var raw bytes.Buffer
-	if err := info.Serializer.Encode(obj, &raw); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := info.StreamSerializer.Encode(&metav1.WatchEvent{Type: eventType, Object: runtime.RawExtension{Raw: raw.Bytes()}}, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
+	return encodeJSONWatchEvent(t, scheme.Codecs, eventType, obj)
 }
 
 // TestProtobufWatchDecodesJSONStreamsAsClientGoDoes: a server answers in
