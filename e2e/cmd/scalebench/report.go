@@ -214,25 +214,33 @@ const syncGoal = 0.9
 // goalNotes explains what bounds the measured goals, with the numbers of
 // this run.
 func goalNotes(r *results) string {
-	live := metricLiveHeap
-	strip := ratios(r.values(variantOurs, live), r.values(variantClientGoStrip, live)).median()
-	var pages float64
+	paged := "ours-paged was not run"
 	if ms := r.PerVariant[variantOursPaged]; len(ms) > 0 {
-		pages = float64(ms[0].Synced.InitialLists)
-	}
-	heap := fmt.Sprintf("Ours holds %sx the live heap of client-go-strip: the saving over client-go "+
-		"is the stripped managedFields, and the rest of the heap is the decoded Pods, which both runtimes hold alike. ", format(strip))
-	if len(r.PerVariant[variantOursUncompacted]) > 0 {
-		unc := ratios(r.values(variantOursUncompacted, live), r.values(variantClientGoStrip, live)).median()
-		heap = fmt.Sprintf("Ours holds %sx the live heap of client-go-strip, ours without compaction %sx: the saving over client-go-strip "+
-			"is what interning and sharing save on these Pods, whose per-Pod volume and names leave whole containers unshared. ", format(strip), format(unc))
+		paged = fmt.Sprintf("ours-paged made %d paged list requests (see the checks below)", ms[0].Synced.InitialLists)
 	}
 	return fmt.Sprintf("How to read the goals. %s%s"+
 		"The relist peak is `HeapAlloc`, garbage not yet collected included (what a process's memory sees): "+
 		"while a relist decodes the new list, the old cache is still alive, so the live heap alone approaches twice the steady heap, "+
 		"and with the default GOGC=100 a collection may wait until the heap doubles. "+
 		"The time to HasSynced depends on the protocol: client-go v0.37 and ours (by default) stream the initial list with one watch; "+
-		"ours-paged made %.0f paged list requests (see the checks below).\n%s", heap, syncBound(r), pages, crNotes(r))
+		"%s.\n%s", stripNote(r), syncBound(r), paged, crNotes(r))
+}
+
+// stripNote compares ours with client-go-strip, when both ran: the saving
+// beyond stripping managedFields.
+func stripNote(r *results) string {
+	live := metricLiveHeap
+	if len(r.PerVariant[variantOurs]) == 0 || len(r.PerVariant[variantClientGoStrip]) == 0 {
+		return "Ours against client-go-strip: not measured, as ours or client-go-strip was not run. "
+	}
+	strip := ratios(r.values(variantOurs, live), r.values(variantClientGoStrip, live)).median()
+	if len(r.PerVariant[variantOursUncompacted]) == 0 {
+		return fmt.Sprintf("Ours holds %sx the live heap of client-go-strip: the saving over client-go "+
+			"is the stripped managedFields, and the rest of the heap is the decoded Pods, which both runtimes hold alike. ", format(strip))
+	}
+	unc := ratios(r.values(variantOursUncompacted, live), r.values(variantClientGoStrip, live)).median()
+	return fmt.Sprintf("Ours holds %sx the live heap of client-go-strip, ours without compaction %sx: the saving over client-go-strip "+
+		"is what interning and sharing save on these Pods, whose per-Pod volume and names leave whole containers unshared. ", format(strip), format(unc))
 }
 
 // crNotes explains the controller-runtime goals with the numbers of this

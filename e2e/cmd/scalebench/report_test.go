@@ -235,3 +235,38 @@ func TestWatchEventTypeReadsFieldOneOfTheFrame(t *testing.T) {
 		})
 	}
 }
+
+func TestGoalNotesSayWhatWasNotRunInsteadOfAZeroRatio(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		per       map[string][]measurement
+		want, not []string
+	}{{
+		name: "client-go-strip and ours-paged not run",
+		per:  map[string][]measurement{variantClientGo: {withLiveHeap(100, 200)}, variantOurs: {withLiveHeap(30, 210)}},
+		want: []string{"Ours against client-go-strip: not measured", "ours-paged was not run"},
+		not:  []string{"0.000x", "made 0 paged list requests"},
+	}, {
+		name: "both ran",
+		per: map[string][]measurement{
+			variantOurs: {withLiveHeap(30, 210)}, variantClientGoStrip: {withLiveHeap(75, 200)},
+			variantOursPaged: {{Synced: childResult{InitialLists: 3}}},
+		},
+		want: []string{"Ours holds 0.400x the live heap of client-go-strip", "ours-paged made 3 paged list requests"},
+		not:  []string{"not measured"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			notes := goalNotes(&results{PerVariant: tc.per})
+			for _, w := range tc.want {
+				if !strings.Contains(notes, w) {
+					t.Errorf("the notes lack %q:\n%s", w, notes)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(notes, n) {
+					t.Errorf("the notes have %q:\n%s", n, notes)
+				}
+			}
+		})
+	}
+}
