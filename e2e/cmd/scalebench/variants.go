@@ -124,22 +124,9 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 	case variantClientGoMetadata:
 		return startClientGoMetadata(cfg)
 	case variantOurs, variantOursPaged, variantOursUncompacted, variantOursNoGuard:
-		var opts []factory.Option
-		switch base {
-		case variantOursPaged:
-			opts = append(opts, factory.WithoutWatchList())
-		case variantOursNoGuard:
-			// The process-wide switch a user turns the compaction guard
-			// off with (docs/compaction-guard.md); the child runs this
-			// variant alone.
-			if err := os.Setenv(compactionGuardEnv, "false"); err != nil {
-				return started{}, time.Time{}, err
-			}
-		case variantOursUncompacted:
-			if withoutCompaction == nil {
-				return started{}, time.Time{}, fmt.Errorf("variant %q %s", variant, compactionSwitchNotAvailable)
-			}
-			opts = append(opts, withoutCompaction())
+		opts, err := oursOptions(variant, base)
+		if err != nil {
+			return started{}, time.Time{}, err
 		}
 		return startOurs(cfg, opts)
 	case variantOursMetadata:
@@ -160,6 +147,26 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		return startOurs(cfg, opts)
 	}
 	return started{}, time.Time{}, fmt.Errorf("unknown variant %q (known: %v)", variant, allVariants)
+}
+
+// oursOptions are the factory options of variant, whose base is one of
+// the ours variants that differ only in them.
+func oursOptions(variant, base string) ([]factory.Option, error) {
+	switch base {
+	case variantOursPaged:
+		return []factory.Option{factory.WithoutWatchList()}, nil
+	case variantOursNoGuard:
+		// The process-wide switch a user turns the compaction guard off
+		// with (docs/compaction-guard.md); the child runs this variant
+		// alone.
+		return nil, os.Setenv(compactionGuardEnv, "false")
+	case variantOursUncompacted:
+		if withoutCompaction == nil {
+			return nil, fmt.Errorf("variant %q %s", variant, compactionSwitchNotAvailable)
+		}
+		return []factory.Option{withoutCompaction()}, nil
+	}
+	return nil, nil
 }
 
 // startClientGo runs client-go's pod informer from its factory's
