@@ -7,6 +7,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/informer-gen/informer-gen/runtime/internal/rawstream"
 )
 
 // Request is the part of client-go's *rest.Request that OpenStream uses,
@@ -40,17 +42,5 @@ func OpenStream[R Request[R, L], L any](ctx context.Context, client interface{ G
 	if client == nil {
 		return nil, ErrNoStream
 	}
-	var timeout time.Duration
-	if options.TimeoutSeconds != nil {
-		timeout = time.Duration(*options.TimeoutSeconds) * time.Second
-	}
-	options.Watch = true
-	var unthrottled L
-	return client.Get().
-		Throttle(unthrottled).
-		NamespaceIfScoped(namespace, namespace != "").
-		Resource(resource).
-		VersionedParams(&options, codec).
-		Timeout(timeout).
-		Stream(ctx)
+	return rawstream.Open[R, L](ctx, client.Get(), nil, resource, namespace, options, codec)
 }
