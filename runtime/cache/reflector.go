@@ -204,6 +204,10 @@ type Reflector struct {
 	shardChanged       <-chan struct{}
 	shardIgnoredLogged bool
 	shardNoEcho        bool
+	// shardWoke is the shardChanged whose closing last cut a back-off
+	// short (backoffSleep), so that one change wakes one retry only.
+	// Owned by the Run goroutine.
+	shardWoke <-chan struct{}
 
 	// relist, when set (before Run, by the informer that makes the
 	// reflector), requests a relist: a receive ends the watch and the
@@ -408,7 +412,7 @@ func (r *Reflector) between(ctx context.Context, s protocol.State, e protocol.Ef
 		klog.FromContext(ctx).Info("Watch lists stalled before their initial-events-end bookmark; listing instead until the retry time",
 			"reflector", r.name, "stalls", protocol.WatchListMaxStalls, "retryAt", s.WatchListOffUntil)
 	}
-	if e.Backoff && !sleep(ctx, r.clock, r.backoff.delay(s.Failures)) {
+	if e.Backoff && !r.backoffSleep(ctx, r.backoff.delay(s.Failures)) {
 		return false
 	}
 	return true

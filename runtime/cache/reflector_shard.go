@@ -3,12 +3,14 @@ package cache
 import (
 	"context"
 	"errors"
-	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
 )
 
 // errReshard ends a watch whose shard was replaced: the reflector relists
@@ -136,4 +138,27 @@ func (r *Reflector) logShardIgnored(ctx context.Context) {
 	r.shardIgnoredLogged = true
 	klog.FromContext(ctx).Info("The server ignored the shard selector (feature gate ShardedListAndWatch off, or a server older than Kubernetes 1.36): it sent an object outside the shard; the informer filters the collection itself",
 		"reflector", r.name, "listEchoedSelector", !r.shardNoEcho)
+}
+
+// backoffSleep waits d before the step after a failure, or less when the
+// shard changes meanwhile: a new shard is listed at once, as its owner
+// (a ring member that just took ranges over, after an outage that grew
+// the back-off) waits for it. Each change wakes one retry; false when
+// ctx ended.
+func (r *Reflector) backoffSleep(ctx context.Context, d time.Duration) bool {
+	changed := r.shardChanged
+	if changed == r.shardWoke {
+		changed = nil
+	}
+	t := r.clock.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C():
+		return true
+	case <-changed:
+		r.shardWoke = changed
+		return true
+	}
 }

@@ -92,6 +92,13 @@ type SharedIndexInformerOptions struct {
 	DisableCompactionGuard bool
 	// Clock drives resync scheduling; the real clock by default.
 	Clock clock.WithTicker
+	// Backoff, when set, replaces the back-off of the informer's
+	// reflector between failed lists and watches (ReflectorOptions.Backoff,
+	// client-go's meaning); nil keeps the default of backoff.go. A caller
+	// that polls the server at a fixed period anyway (shard/ring's Lease
+	// informer) caps it at that period, so that its view comes back as
+	// soon as its own writes do after an outage.
+	Backoff *wait.Backoff
 	// Shard, when set, makes the informer hold only the shard the source
 	// gives it, which may change while it runs (see Shard and
 	// ShardSubscription; SetShard sets it after construction). The
@@ -288,6 +295,7 @@ func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFI
 		Metrics:           s.opts.Metrics,
 		Clock:             s.clock,
 		Shard:             sub,
+		Backoff:           s.opts.Backoff,
 	})
 	s.fifo.Store(fifo)
 	s.reflector.Store(r)

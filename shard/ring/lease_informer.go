@@ -2,11 +2,13 @@ package ring
 
 import (
 	"context"
+	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
 
@@ -16,7 +18,14 @@ import (
 
 // newLeaseFactory returns a factory of informer-gen's runtime whose Lease
 // informer watches the Leases of ring in namespace: the ring's membership.
-func newLeaseFactory(client coordinationv1client.LeasesGetter, namespace, ring string) (*factory.Shared, cache.SharedIndexInformer) {
+// Its reflector retries a failed list or watch every [renewPeriod/2,
+// renewPeriod), as often as the replica writes its Lease, instead of
+// backing off further and further: after an outage of the API server,
+// every member's view of the ring (and with it every claim, so every
+// object's owner) waits for that retry, not for a back-off grown during
+// the outage.
+func newLeaseFactory(client coordinationv1client.LeasesGetter, namespace, ring string, renewPeriod time.Duration) (*factory.Shared, cache.SharedIndexInformer) {
+	backoff := wait.Backoff{Duration: renewPeriod / 2, Factor: 1, Jitter: 1, Cap: renewPeriod}
 	selector := labels.Set{RingLabel: ring}.String()
 	// Leases are small: keeping their managedFields costs little, and no
 	// transform then writes to the objects the client hands over.
@@ -37,6 +46,7 @@ func newLeaseFactory(client coordinationv1client.LeasesGetter, namespace, ring s
 		return cache.NewSharedIndexInformerWithOptions(lw, &coordinationv1.Lease{}, cache.SharedIndexInformerOptions{
 			ResyncPeriod: c.ResyncPeriod, UseWatchList: c.UseWatchList,
 			ObjectDescription: "ring " + ring + " leases",
+			Backoff:           &backoff,
 		})
 	})
 	return f, inf

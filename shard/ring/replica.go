@@ -128,7 +128,7 @@ func (r *Replica) Held() Ranges {
 // done; it then narrows the Target to nothing, deletes the Lease (so the
 // others take over at once, not after LeaseDuration) and returns.
 func (r *Replica) Run(ctx context.Context) error {
-	f, inf := newLeaseFactory(r.cfg.Client, r.cfg.Namespace, r.cfg.Ring)
+	f, inf := newLeaseFactory(r.cfg.Client, r.cfg.Namespace, r.cfg.Ring, r.cfg.RenewPeriod)
 	changed := make(chan struct{}, 1)
 	poke := func() {
 		select {

@@ -1,0 +1,112 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
+)
+
+// refusingLister refuses every list while refusing is set, as a server
+// that is down does, and sends each list's label selector on lists.
+type refusingLister struct {
+	refusing atomic.Bool
+	lists    chan string
+}
+
+func (l *refusingLister) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	select {
+	case l.lists <- opts.LabelSelector:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if l.refusing.Load() {
+		return nil, errors.New("connection refused")
+	}
+	return &metav1.PartialObjectMetadataList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}, nil
+}
+
+func (l *refusingLister) WatchWithContext(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// nextList is the selector of the reflector's next list; it fails the
+// test when none comes within a minute (the reflector is stuck).
+func (l *refusingLister) nextList(t *testing.T, what string) string {
+	t.Helper()
+	select {
+	case sel := <-l.lists:
+		return sel
+	case <-time.After(time.Minute):
+		t.Fatalf("%s: no list within a minute", what)
+		return ""
+	}
+}
+
+// A shard that changes while the reflector backs off after failed lists
+// is listed at once: a ring member that takes ranges over after an
+// outage does not wait out a back-off grown during the outage. One change
+// wakes one retry: the one after it waits its full delay again.
+func TestShardChangeCutsTheBackoffShort(t *testing.T) {
+	tests := []struct {
+		name string
+		// serverBack: the server answers again before the shard changes.
+		serverBack bool
+	}{
+		{name: "the server is back: the new shard is listed and stored", serverBack: true},
+		{name: "the server still refuses: the retry after the woken one waits its full delay"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := testingclock.NewFakeClock(time.Unix(0, 0))
+			lw := &refusingLister{lists: make(chan string)}
+			lw.refusing.Store(true)
+			a := &partShard{parts: []string{"a"}, serverSide: true}
+			b := &partShard{parts: []string{"b"}, serverSide: true}
+			src := newTestShardSource(a)
+			store := NewStore(MetaNamespaceKeyFunc)
+			delay := time.Hour
+			r := NewReflectorWithOptions(&ListWatch{ListWithContextFunc: lw.ListWithContext, WatchFuncWithContext: lw.WatchWithContext}, &metav1.PartialObjectMetadata{}, store, ReflectorOptions{
+				Clock: clk, Shard: src, Backoff: &wait.Backoff{Duration: delay, Factor: 1, Cap: delay}})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); r.RunWithContext(ctx) }()
+			defer func() { cancel(); <-done }()
+
+			if sel := lw.nextList(t, "first list"); sel != "part in (a)" {
+				t.Fatalf("first list under %q, want part in (a)", sel)
+			}
+			cachetest.Eventually(t, "the reflector backing off", clk.HasWaiters)
+			lw.refusing.Store(!tc.serverBack)
+			src.set(b)
+			if sel := lw.nextList(t, "list after the shard change"); sel != "part in (b)" {
+				t.Fatalf("list after the change under %q, want part in (b)", sel)
+			}
+			if tc.serverBack {
+				cachetest.Eventually(t, "the new shard applied", func() bool { return src.wasApplied(b) })
+				return
+			}
+			cachetest.Eventually(t, "the reflector backing off again", clk.HasWaiters)
+			clk.Step(delay / 2)
+			select {
+			case sel := <-lw.lists:
+				t.Fatalf("listed under %q half-way through the back-off", sel)
+			default:
+			}
+			clk.Step(delay)
+			if sel := lw.nextList(t, "list after the full delay"); sel != "part in (b)" {
+				t.Fatalf("list after the delay under %q, want part in (b)", sel)
+			}
+		})
+	}
+}
