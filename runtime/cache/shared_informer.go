@@ -78,6 +78,12 @@ type SharedIndexInformerOptions struct {
 	// the example object's type in compact.Default() (compact.Register,
 	// RegisterUpdate), else its reflective walk (compact.For).
 	Compactor func(obj, old any)
+	// Decoded, when set, is shared with the decoder of the informer's
+	// watch (runtime/jsonwatch's Watcher): while the informer compacts
+	// with no transform, the decoder compacts each object it decodes with
+	// the informer's compaction and queue hint, and the informer does not
+	// compact it again (compact.Decoded; decoded_compaction.go).
+	Decoded *compact.Decoded
 	// CompactionGuard is the guard of the canonical copies this
 	// informer's compacted objects share (compaction_guard.go): while the
 	// informer runs with Compact on, it samples them for mutations, and
@@ -278,12 +284,14 @@ func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFI
 	// The queue closes the informer's synced channel itself when its
 	// initial population is applied: nothing forwards the signal. An
 	// informer runs once, so one queue ever holds it.
+	compaction, enableDecoded := s.decodedCompactionLocked(s.compactionLocked())
 	fifo := newDeltaFIFO(DeltaFIFOOptions{
 		KeyFunction:  MetaNamespaceKeyFunc,
 		KnownObjects: s.indexer,
 		Transformer:  s.transform,
 		Metrics:      s.opts.Metrics,
-	}, queueWiring{Cache: s.indexer, Compaction: s.compactionLocked(), Synced: s.syncedCh})
+	}, queueWiring{Cache: s.indexer, Compaction: compaction, Synced: s.syncedCh})
+	enableDecoded(fifo)
 	r := NewReflectorWithOptions(s.lw, nil, fifo, ReflectorOptions{
 		Name:              s.name,
 		ExpectedType:      s.exampleObject,

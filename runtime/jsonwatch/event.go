@@ -15,7 +15,8 @@ import (
 // client-go's (jsondecode.DecodeEvent, then the object's kind is T's),
 // else with client-go's decoders (a Status on an ERROR event, a
 // malformed frame, an object of another kind), for client-go's object
-// or error.
+// or error. An object the generated decoder decoded leaves compact when
+// the informer enabled d.decoded (compact.Decoded).
 func (d *decoding[T, PT]) event(frame []byte) (watch.Event, error) {
 	obj := PT(new(T))
 	if t, ok := d.decode(frame, (*T)(obj)); ok && t != watch.Error {
@@ -23,6 +24,9 @@ func (d *decoding[T, PT]) event(frame []byte) (watch.Event, error) {
 		// parses it; WithoutVersionDecoder then clears it.
 		if kind := obj.GetObjectKind(); kind.GroupVersionKind() == d.kind {
 			kind.SetGroupVersionKind(schema.GroupVersionKind{})
+			if t != watch.Bookmark {
+				d.decoded.Compact(obj, t == watch.Deleted) // as the informer would
+			}
 			return watch.Event{Type: t, Object: obj}, nil
 		}
 	}

@@ -15,6 +15,8 @@ import (
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
 // stream is the watch.Interface of one watch stream (Watcher). Its
@@ -129,6 +131,9 @@ type decoding[T any, PT Object[T]] struct {
 	json    runtime.SerializerInfo
 	objects runtime.Decoder
 	decode  func(frame []byte, p *T) (watch.EventType, bool)
+	// decoded compacts the objects decode decoded for the informer
+	// (Watcher.Decoded); nil compacts none.
+	decoded *compact.Decoded
 }
 
 // events returns the decoder of the events of the stream r buffers: a

@@ -64,6 +64,12 @@ type Watcher[T any, PT Object[T]] struct {
 	// Table interns the strings Decode decodes (the informer's
 	// compaction table); nil interns nothing.
 	Table *compact.Table
+	// Decoded, when set, is the informer's too
+	// (SharedIndexInformerOptions.Decoded of runtime/cache): the objects
+	// Decode decodes are then compacted on the stream's goroutine, as
+	// the informer would compact them, before they are sent, and the
+	// informer does not compact them again (compact.Decoded).
+	Decoded *compact.Decoded
 
 	// refused is set once the server refused the request's content
 	// type; it is never cleared.
@@ -94,7 +100,7 @@ func (w *Watcher[T, PT]) WatchWithContext(ctx context.Context, options metav1.Li
 // decoding is what a stream of the Watcher decodes with.
 func (w *Watcher[T, PT]) decoding() *decoding[T, PT] {
 	decode, table := w.Decode, w.Table
-	d := &decoding[T, PT]{kind: w.Kind, codecs: w.Codecs, decode: func(frame []byte, p *T) (watch.EventType, bool) {
+	d := &decoding[T, PT]{kind: w.Kind, codecs: w.Codecs, decoded: w.Decoded, decode: func(frame []byte, p *T) (watch.EventType, bool) {
 		return jsondecode.DecodeEvent(frame, p, decode, table)
 	}}
 	if info, ok := runtime.SerializerInfoForMediaType(w.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON); ok && info.StreamSerializer != nil {

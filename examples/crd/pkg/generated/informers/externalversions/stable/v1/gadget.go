@@ -150,6 +150,9 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = jsondecode.For[stablev1.Gadget]()
 	}
+	// The watch's decoder hands over its objects compact when the
+	// informer compacts them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
 	watchGadgets := &jsonwatch.Watcher[stablev1.Gadget, *stablev1.Gadget]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -161,10 +164,11 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.StableV1().Gadgets().Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("Gadget"),
-		Codecs: scheme.Codecs.WithoutConversion(),
-		Decode: decoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("Gadget"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -188,6 +192,7 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    gadgetCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

@@ -151,6 +151,9 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = jsondecode.For[stablev1.Widget]()
 	}
+	// The watch's decoder hands over its objects compact when the
+	// informer compacts them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
 	watchWidgets := &jsonwatch.Watcher[stablev1.Widget, *stablev1.Widget]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -162,10 +165,11 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.StableV1().Widgets(namespace).Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("Widget"),
-		Codecs: scheme.Codecs.WithoutConversion(),
-		Decode: decoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("Widget"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -189,6 +193,7 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    widgetCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

@@ -1,0 +1,29 @@
+package cache
+
+// Objects a decoder hands over compact (SharedIndexInformerOptions.Decoded,
+// compact.Decoded): when the informer compacts with no transform, it
+// enables the decoder's compaction with its own compaction and its
+// queue's hint, and skips compacting an object the decoder compacted
+// against the hint the queue gives it. The cache then holds what it would
+// have held had the queue compacted the object: the same walks, Table
+// and hint made it.
+
+// decodedCompactionLocked returns the queue's compaction, compaction
+// (nil when the informer does not compact), skipping the objects
+// s.opts.Decoded compacted, and the function that enables s.opts.Decoded
+// once the queue exists (a no-op when the decoder cannot compact for it:
+// compaction off, or a transform that must see objects before they are
+// compacted).
+func (s *sharedIndexInformer) decodedCompactionLocked(compaction func(obj, hint any)) (func(obj, hint any), func(*DeltaFIFO)) {
+	decoded := s.opts.Decoded
+	if decoded == nil || compaction == nil || s.transform != nil {
+		return compaction, func(*DeltaFIFO) {}
+	}
+	skipping := func(obj, hint any) {
+		if !decoded.Compacted(obj, hint) {
+			compaction(obj, hint)
+		}
+	}
+	enable := func(f *DeltaFIFO) { decoded.Enable(f.KeyOf, f.hint, compaction) }
+	return skipping, enable
+}

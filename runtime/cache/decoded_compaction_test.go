@@ -1,0 +1,118 @@
+package cache
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informer-gen/informer-gen/runtime/compact"
+)
+
+// decodingServer is a modelServer whose watch compacts each event's
+// object through decoded before sending it, on the watch's goroutine, as
+// runtime/jsonwatch's Watcher does with its decoded objects.
+type decodingServer struct {
+	*modelServer
+	decoded *compact.Decoded
+	// inDecoder is set while decoded compacts an object.
+	inDecoder *atomic.Bool
+}
+
+func (s decodingServer) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	w, err := s.modelServer.WatchWithContext(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return watch.Filter(w, func(e watch.Event) (watch.Event, bool) {
+		if e.Type != watch.Bookmark && e.Type != watch.Error {
+			s.inDecoder.Store(true)
+			s.decoded.Compact(e.Object, e.Type == watch.Deleted)
+			s.inDecoder.Store(false)
+		}
+		return e, true
+	}), nil
+}
+
+func (s decodingServer) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	return s.WatchWithContext(context.Background(), opts)
+}
+
+// An informer given a Decoded compacts each object once: listed objects
+// itself, watched ones in the decoder, against the hint the queue has,
+// which it then does not compact again; with a transform, which must see
+// objects before they are compacted, or with compaction off, the decoder
+// compacts nothing.
+func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, c := range []struct {
+		name      string
+		compact   bool
+		transform TransformFunc
+		// want are the compactions: name<old resourceVersion, and
+		// whether the decoder made it.
+		want []string
+	}{
+		{"compaction on", true, nil, []string{"oa by informer", "oa<RV by decoder"}},
+		{"a transform", true, func(obj any) (any, error) { return obj, nil }, []string{"oa by informer", "oa<RV by informer"}},
+		{"compaction off", false, nil, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv(mutationDetectorEnv, "false")
+			var mu sync.Mutex
+			var calls []string
+			var inDecoder atomic.Bool
+			compactor := func(obj, old any) {
+				mu.Lock()
+				defer mu.Unlock()
+				call := obj.(*metav1.PartialObjectMetadata).Name
+				if old != nil {
+					call += "<" + old.(*metav1.PartialObjectMetadata).ResourceVersion
+				}
+				calls = append(calls, call+map[bool]string{true: " by decoder", false: " by informer"}[inDecoder.Load()])
+			}
+			srv := newModelServer()
+			addLabelled(t, srv, 1)
+			decoded := &compact.Decoded{}
+			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: compactor, Decoded: decoded, Clock: newAutoClock(100 * time.Millisecond)}
+			inf := NewSharedIndexInformerWithOptions(decodingServer{srv, decoded, &inDecoder}, &metav1.PartialObjectMetadata{}, opts).(*sharedIndexInformer)
+			if c.transform != nil {
+				if err := inf.SetTransform(c.transform); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			run := &informerRun{sharedIndexInformer: inf, cancel: cancel, done: make(chan struct{}), clock: opts.Clock.(*autoClock)}
+			go func() {
+				defer close(run.done)
+				inf.RunWithContext(ctx)
+			}()
+			defer run.stop(t)
+			waitConverged(t, srv, run)
+			cached, _, _ := inf.GetStore().GetByKey("ns/oa")
+			o := cached.(*metav1.PartialObjectMetadata).DeepCopy()
+			rv := o.ResourceVersion
+			o.Labels = map[string]string{"app": "db"}
+			if _, err := srv.Update(o); err != nil {
+				t.Fatal(err)
+			}
+			waitConverged(t, srv, run)
+			mu.Lock()
+			defer mu.Unlock()
+			var want []string
+			for _, w := range c.want {
+				want = append(want, strings.ReplaceAll(w, "RV", rv))
+			}
+			if !slices.Equal(calls, want) {
+				t.Errorf("compactions %v, want %v", calls, want)
+			}
+		})
+	}
+}

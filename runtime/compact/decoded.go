@@ -1,0 +1,143 @@
+package compact
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Decoded is the contract between a decoder that hands over the objects
+// it decodes already compact (runtime/jsonwatch's Watcher, on its
+// stream's goroutine) and the informer that caches them, which then does
+// not compact them again:
+//
+//   - the informer, when it starts and only when it compacts its objects
+//     with no transform before compaction, enables it (Enable) with its
+//     key function, its queue's hint (the previous version of a key, see
+//     runtime/cache's DeltaFIFO) and its own compaction;
+//   - the decoder, once an object is decoded, calls Compact: the object
+//     is compacted by the informer's compaction against the hint it will
+//     get, the same walks and Table, so its parts come out of the decoder
+//     shared exactly as the informer would share them (the update walk's
+//     taking of the previous version's equal parts included), the
+//     canonical copies registered in the Table and its Guard the same
+//     way. The hint is the object of the newest event of the same key
+//     this Decoded compacted, when it remembers one (the informer queues
+//     that event before this one, but may not have yet: a stream decodes
+//     one event ahead of the reflector), else the queue's;
+//   - the informer, before it compacts an object, asks Compacted with the
+//     hint it has: true when Compact compacted that very object against
+//     that very hint, and the informer skips its compaction. Any other
+//     object, or the same one against another hint (a relist replaced the
+//     key in between), is compacted as before: walking a compact object
+//     changes nothing that is already shared.
+//
+// Objects are recognized by identity (the pointer the decoder returned),
+// never by type or content. A Decoded remembers the last decodedSlots
+// objects it compacted, holding them until newer ones push them out, so
+// none of them can be freed and its address reused while remembered.
+//
+// The zero Decoded is ready, disabled. All methods are safe for
+// concurrent use.
+type Decoded struct {
+	// on holds the informer's functions once enabled.
+	on atomic.Pointer[decodedConfig]
+	// mu guards slots and next.
+	mu sync.Mutex
+	// slots, guarded by mu, are the objects Compact compacted, oldest at
+	// next; next, guarded by mu, is the slot the next one takes.
+	slots [decodedSlots]decodedSlot
+	next  int
+}
+
+// decodedSlots bounds the objects a Decoded remembers: a watch stream
+// decodes one event ahead of the reflector that queues the last one.
+const decodedSlots = 8
+
+type decodedConfig struct {
+	key        func(obj any) (string, error)
+	hint       func(key string) any
+	compaction func(obj, old any)
+}
+
+// decodedSlot is one object Compact compacted: its key, the hint it was
+// compacted against, whether its event deletes the key, and whether the
+// informer asked for it (Compacted) already.
+type decodedSlot struct {
+	key           string
+	obj, hint     any
+	deleted, seen bool
+}
+
+// Enable makes Compact compact objects with compaction, against the hint
+// the informer will give them: hint(key) (nil for none) for an object of
+// key (key(obj)). The informer calls it once, before it starts watching.
+func (c *Decoded) Enable(key func(obj any) (string, error), hint func(key string) any, compaction func(obj, old any)) {
+	c.on.Store(&decodedConfig{key: key, hint: hint, compaction: compaction})
+}
+
+// Enabled reports whether Compact compacts.
+func (c *Decoded) Enabled() bool { return c != nil && c.on.Load() != nil }
+
+// Compact compacts obj, an object the caller just decoded and still
+// holds alone, as the informer that enabled c would, and marks it;
+// deleted tells that obj's event deletes it. It does nothing before
+// Enable, nor for an object without a key. c may be nil.
+func (c *Decoded) Compact(obj any, deleted bool) {
+	if c == nil || obj == nil {
+		return
+	}
+	cfg := c.on.Load()
+	if cfg == nil {
+		return
+	}
+	key, err := cfg.key(obj)
+	if err != nil {
+		return
+	}
+	hint, known := c.pending(key)
+	if !known {
+		hint = cfg.hint(key)
+	}
+	cfg.compaction(obj, hint)
+	c.mu.Lock()
+	c.slots[c.next] = decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted}
+	c.next = (c.next + 1) % decodedSlots
+	c.mu.Unlock()
+}
+
+// pending returns the hint the informer will give the next object of key
+// when c remembers an object of key: that object, or nil after a
+// deletion.
+func (c *Decoded) pending(key string) (hint any, known bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range decodedSlots {
+		s := &c.slots[(c.next+decodedSlots-1-i)%decodedSlots] // newest first
+		if s.obj != nil && s.key == key {
+			if s.deleted {
+				return nil, true
+			}
+			return s.obj, true
+		}
+	}
+	return nil, false
+}
+
+// Compacted reports whether Compact compacted obj against hint and the
+// informer did not ask for obj before. Objects are compared by identity:
+// the decoder's are pointers. c may be nil.
+func (c *Decoded) Compacted(obj, hint any) bool {
+	if c == nil || obj == nil || c.on.Load() == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.slots {
+		s := &c.slots[i]
+		if s.obj == obj && !s.seen {
+			s.seen = true
+			return s.hint == hint
+		}
+	}
+	return false
+}

@@ -1,0 +1,127 @@
+package compact
+
+import (
+	"errors"
+	"testing"
+)
+
+type decodedObj struct{ key, value string }
+
+// decodedInformer is the informer side of a Decoded: a cache of objects
+// by key, and the compactions it was asked for.
+type decodedInformer struct {
+	cache     map[string]any
+	compacted []decodedCall
+}
+
+type decodedCall struct{ obj, old any }
+
+func (i *decodedInformer) enable(c *Decoded) {
+	c.Enable(func(obj any) (string, error) {
+		if o := obj.(*decodedObj); o.key != "" {
+			return o.key, nil
+		}
+		return "", errors.New("no key")
+	}, func(key string) any {
+		if old, ok := i.cache[key]; ok {
+			return old
+		}
+		return nil
+	}, func(obj, old any) { i.compacted = append(i.compacted, decodedCall{obj, old}) })
+}
+
+func TestDecodedCompactsAgainstTheHintTheInformerWillGive(t *testing.T) {
+	cachedA := &decodedObj{key: "a", value: "cached"}
+	for _, c := range []struct {
+		name string
+		// run decodes objects (Compact) and returns the object the
+		// informer then prepares and the hint it has.
+		run  func(d *Decoded) (obj, hint any)
+		want bool
+	}{
+		{"a new key: no hint", func(d *Decoded) (any, any) {
+			o := &decodedObj{key: "b"}
+			d.Compact(o, false)
+			return o, nil
+		}, true},
+		{"a cached key: the cached version", func(d *Decoded) (any, any) {
+			o := &decodedObj{key: "a"}
+			d.Compact(o, false)
+			return o, cachedA
+		}, true},
+		{"a key whose previous event is not queued yet: that event's object", func(d *Decoded) (any, any) {
+			prev := &decodedObj{key: "a", value: "in flight"}
+			d.Compact(prev, false)
+			o := &decodedObj{key: "a"}
+			d.Compact(o, false)
+			return o, prev
+		}, true},
+		{"after a deletion in flight: no hint", func(d *Decoded) (any, any) {
+			d.Compact(&decodedObj{key: "a"}, true)
+			o := &decodedObj{key: "a"}
+			d.Compact(o, false)
+			return o, nil
+		}, true},
+		{"another hint at the informer (a relist in between): compacted again", func(d *Decoded) (any, any) {
+			o := &decodedObj{key: "a"}
+			d.Compact(o, false)
+			return o, &decodedObj{key: "a", value: "relisted"}
+		}, false},
+		{"an object the decoder did not compact", func(d *Decoded) (any, any) {
+			d.Compact(&decodedObj{key: "a"}, false)
+			return &decodedObj{key: "a"}, cachedA
+		}, false},
+		{"an object without a key is left to the informer", func(d *Decoded) (any, any) {
+			o := &decodedObj{}
+			d.Compact(o, false)
+			return o, nil
+		}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			inf := &decodedInformer{cache: map[string]any{"a": cachedA}}
+			d := &Decoded{}
+			inf.enable(d)
+			obj, hint := c.run(d)
+			if got := d.Compacted(obj, hint); got != c.want {
+				t.Fatalf("Compacted = %v, want %v", got, c.want)
+			}
+			if d.Compacted(obj, hint) {
+				t.Error("Compacted is true a second time for one object")
+			}
+			if c.want {
+				last := inf.compacted[len(inf.compacted)-1]
+				if last.obj != obj || last.old != hint {
+					t.Errorf("compacted %v against %v, want against %v", last.obj, last.old, hint)
+				}
+			}
+		})
+	}
+}
+
+func TestDecodedDoesNothingUntilEnabled(t *testing.T) {
+	var nilDecoded *Decoded
+	nilDecoded.Compact(&decodedObj{key: "a"}, false)
+	if nilDecoded.Compacted(&decodedObj{key: "a"}, nil) || nilDecoded.Enabled() {
+		t.Fatal("a nil Decoded compacted")
+	}
+	d := &Decoded{}
+	o := &decodedObj{key: "a"}
+	d.Compact(o, false)
+	if d.Compacted(o, nil) || d.Enabled() {
+		t.Fatal("a Decoded compacted before Enable")
+	}
+}
+
+func TestDecodedForgetsTheOldestObjects(t *testing.T) {
+	inf := &decodedInformer{cache: map[string]any{}}
+	d := &Decoded{}
+	inf.enable(d)
+	first := &decodedObj{key: "first"}
+	d.Compact(first, false)
+	for i := range decodedSlots {
+		d.Compact(&decodedObj{key: string(rune('b' + i))}, false)
+	}
+	if d.Compacted(first, nil) {
+		t.Fatalf("an object %d compactions old is still remembered; %d are", decodedSlots, decodedSlots)
+	}
+}
