@@ -92,3 +92,53 @@ func BenchmarkJSONWatchEvent(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkJSONWatchDecodedEvent compares, on the same stream of MODIFIED
+// Widgets (each a new version of a cached one), the two places an
+// informer's compaction can run: after the decode, in the informer
+// ("decode+walk": the jsonwatch.Watcher decodes, the informer's queue
+// compacts each object against the cached version), and in the decoder
+// ("decoded": the Watcher's compact.Decoded compacts it on the stream's
+// goroutine with the same compaction and hint, and the informer skips
+// it). The cache is the widgetCache of json_watch_decoded_test.go, filled
+// with the stream's objects before the timer starts; one op is one event.
+//
+//	cd conformance && go test -run '^$' -bench JSONWatchDecodedEvent -benchmem -count 6 .
+func BenchmarkJSONWatchDecodedEvent(b *testing.B) {
+	const events = 200
+	stream := benchWidgetStream(b, events)
+	generated, _ := jsondecode.For[stablev1.Widget]()
+	codecs := crdscheme.Codecs.WithoutConversion()
+	for _, decoding := range []bool{false, true} {
+		b.Run(map[bool]string{false: "decode+walk", true: "decoded"}[decoding], func(b *testing.B) {
+			c := newWidgetCache(decoding)
+			jw := &jsonwatch.Watcher[stablev1.Widget, *stablev1.Widget]{
+				Open: func(context.Context, metav1.ListOptions) (io.ReadCloser, error) {
+					return io.NopCloser(strings.NewReader(stream)), nil
+				},
+				Kind: stablev1.SchemeGroupVersion.WithKind("Widget"), Codecs: codecs, Decode: generated, Table: c.table, Decoded: c.decoded,
+			}
+			run := func() int {
+				w, err := jw.WatchWithContext(context.Background(), metav1.ListOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for ev := range w.ResultChan() {
+					c.cache(ev)
+					n++
+				}
+				return n
+			}
+			run() // every key cached: each event is an update
+			n := 0
+			for b.Loop() {
+				n += run()
+			}
+			if n%events != 0 || c.skipped != n+events && decoding {
+				b.Fatalf("%d events, %d compacted by the decoder", n, c.skipped)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/event")
+		})
+	}
+}

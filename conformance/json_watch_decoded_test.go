@@ -135,27 +135,34 @@ func (c *widgetCache) watch(t *testing.T, stream string) []*stablev1.Widget {
 		t.Fatal(err)
 	}
 	var out []*stablev1.Widget
-	// One event at a time, as a reflector takes them: the stream decodes
-	// the next one only once this one is cached.
+	// One event at a time, as a reflector takes them; the stream decodes
+	// the next one meanwhile.
 	for ev := range w.ResultChan() {
-		obj := ev.Object.(*stablev1.Widget)
-		hint := c.hint(obj)
-		if c.decoded.Compacted(obj, hint) {
-			c.skipped++
-		} else {
-			c.compact(obj, hint)
-		}
-		key := obj.Namespace + "/" + obj.Name
-		c.mu.Lock()
-		if ev.Type == watch.Deleted {
-			delete(c.objects, key)
-		} else {
-			c.objects[key] = obj
-		}
-		c.mu.Unlock()
-		out = append(out, obj)
+		out = append(out, c.cache(ev))
 	}
 	return out
+}
+
+// cache compacts ev's object against the cached version of its key,
+// unless the decoder did, and caches it (deletes it for a DELETED
+// event), as an informer's queue and cache do.
+func (c *widgetCache) cache(ev watch.Event) *stablev1.Widget {
+	obj := ev.Object.(*stablev1.Widget)
+	hint := c.hint(obj)
+	if c.decoded.Compacted(obj, hint) {
+		c.skipped++
+	} else {
+		c.compact(obj, hint)
+	}
+	key := obj.Namespace + "/" + obj.Name
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ev.Type == watch.Deleted {
+		delete(c.objects, key)
+	} else {
+		c.objects[key] = obj
+	}
+	return obj
 }
 
 // widgetParts are the addresses of the parts of w a compaction may share

@@ -3,6 +3,7 @@ package compact
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Decoded is the contract between a decoder that hands over the objects
@@ -33,25 +34,33 @@ import (
 //
 // Objects are recognized by identity (the pointer the decoder returned),
 // never by type or content. A Decoded remembers the last decodedSlots
-// objects it compacted, holding them until newer ones push them out, so
-// none of them can be freed and its address reused while remembered.
+// objects it compacted (more than the objects a reflector takes before
+// it queues them: a first list's batch), holding them until newer ones
+// push them out, so none of them can be freed and its address reused
+// while remembered.
 //
 // The zero Decoded is ready, disabled. All methods are safe for
 // concurrent use.
 type Decoded struct {
 	// on holds the informer's functions once enabled.
 	on atomic.Pointer[decodedConfig]
-	// mu guards slots and next.
+	// mu guards slots, next, byObject and byKey.
 	mu sync.Mutex
-	// slots, guarded by mu, are the objects Compact compacted, oldest at
-	// next; next, guarded by mu, is the slot the next one takes.
-	slots [decodedSlots]decodedSlot
+	// slots, guarded by mu, are the objects Compact compacted, a ring
+	// made by Enable whose oldest is at next; next, guarded by mu, is the
+	// slot the next one takes.
+	slots []decodedSlot
 	next  int
+	// byObject and byKey, guarded by mu, index slots by object identity
+	// and by key (the newest slot of a key).
+	byObject map[identity]int
+	byKey    map[string]int
 }
 
-// decodedSlots bounds the objects a Decoded remembers: a watch stream
-// decodes one event ahead of the reflector that queues the last one.
-const decodedSlots = 8
+// decodedSlots bounds the objects a Decoded remembers: above the 256
+// objects of a first list's batch (runtime/cache) that a reflector
+// decodes before it queues them.
+const decodedSlots = 1024
 
 type decodedConfig struct {
 	key        func(obj any) (string, error)
@@ -68,10 +77,21 @@ type decodedSlot struct {
 	deleted, seen bool
 }
 
+// identity is an interface value's two words: equal for the same
+// pointer of the same type, and comparable whatever the value (two
+// interfaces holding non-pointer values never compare equal by it).
+type identity [2]unsafe.Pointer
+
+func identityOf(v any) identity { return *(*identity)(unsafe.Pointer(&v)) }
+
 // Enable makes Compact compact objects with compaction, against the hint
 // the informer will give them: hint(key) (nil for none) for an object of
 // key (key(obj)). The informer calls it once, before it starts watching.
 func (c *Decoded) Enable(key func(obj any) (string, error), hint func(key string) any, compaction func(obj, old any)) {
+	c.mu.Lock()
+	c.slots, c.next = make([]decodedSlot, decodedSlots), 0
+	c.byObject, c.byKey = make(map[identity]int), make(map[string]int)
+	c.mu.Unlock()
 	c.on.Store(&decodedConfig{key: key, hint: hint, compaction: compaction})
 }
 
@@ -99,10 +119,24 @@ func (c *Decoded) Compact(obj any, deleted bool) {
 		hint = cfg.hint(key)
 	}
 	cfg.compaction(obj, hint)
+	c.remember(decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted})
+}
+
+// remember puts s in the oldest slot.
+func (c *Decoded) remember(s decodedSlot) {
 	c.mu.Lock()
-	c.slots[c.next] = decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted}
-	c.next = (c.next + 1) % decodedSlots
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	i := c.next
+	if old := &c.slots[i]; old.obj != nil {
+		delete(c.byObject, identityOf(old.obj))
+		if c.byKey[old.key] == i {
+			delete(c.byKey, old.key)
+		}
+	}
+	c.slots[i] = s
+	c.byObject[identityOf(s.obj)] = i
+	c.byKey[s.key] = i
+	c.next = (i + 1) % len(c.slots)
 }
 
 // pending returns the hint the informer will give the next object of key
@@ -111,33 +145,30 @@ func (c *Decoded) Compact(obj any, deleted bool) {
 func (c *Decoded) pending(key string) (hint any, known bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for i := range decodedSlots {
-		s := &c.slots[(c.next+decodedSlots-1-i)%decodedSlots] // newest first
-		if s.obj != nil && s.key == key {
-			if s.deleted {
-				return nil, true
-			}
-			return s.obj, true
-		}
+	i, ok := c.byKey[key]
+	switch {
+	case !ok:
+		return nil, false
+	case c.slots[i].deleted:
+		return nil, true
 	}
-	return nil, false
+	return c.slots[i].obj, true
 }
 
 // Compacted reports whether Compact compacted obj against hint and the
-// informer did not ask for obj before. Objects are compared by identity:
-// the decoder's are pointers. c may be nil.
+// informer did not ask for obj before. Objects and hints are compared by
+// identity. c may be nil.
 func (c *Decoded) Compacted(obj, hint any) bool {
 	if c == nil || obj == nil || c.on.Load() == nil {
 		return false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for i := range c.slots {
-		s := &c.slots[i]
-		if s.obj == obj && !s.seen {
-			s.seen = true
-			return s.hint == hint
-		}
+	i, ok := c.byObject[identityOf(obj)]
+	if !ok || c.slots[i].seen {
+		return false
 	}
-	return false
+	s := &c.slots[i]
+	s.seen = true
+	return identityOf(s.hint) == identityOf(hint)
 }
