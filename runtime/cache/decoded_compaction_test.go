@@ -80,23 +80,11 @@ func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
 			}
 			srv := newModelServer()
 			addLabelled(t, srv, 1)
-			decoded := &compact.Decoded{}
-			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: compactor, Decoded: decoded, Clock: newAutoClock(100 * time.Millisecond)}
-			inf := NewSharedIndexInformerWithOptions(decodingServer{srv, decoded, &inDecoder}, &metav1.PartialObjectMetadata{}, opts).(*sharedIndexInformer)
-			if c.transform != nil {
-				if err := inf.SetTransform(c.transform); err != nil {
-					t.Fatal(err)
-				}
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			run := &informerRun{sharedIndexInformer: inf, cancel: cancel, done: make(chan struct{}), clock: opts.Clock.(*autoClock)}
-			go func() {
-				defer close(run.done)
-				inf.RunWithContext(ctx)
-			}()
+			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: compactor, Decoded: &compact.Decoded{}}
+			run := startDecodingInformer(t, srv, opts, c.transform, &inDecoder)
 			defer run.stop(t)
 			waitConverged(t, srv, run)
-			cached, _, _ := inf.GetStore().GetByKey("ns/oa")
+			cached, _, _ := run.GetStore().GetByKey("ns/oa")
 			o := cached.(*metav1.PartialObjectMetadata).DeepCopy()
 			rv := o.ResourceVersion
 			o.Labels = map[string]string{"app": "db"}
@@ -115,4 +103,26 @@ func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startDecodingInformer runs a fresh informer over srv whose watch
+// compacts through opts.Decoded (decodingServer), with transform set
+// before Run when not nil.
+func startDecodingInformer(t *testing.T, srv *modelServer, opts SharedIndexInformerOptions, transform TransformFunc, inDecoder *atomic.Bool) *informerRun {
+	t.Helper()
+	clk := newAutoClock(100 * time.Millisecond)
+	opts.Clock = clk
+	inf := NewSharedIndexInformerWithOptions(decodingServer{srv, opts.Decoded, inDecoder}, &metav1.PartialObjectMetadata{}, opts).(*sharedIndexInformer)
+	if transform != nil {
+		if err := inf.SetTransform(transform); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &informerRun{sharedIndexInformer: inf, cancel: cancel, done: make(chan struct{}), clock: clk}
+	go func() {
+		defer close(run.done)
+		inf.RunWithContext(ctx)
+	}()
+	return run
 }

@@ -237,7 +237,12 @@
 //	                              cache); it waits for a writer, never
 //	                              skips. The compaction hint of a watch
 //	                              event reads it (PeekByKey) with no
-//	                              DeltaFIFO lock held
+//	                              DeltaFIFO lock held, on the reflector's
+//	                              goroutine or, for objects a watch's
+//	                              decoder compacts, on the stream's
+//	                              (decoded_compaction.go)
+//	compact.Decoded.mu            a leaf: objects the decoder compacted,
+//	                              never held while another lock is taken
 //
 // No DeltaFIFO lock is held while an informer lock is taken: popBatch
 // releases DeltaFIFO.mu before the batch is applied under applyMu. Each

@@ -30,53 +30,60 @@ func (i *decodedInformer) enable(c *Decoded) {
 	}, func(obj, old any) { i.compacted = append(i.compacted, decodedCall{obj, old}) })
 }
 
+// decodedCase decodes objects (Compact) in run, which returns the object
+// the informer then prepares and the hint it has; want is Compacted's
+// answer.
+type decodedCase struct {
+	name string
+	run  func(d *Decoded) (obj, hint any)
+	want bool
+}
+
+// cachedA is the cached object of key "a" in TestDecodedCompactsAgainstTheHintTheInformerWillGive.
+var cachedA = &decodedObj{key: "a", value: "cached"}
+
+var decodedCases = []decodedCase{
+	{"a new key: no hint", func(d *Decoded) (any, any) {
+		o := &decodedObj{key: "b"}
+		d.Compact(o, false)
+		return o, nil
+	}, true},
+	{"a cached key: the cached version", func(d *Decoded) (any, any) {
+		o := &decodedObj{key: "a"}
+		d.Compact(o, false)
+		return o, cachedA
+	}, true},
+	{"a key whose previous event is not queued yet: that event's object", func(d *Decoded) (any, any) {
+		prev := &decodedObj{key: "a", value: "in flight"}
+		d.Compact(prev, false)
+		o := &decodedObj{key: "a"}
+		d.Compact(o, false)
+		return o, prev
+	}, true},
+	{"after a deletion in flight: no hint", func(d *Decoded) (any, any) {
+		d.Compact(&decodedObj{key: "a"}, true)
+		o := &decodedObj{key: "a"}
+		d.Compact(o, false)
+		return o, nil
+	}, true},
+	{"another hint at the informer (a relist in between): compacted again", func(d *Decoded) (any, any) {
+		o := &decodedObj{key: "a"}
+		d.Compact(o, false)
+		return o, &decodedObj{key: "a", value: "relisted"}
+	}, false},
+	{"an object the decoder did not compact", func(d *Decoded) (any, any) {
+		d.Compact(&decodedObj{key: "a"}, false)
+		return &decodedObj{key: "a"}, cachedA
+	}, false},
+	{"an object without a key is left to the informer", func(d *Decoded) (any, any) {
+		o := &decodedObj{}
+		d.Compact(o, false)
+		return o, nil
+	}, false},
+}
+
 func TestDecodedCompactsAgainstTheHintTheInformerWillGive(t *testing.T) {
-	cachedA := &decodedObj{key: "a", value: "cached"}
-	for _, c := range []struct {
-		name string
-		// run decodes objects (Compact) and returns the object the
-		// informer then prepares and the hint it has.
-		run  func(d *Decoded) (obj, hint any)
-		want bool
-	}{
-		{"a new key: no hint", func(d *Decoded) (any, any) {
-			o := &decodedObj{key: "b"}
-			d.Compact(o, false)
-			return o, nil
-		}, true},
-		{"a cached key: the cached version", func(d *Decoded) (any, any) {
-			o := &decodedObj{key: "a"}
-			d.Compact(o, false)
-			return o, cachedA
-		}, true},
-		{"a key whose previous event is not queued yet: that event's object", func(d *Decoded) (any, any) {
-			prev := &decodedObj{key: "a", value: "in flight"}
-			d.Compact(prev, false)
-			o := &decodedObj{key: "a"}
-			d.Compact(o, false)
-			return o, prev
-		}, true},
-		{"after a deletion in flight: no hint", func(d *Decoded) (any, any) {
-			d.Compact(&decodedObj{key: "a"}, true)
-			o := &decodedObj{key: "a"}
-			d.Compact(o, false)
-			return o, nil
-		}, true},
-		{"another hint at the informer (a relist in between): compacted again", func(d *Decoded) (any, any) {
-			o := &decodedObj{key: "a"}
-			d.Compact(o, false)
-			return o, &decodedObj{key: "a", value: "relisted"}
-		}, false},
-		{"an object the decoder did not compact", func(d *Decoded) (any, any) {
-			d.Compact(&decodedObj{key: "a"}, false)
-			return &decodedObj{key: "a"}, cachedA
-		}, false},
-		{"an object without a key is left to the informer", func(d *Decoded) (any, any) {
-			o := &decodedObj{}
-			d.Compact(o, false)
-			return o, nil
-		}, false},
-	} {
+	for _, c := range decodedCases {
 		t.Run(c.name, func(t *testing.T) {
 			inf := &decodedInformer{cache: map[string]any{"a": cachedA}}
 			d := &Decoded{}

@@ -17,7 +17,9 @@
 // Every object a reflector stores (listed pages, watch-list events, watch
 // events, relists) passes through the informer's transform before it is
 // queued, so a full-size decoded object never outlives its decode by more
-// than a page of a list.
+// than a page of a list. A watch's decoder may compact its objects
+// itself, with the informer's compaction and hint, before it hands them
+// over (Decoded, decoded.go): the informer then skips them.
 //
 // # Walks
 //
