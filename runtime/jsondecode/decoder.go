@@ -39,6 +39,9 @@ type Decoder struct {
 	// (DecodeEvent); folded records one.
 	typeDepth int
 	folded    bool
+	// itemsDepth, when not 0, is the nesting depth of a list's items
+	// (DecodeList): each object starting there gets its own object number.
+	itemsDepth int
 }
 
 // options are the tokenizer's options for sigs.k8s.io/json's (encoding/json
@@ -102,7 +105,7 @@ func (d *Decoder) reset(data []byte, t *compact.Table) {
 	d.dec.Reset(&d.src, options...)
 	d.table, d.err = t, nil
 	d.object = 0
-	d.typeDepth, d.folded = 0, false
+	d.typeDepth, d.folded, d.itemsDepth = 0, false, 0
 	if t != nil {
 		d.object = compact.DecodedObject()
 	}
@@ -200,6 +203,7 @@ func (d *Decoder) Null() bool {
 func (d *Decoder) Object() bool {
 	switch d.peek() {
 	case '{':
+		d.nextItem()
 		d.token()
 		return d.err == nil
 	case 'n':

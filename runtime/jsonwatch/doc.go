@@ -34,4 +34,26 @@
 // or unusual frame) is decoded by client-go's decoders, for client-go's
 // object or error; a stream in another format (protobuf or CBOR, for a
 // client configured for it) is decoded as client-go decodes it.
+//
+// # Lists
+//
+//	Reflector --ListWithContext--> Lister --Get--> GetList(REST client): the typed List's request --> rest.Result
+//	                                  |                                                                 |
+//	                                  |  (ErrNoStream: a fake or wrapped clientset; no decoder)         v
+//	                                  +--List--> typed client's List          JSON body of the list's kind?
+//	                                                                           |  yes: jsondecode.DecodeList (generated)
+//	                                                                           |  no, or any doubt: Result.Into (client-go's)
+//	                                                                           v
+//	                                                             the page (items, resourceVersion, continue) --> Reflector
+//
+// A generated informer lists through a Lister (lister.go): GetList
+// (list_request.go) sends the request the typed client's List sends,
+// through the same REST client calls (so throttling, retries, timeouts and
+// the error of a failed request are client-go's), and a JSON page of the
+// list's kind is decoded by the list's generated decoder, each item's
+// strings interned as a watch event's are. Anything else (an error
+// status such as 410 Expired on a continue token, another format, a body
+// the fast path does not certainly decode as client-go does) is decoded
+// by the response's own client-go decoding, for client-go's list or
+// error from the same response.
 package jsonwatch

@@ -143,12 +143,30 @@ func NewTypedGadgetInformerWithOptions(client versioned.Interface, options inter
 func newGadgetInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "gadgets"}
 	tweakListOptions := options.TweakListOptions
-	// Watches decode the server's JSON stream with this version's
-	// generated decoder (see jsonwatch.Watcher), through the typed client
-	// where they cannot or options.DisableGeneratedDecoders says so.
+	// Lists and watches decode the server's JSON with this version's
+	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
+	// through the typed client where they cannot or
+	// options.DisableGeneratedDecoders says so.
 	var decoder jsondecode.Func[stablev1.Gadget]
+	var listDecoder jsondecode.Func[stablev1.GadgetList]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = jsondecode.For[stablev1.Gadget]()
+		listDecoder, _ = jsondecode.For[stablev1.GadgetList]()
+	}
+	listGadgets := &jsonwatch.Lister[stablev1.GadgetList, *stablev1.GadgetList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.StableV1().RESTClient(), "gadgets", metav1.NamespaceAll, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*stablev1.GadgetList, error) {
+			return client.StableV1().Gadgets().List(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("GadgetList"),
+		Decode: listDecoder,
+		Table:  compact.Default(),
 	}
 	// The watch's decoder hands over its objects compact when the
 	// informer compacts them (compact.Decoded): no walk after the decode.
@@ -176,7 +194,7 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.StableV1().Gadgets().List(ctx, opts)
+				return listGadgets.ListWithContext(ctx, opts)
 			},
 			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {

@@ -144,12 +144,30 @@ func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace str
 func newWidgetInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "widgets"}
 	tweakListOptions := options.TweakListOptions
-	// Watches decode the server's JSON stream with this version's
-	// generated decoder (see jsonwatch.Watcher), through the typed client
-	// where they cannot or options.DisableGeneratedDecoders says so.
+	// Lists and watches decode the server's JSON with this version's
+	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
+	// through the typed client where they cannot or
+	// options.DisableGeneratedDecoders says so.
 	var decoder jsondecode.Func[stablev1.Widget]
+	var listDecoder jsondecode.Func[stablev1.WidgetList]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = jsondecode.For[stablev1.Widget]()
+		listDecoder, _ = jsondecode.For[stablev1.WidgetList]()
+	}
+	listWidgets := &jsonwatch.Lister[stablev1.WidgetList, *stablev1.WidgetList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.StableV1().RESTClient(), "widgets", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*stablev1.WidgetList, error) {
+			return client.StableV1().Widgets(namespace).List(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("WidgetList"),
+		Decode: listDecoder,
+		Table:  compact.Default(),
 	}
 	// The watch's decoder hands over its objects compact when the
 	// informer compacts them (compact.Decoded): no walk after the decode.
@@ -177,7 +195,7 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.StableV1().Widgets(namespace).List(ctx, opts)
+				return listWidgets.ListWithContext(ctx, opts)
 			},
 			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {

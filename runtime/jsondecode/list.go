@@ -1,0 +1,50 @@
+package jsondecode
+
+import (
+	"bytes"
+
+	"github.com/informer-gen/informer-gen/runtime/compact"
+)
+
+// listItemsDepth is the tokenizer's nesting depth (jsontext's StackDepth)
+// inside a list's "items" array: the top-level object is 1, the array 2.
+const listItemsDepth = 2
+
+// DecodeList decodes data, a LIST response's body as a Kubernetes server
+// writes it (one JSON object, a list kind), into p with fn, the list's
+// generated decoder, interning strings in t (none when t is nil). Each
+// object the list holds is decoded as an object of its own for the
+// table's admission (its own compact.DecodedObject number, as a watch
+// event's object has), so strings that repeat across the page's items
+// are shared as they would be across events.
+//
+// ok is true only when the body takes the shape whose result is
+// certainly what apimachinery's JSON serializer makes of it once the
+// caller checked the list's kind: decoded by fn without error, nothing
+// but white space after it, and no member of the top-level object named
+// "kind" or "apiVersion" in another case (apimachinery finds an object's
+// kind case-insensitively, encoding/json's way, while fn decodes
+// case-sensitively). Otherwise *p holds whatever was decoded and the
+// caller decodes the body as client-go does, for its result or error.
+func DecodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table) (ok bool) {
+	d := decoders.Get().(*Decoder)
+	d.reset(data, t)
+	d.typeDepth = 1
+	if t != nil {
+		d.itemsDepth = listItemsDepth
+	}
+	fn(d, p)
+	ok = !d.folded && d.finish() == nil
+	d.dec.Reset(bytes.NewReader(nil))
+	d.src, d.table = bytes.Buffer{}, nil
+	decoders.Put(d)
+	return ok
+}
+
+// nextItem gives the object that starts at the decoder's position its own
+// object number when it is an item of the list DecodeList decodes.
+func (d *Decoder) nextItem() {
+	if d.itemsDepth != 0 && d.dec.StackDepth() == d.itemsDepth {
+		d.object = compact.DecodedObject()
+	}
+}

@@ -1,0 +1,104 @@
+package jsonwatch
+
+import (
+	"context"
+	"mime"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/informer-gen/informer-gen/runtime/compact"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
+)
+
+// Lister lists objects through the LIST request it sends with the
+// clientset's REST client (GetList), and decodes a JSON response itself:
+// the page, its ListMeta (resourceVersion, continue, remainingItemCount)
+// and its items, decoded once by the list's generated decoder Decode,
+// straight from the response body, each item's strings interned as a
+// watch event's are. Where client-go would get another object or an
+// error (an error status, a response in another format, a malformed
+// body, a list of another kind), the response is decoded as client-go
+// decodes it (Response.Into): the same object, the same error, from the
+// same response.
+//
+// Generated informers of JSON types, when informer-gen generated their
+// decoders, list through one, with Get calling GetList with the
+// clientset's REST client and List the typed client's:
+//
+//	listWidgets := &jsonwatch.Lister[stablev1.WidgetList, *stablev1.WidgetList]{Get: get, List: typed, Kind: gvk, Decode: decodeWidgetList, Table: compact.Default()}
+//	lw.ListWithContextFunc = listWidgets.ListWithContext
+//
+// Paging (Limit, Continue) and its errors (410 Expired on a continue
+// token, which the Reflector answers with a full list) are the server's
+// and client-go's: the options are sent as the typed List sends them and
+// a Status error is the one client-go returns.
+//
+// A Lister is safe for concurrent use; its fields must not change after
+// the first ListWithContext.
+type Lister[L any, PL Object[L]] struct {
+	// Get sends the typed List's request (GetList), or returns
+	// ErrNoStream when the client cannot (a fake clientset, a wrapped
+	// one).
+	Get func(ctx context.Context, options metav1.ListOptions) (Response, error)
+	// List is the typed client's List.
+	List func(ctx context.Context, options metav1.ListOptions) (PL, error)
+	// Kind is L's group, version and kind: a JSON response of this kind
+	// is decoded by Decode.
+	Kind schema.GroupVersionKind
+	// Decode is L's generated JSON decoder (jsondecode.For); nil makes
+	// every list the typed client's.
+	Decode jsondecode.Func[L]
+	// Table interns the strings Decode decodes (the informer's
+	// compaction table); nil interns nothing.
+	Table *compact.Table
+}
+
+// ListWithContext lists one page; it is a runtime/cache
+// ListWithContextFunc. As the typed List, it returns the list (empty,
+// not nil) with an error.
+func (l *Lister[L, PL]) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	if l.Decode == nil {
+		return l.List(ctx, options)
+	}
+	res, err := l.Get(ctx, options)
+	if err != nil {
+		// ErrNoStream: the typed client lists, with client-go's request.
+		return l.List(ctx, options)
+	}
+	if list, ok := l.decode(res); ok {
+		return list, nil
+	}
+	list := PL(new(L))
+	return list, res.Into(list)
+}
+
+// decode decodes res with the generated decoder when it is a JSON
+// response of L's kind whose decoding is certainly client-go's
+// (jsondecode.DecodeList, then the list's kind is L's); the list then
+// has an empty TypeMeta, as client-go's decoder leaves it.
+func (l *Lister[L, PL]) decode(res Response) (PL, bool) {
+	if res.Err != nil || !isJSON(res.ContentType) {
+		return nil, false
+	}
+	list := PL(new(L))
+	if !jsondecode.DecodeList(res.Body, (*L)(list), l.Decode, l.Table) {
+		return nil, false
+	}
+	// apimachinery finds the list's kind as GroupVersionKind parses it;
+	// WithoutVersionDecoder then clears it.
+	kind := list.GetObjectKind()
+	if kind.GroupVersionKind() != l.Kind {
+		return nil, false
+	}
+	kind.SetGroupVersionKind(schema.GroupVersionKind{})
+	return list, true
+}
+
+// isJSON reports whether contentType is JSON's media type, the one the
+// REST client decodes with the clientset's JSON serializer.
+func isJSON(contentType string) bool {
+	mediaType, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mediaType == runtime.ContentTypeJSON
+}
