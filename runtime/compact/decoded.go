@@ -33,11 +33,13 @@ import (
 //     changes nothing that is already shared.
 //
 // Objects are recognized by identity (the pointer the decoder returned),
-// never by type or content. A Decoded remembers the last decodedSlots
-// objects it compacted (more than the objects a reflector takes before
-// it queues them: a first list's batch), holding them until newer ones
-// push them out, so none of them can be freed and its address reused
-// while remembered.
+// never by type or content. A Decoded remembers at most the last
+// decodedSlots objects it compacted (more than the objects a reflector
+// takes before it queues them: a first list's batch; an object the
+// reflector drops is pushed out by newer ones), holding them so that none
+// can be freed and its address reused while remembered, and of the
+// objects the informer took only the newest of each key, which the
+// informer's cache holds too.
 //
 // The zero Decoded is ready, disabled. All methods are safe for
 // concurrent use.
@@ -70,7 +72,10 @@ type decodedConfig struct {
 
 // decodedSlot is one object Compact compacted: its key, the hint it was
 // compacted against, whether its event deletes the key, and whether the
-// informer asked for it (Compacted) already.
+// informer took it (Compacted). A taken slot stays the key's pending
+// hint (pending) until the key's next event: the informer may not have
+// queued it yet. It holds no object for a deletion, and the object the
+// cache holds for the key otherwise.
 type decodedSlot struct {
 	key           string
 	obj, hint     any
@@ -126,9 +131,17 @@ func (c *Decoded) Compact(obj any, deleted bool) {
 func (c *Decoded) remember(s decodedSlot) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if j, ok := c.byKey[s.key]; ok && c.slots[j].seen {
+		// The key's previous event is the informer's now, and no
+		// longer its next hint: let it go.
+		c.slots[j] = decodedSlot{}
+		delete(c.byKey, s.key)
+	}
 	i := c.next
-	if old := &c.slots[i]; old.obj != nil {
-		delete(c.byObject, identityOf(old.obj))
+	if old := &c.slots[i]; old.key != "" {
+		if !old.seen {
+			delete(c.byObject, identityOf(old.obj))
+		}
 		if c.byKey[old.key] == i {
 			delete(c.byKey, old.key)
 		}
@@ -165,10 +178,18 @@ func (c *Decoded) Compacted(obj, hint any) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	i, ok := c.byObject[identityOf(obj)]
-	if !ok || c.slots[i].seen {
+	if !ok {
 		return false
 	}
+	// The informer takes obj: no identity to keep, and for a deletion no
+	// object (only that the key's newest event deletes it, for pending).
 	s := &c.slots[i]
+	delete(c.byObject, identityOf(obj))
 	s.seen = true
-	return identityOf(s.hint) == identityOf(hint)
+	hinted := s.hint
+	s.hint = nil
+	if s.deleted {
+		s.obj = nil
+	}
+	return identityOf(hinted) == identityOf(hint)
 }

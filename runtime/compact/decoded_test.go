@@ -60,6 +60,22 @@ var decodedCases = []decodedCase{
 		d.Compact(o, false)
 		return o, prev
 	}, true},
+	{"a key whose previous event the informer took but may not have queued: that event's object", func(d *Decoded) (any, any) {
+		prev := &decodedObj{key: "a", value: "taken"}
+		d.Compact(prev, false)
+		d.Compacted(prev, cachedA)
+		o := &decodedObj{key: "a"}
+		d.Compact(o, false)
+		return o, prev
+	}, true},
+	{"after a deletion the informer took: no hint", func(d *Decoded) (any, any) {
+		gone := &decodedObj{key: "a"}
+		d.Compact(gone, true)
+		d.Compacted(gone, cachedA)
+		o := &decodedObj{key: "a"}
+		d.Compact(o, false)
+		return o, nil
+	}, true},
 	{"after a deletion in flight: no hint", func(d *Decoded) (any, any) {
 		d.Compact(&decodedObj{key: "a"}, true)
 		o := &decodedObj{key: "a"}
