@@ -7,6 +7,9 @@
 #      api/v1/zz_generated.compaction.go and walks/);
 #   2. informers, listers and compaction walks of k8s.io/api/core/v1 in
 #      internal/corev1gen (a module the benchmarks and e2e share);
+#   2a. informers, listers, JSON decoders and compaction walks of the
+#      Gateway API's v1 types in e2e/internal/gatewayapigen (scalebench's
+#      custom-resource benchmark);
 #   2b. the compaction walks of every k8s.io/api group version in
 #      controllerruntime/kubeapi (informer-gen --walks-only, go generate
 #      ./generate.go);
@@ -37,6 +40,8 @@ elif [ -f examples/crd/generate.go ]; then
 fi
 echo "update-codegen: internal/corev1gen (k8s.io/api/core/v1, go generate ./generate.go)" >&2
 (cd internal/corev1gen && go generate ./generate.go)
+echo "update-codegen: e2e/internal/gatewayapigen (sigs.k8s.io/gateway-api/apis/v1, go generate ./generate.go)" >&2
+(cd e2e/internal/gatewayapigen && go generate ./generate.go)
 echo "update-codegen: controllerruntime/kubeapi (k8s.io/api walks, go generate ./generate.go)" >&2
 (cd controllerruntime/kubeapi && go generate ./generate.go)
 echo "update-codegen: examples/kubebuilder (examples/kubebuilder/hack/update-codegen.sh)" >&2

@@ -9,6 +9,8 @@
 #   1b. the walks-only mode's golden output (generators/testdata/kubebuilder);
 #   2. internal/corev1gen (k8s.io/api core/v1, shared by bench and e2e)
 #      with informer-gen --verify-only;
+#   2a. e2e/internal/gatewayapigen (the Gateway API's v1 types, for
+#      scalebench's custom-resource benchmark) with informer-gen --verify-only;
 #   2b. controllerruntime/kubeapi (the walks of every k8s.io/api group
 #      version) with informer-gen --walks-only --verify-only;
 #   3. examples/crd: our informers and listers with informer-gen
@@ -53,6 +55,11 @@ fi
 echo "verify-codegen: internal/corev1gen" >&2
 if ! (cd internal/corev1gen && INFORMER_GEN_VERIFY=--verify-only go generate ./generate.go); then
   echo "verify-codegen: internal/corev1gen is out of date; run hack/update-codegen.sh" >&2
+  status=1
+fi
+echo "verify-codegen: e2e/internal/gatewayapigen" >&2
+if ! (cd e2e/internal/gatewayapigen && INFORMER_GEN_VERIFY=--verify-only go generate ./generate.go); then
+  echo "verify-codegen: e2e/internal/gatewayapigen is out of date; run hack/update-codegen.sh" >&2
   status=1
 fi
 echo "verify-codegen: controllerruntime/kubeapi" >&2
