@@ -80,9 +80,26 @@
 // parent if it does not hold exactly the pods whose uids are in it.
 // ours-paged-shard-N (not run by default) is the same over paged lists.
 //
+// Custom resources (routes.go, httproute.go, routevariant.go,
+// routereport.go): the httproute-* variants, run on their own, watch the
+// Gateway API's HTTPRoutes (gateway.networking.k8s.io/v1) over JSON
+// instead of Pods. The parent installs the HTTPRoute CRD the Gateway API
+// module ships (its standard channel's YAML, structural schema and CEL
+// rules as shipped) and writes N routes as a cluster's writers do: Helm
+// creates each (fieldValidation=Strict), the Gateway implementation
+// writes its status. httproute-client-go is the project's own generated
+// informer (sigs.k8s.io/gateway-api/pkg/client/informers);
+// httproute-ours informer-gen's, generated into e2e/internal/gatewayapigen
+// with --json-decoders, with runtime/factory's defaults;
+// httproute-ours-uncompacted and httproute-ours-nodecoder the same
+// without compaction (factory.WithoutCompaction) and without the
+// generated decoder (factory.WithoutGeneratedDecoders). They write the
+// section "Real kube-apiserver: custom resources" of docs/benchmarks.md.
+//
 // Usage (from e2e/):
 //
 //	go run ./cmd/scalebench [-pods 50000] [-rounds 3] [-events 2000] [-variants client-go,ours,...] [-out ../docs/benchmarks.md]
+//	go run ./cmd/scalebench -pods 50000 -variants httproute-client-go,httproute-ours,httproute-ours-uncompacted,httproute-ours-nodecoder
 //
 // or SCALE=1 ./hack/bench.sh (SCALE_PODS, SCALE_ROUNDS).
 package main

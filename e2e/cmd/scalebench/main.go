@@ -22,7 +22,7 @@ func main() {
 	namespaces := flag.Int("namespaces", 50, "namespaces to spread the pods over")
 	workers := flag.Int("workers", 32, "concurrent writers while creating the pods")
 	rounds := flag.Int("rounds", 3, "rounds of every variant, the order reversing each round")
-	variants := flag.String("variants", strings.Join(allVariants, ","), "comma-separated variants to run")
+	variants := flag.String("variants", strings.Join(allVariants, ","), "comma-separated variants to run; the custom-resource variants ("+strings.Join(routeVariants, ",")+") run on their own, and -pods is then the number of HTTPRoutes")
 	changes := flag.Int("changes", 200, "pods changed while an informer is cut off, before the compaction")
 	events := flag.Int("events", 2000, "pods changed while an informer's CPU time per watch event is measured")
 	out := flag.String("out", "", "Markdown file whose scalebench section to write (default: docs/benchmarks.md of the repository)")

@@ -17,8 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -72,6 +70,11 @@ type measurement struct {
 
 // results are every measurement of a run.
 type results struct {
+	// Resource is what the run wrote and watched: "pods", or
+	// "httproutes" for the httproute-* variants.
+	Resource string `json:",omitempty"`
+	// LoadAverages are /proc/loadavg when the run began and ended.
+	LoadAverages []string `json:",omitempty"`
 	// Pods, Namespaces and Rounds are the size of the run.
 	Pods, Namespaces, Rounds int
 	// Changes is the number of pods changed before each compaction;
@@ -96,6 +99,11 @@ type results struct {
 // every round.
 func run(ctx context.Context, opts options) (*results, error) {
 	start := time.Now()
+	resource, err := resourceOf(opts.Variants)
+	if err != nil {
+		return nil, err
+	}
+	startLoad := loadAverage()
 	c, err := cluster.Start(ctx, cluster.Options{
 		Binaries: opts.Binaries, DisableWatchCache: true,
 		// Server-side selection for the ours-shard-N variants.
@@ -116,28 +124,33 @@ func run(ctx context.Context, opts options) (*results, error) {
 	if err != nil {
 		return nil, err
 	}
-	pop := newPopulation(opts.Pods, opts.Namespaces)
+	pop, err := newWorkload(resource, admin, cs, opts)
+	if err != nil {
+		return nil, err
+	}
 	t := time.Now()
-	if err := pop.create(ctx, cs, opts.Workers); err != nil {
+	if err := pop.create(ctx, opts.Workers); err != nil {
 		return nil, err
 	}
 	res := &results{
-		Pods: opts.Pods, Namespaces: len(pop.namespaces), Rounds: opts.Rounds, Changes: opts.Changes, Events: opts.Events, Variants: opts.Variants,
+		Resource: resource, Pods: opts.Pods, Namespaces: pop.namespaceCount(), Rounds: opts.Rounds, Changes: opts.Changes, Events: opts.Events, Variants: opts.Variants,
 		PerVariant: map[string][]measurement{}, PopulateSeconds: time.Since(t).Seconds(), Started: start, Commit: gitCommit(),
+		LoadAverages: []string{startLoad},
 	}
-	if res.Managers, err = managersOf(ctx, cs, pop); err != nil {
+	if res.Managers, err = managersOf(ctx, pop); err != nil {
 		return nil, err
 	}
 	if err := measureRounds(ctx, c, cs, pop, opts, res); err != nil {
 		return nil, err
 	}
 	res.Duration = time.Since(start)
+	res.LoadAverages = append(res.LoadAverages, loadAverage())
 	return res, nil
 }
 
 // measureRounds runs every variant of opts in every round into res, and
 // checks that each sharded one cached exactly its shard's pods.
-func measureRounds(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pop population, opts options, res *results) error {
+func measureRounds(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pop workload, opts options, res *results) error {
 	uids, err := podUIDs(ctx, cs)
 	if err != nil {
 		return err
@@ -183,27 +196,27 @@ func measureRounds(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interf
 
 // managersOf lists the field managers of the population's first pod on
 // the server, "manager (operation[, subresource])".
-func managersOf(ctx context.Context, cs kubernetes.Interface, pop population) ([]string, error) {
+func managersOf(ctx context.Context, pop workload) ([]string, error) {
 	ns, name := pop.ref(0)
-	sample, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+	fields, err := pop.managedFields(ctx, ns, name)
 	if err != nil {
 		return nil, err
 	}
 	var managers []string
-	for _, m := range sample.ManagedFields {
+	for _, m := range fields {
 		entry := m.Manager + " (" + string(m.Operation)
 		if m.Subresource != "" {
 			entry += ", " + m.Subresource
 		}
 		managers = append(managers, entry+")")
 	}
-	log.Printf("pod %s/%s: managedFields of %v", ns, name, managers)
+	log.Printf("%s %s/%s: managedFields of %v", pop.resource(), ns, name, managers)
 	return managers, nil
 }
 
 // runVariant runs one child for variant behind a proxy of its own and
 // drives it through the initial sync and a relist forced by a compaction.
-func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pid int, pop population, opts options, variant string, round int) (measurement, error) {
+func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pid int, pop workload, opts options, variant string, round int) (measurement, error) {
 	proxy, kubeconfig, cleanup, err := proxiedKubeconfig(c)
 	if err != nil {
 		return measurement{}, err
@@ -309,10 +322,10 @@ func childCommand(ctx context.Context, opts options, variant, kubeconfig string)
 // it: the informer's next watch, from its last resourceVersion, gets 410
 // Gone from etcd (no watch cache) and the informer relists once the proxy
 // is restored. It returns the child's report on the relist.
-func driveRelist(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, proxy *cluster.Proxy, pop population, opts options, in func(types.UID) bool, stdin io.Writer, dec *json.Decoder, value string) (childResult, error) {
+func driveRelist(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, proxy *cluster.Proxy, pop workload, opts options, in func(types.UID) bool, stdin io.Writer, dec *json.Decoder, value string) (childResult, error) {
 	var res childResult
 	proxy.Cut()
-	_, key, rv, err := changePods(ctx, cs, pop, opts.Changes, opts.Workers, value, in)
+	_, key, rv, err := changeObjects(ctx, pop, opts.Changes, opts.Workers, value, in)
 	if err != nil {
 		return res, err
 	}
@@ -348,7 +361,7 @@ func expect(dec *json.Decoder, phase string, into *childResult) error {
 // opts.Events pods change (a new label value, one Modified event each) and
 // returns its report and the number of changed pods in the child's shard
 // (in; nil: all of them), the watch events it receives.
-func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, opts options, in func(types.UID) bool, stdin io.Writer, dec *json.Decoder, value string) (childResult, int, error) {
+func driveEvents(ctx context.Context, cs kubernetes.Interface, pop workload, opts options, in func(types.UID) bool, stdin io.Writer, dec *json.Decoder, value string) (childResult, int, error) {
 	var res childResult
 	if _, err := fmt.Fprintf(stdin, "%s\n", cmdEvents); err != nil {
 		return res, 0, err
@@ -356,7 +369,7 @@ func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, o
 	if err := expect(dec, phaseCounting, &res); err != nil {
 		return res, 0, err
 	}
-	n, key, rv, err := changePods(ctx, cs, pop, opts.Events, opts.Workers, value, in)
+	n, key, rv, err := changeObjects(ctx, pop, opts.Events, opts.Workers, value, in)
 	if err != nil {
 		return res, 0, err
 	}
@@ -372,8 +385,8 @@ func driveEvents(ctx context.Context, cs kubernetes.Interface, pop population, o
 // shard in (nil: every pod is) and the key and resourceVersion of the pod
 // in it with the highest resourceVersion written: an informer of the shard
 // that caches that version has had every change of its shard before.
-func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n, workers int, value string, in func(types.UID) bool) (changed int, key, rv string, err error) {
-	n = max(1, min(n, pop.n))
+func changeObjects(ctx context.Context, pop workload, n, workers int, value string, in func(types.UID) bool) (changed int, key, rv string, err error) {
+	n = max(1, min(n, pop.size()))
 	patch := []byte(fmt.Sprintf(`{"metadata":{"labels":{"scalebench/changed":%q}}}`, value))
 	tally := &changeTally{in: in}
 	var (
@@ -383,9 +396,9 @@ func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n,
 	for range max(1, workers) {
 		wg.Go(func() {
 			for k := int(next.Add(1) - 1); k < n && ctx.Err() == nil; k = int(next.Add(1) - 1) {
-				ns, name := pop.ref(k * pop.n / n)
-				p, err := cs.CoreV1().Pods(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: controllerManager})
-				if !tally.record(ns+"/"+name, p, err) {
+				ns, name := pop.ref(k * pop.size() / n)
+				uid, rv, err := pop.label(ctx, ns, name, patch)
+				if !tally.record(ns+"/"+name, uid, rv, err) {
 					return
 				}
 			}
@@ -399,7 +412,7 @@ func changePods(ctx context.Context, cs kubernetes.Interface, pop population, n,
 		return 0, "", "", err
 	}
 	if tally.inShard == 0 {
-		return 0, "", "", fmt.Errorf("none of the %d changed pods is in the informer's shard: change more (-changes, -events)", n)
+		return 0, "", "", fmt.Errorf("none of the %d changed %s is in the informer's shard: change more (-changes, -events)", n, pop.resource())
 	}
 	return tally.inShard, tally.key, tally.rv, nil
 }
@@ -419,21 +432,21 @@ type changeTally struct {
 
 // record notes the patch of pod key, which returned p or err, and reports
 // whether the writers should go on (no patch failed yet).
-func (t *changeTally) record(key string, p *corev1.Pod, err error) bool {
+func (t *changeTally) record(key string, uid types.UID, rv string, err error) bool {
 	var v uint64
 	if err == nil {
-		v, err = strconv.ParseUint(p.ResourceVersion, 10, 64)
+		v, err = strconv.ParseUint(rv, 10, 64)
 	}
-	counted := err == nil && (t.in == nil || t.in(p.UID))
+	counted := err == nil && (t.in == nil || t.in(uid))
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
 	case err != nil && t.firstErr == nil:
-		t.firstErr = fmt.Errorf("patch pod %s: %w", key, err)
+		t.firstErr = fmt.Errorf("patch %s: %w", key, err)
 	case counted:
 		t.inShard++
 		if v >= t.best {
-			t.best, t.key, t.rv = v, key, p.ResourceVersion
+			t.best, t.key, t.rv = v, key, rv
 		}
 	}
 	return t.firstErr == nil

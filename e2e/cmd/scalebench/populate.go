@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -95,50 +93,9 @@ func (p population) create(ctx context.Context, cs kubernetes.Interface, workers
 			return err
 		}
 	}
-	var (
-		next, done atomic.Int64
-		firstErr   error
-		errOnce    sync.Once
-		wg         sync.WaitGroup
-	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	start := time.Now()
-	progress := time.NewTicker(5 * time.Second)
-	defer progress.Stop()
-	finished := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-finished:
-				return
-			case <-progress.C:
-				d := done.Load()
-				log.Printf("populate: %d/%d pods (%.0f pods/s)", d, p.n, float64(d)/time.Since(start).Seconds())
-			}
-		}
-	}()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= p.n || ctx.Err() != nil {
-					return
-				}
-				if err := p.createOne(ctx, cs, i); err != nil {
-					errOnce.Do(func() { firstErr = err; cancel() })
-					return
-				}
-				done.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	close(finished)
-	if firstErr != nil {
-		return firstErr
+	if err := createEach(ctx, p.n, workers, resourcePods, func(ctx context.Context, i int) error { return p.createOne(ctx, cs, i) }); err != nil {
+		return err
 	}
 	log.Printf("populate: %d pods in %d namespaces in %v", p.n, len(p.namespaces), time.Since(start).Round(time.Second))
 	return nil

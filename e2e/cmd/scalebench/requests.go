@@ -7,7 +7,8 @@ import (
 	"sync/atomic"
 )
 
-// requestCounts counts the informer's pod list and watch requests, to tell
+// requestCounts counts the informer's list and watch requests of pods
+// (or HTTPRoutes), to tell
 // whether a relist happened and by which protocol: a plain list, or a
 // watch that streams the initial list (sendInitialEvents=true, client-go's
 // WatchListClient), and the bytes their responses brought.
@@ -25,11 +26,11 @@ type requestCounts struct {
 // relists is the number of initial-list requests of either protocol.
 func (c *requestCounts) relists() int64 { return c.lists.Load() + c.watchLists.Load() }
 
-// wrap returns a round tripper that counts the GET requests of pods
-// through rt, the protobuf responses to them and their body bytes.
+// wrap returns a round tripper that counts the GET requests of pods and
+// HTTPRoutes through rt, the protobuf responses to them and their body bytes.
 func (c *requestCounts) wrap(rt http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-		pods := req.Method == http.MethodGet && strings.HasSuffix(req.URL.Path, "/pods")
+		pods := req.Method == http.MethodGet && (strings.HasSuffix(req.URL.Path, "/"+resourcePods) || strings.HasSuffix(req.URL.Path, "/"+resourceHTTPRoutes))
 		if pods {
 			q := req.URL.Query()
 			switch {

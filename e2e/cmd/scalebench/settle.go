@@ -59,7 +59,7 @@ func settle(ctx context.Context, pid int) error {
 // kube-apiserver up to 1.6x the CPU of the later ones (3.95 against 2.5
 // to 3.2 CPU-s for 20,000 pods, even after a list of every pod), which
 // handicapped whichever variant ran first.
-func warmUp(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pid int, pop population, opts options) error {
+func warmUp(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface, pid int, pop workload, opts options) error {
 	log.Printf("warm-up: %s (not measured)", opts.Variants[0])
 	if _, err := runVariant(ctx, c, cs, pid, pop, opts, opts.Variants[0], -1); err != nil {
 		return fmt.Errorf("warm-up run of %s: %w", opts.Variants[0], err)

@@ -77,7 +77,7 @@ func availableVariants() []string {
 // informer, unless its transform strips them.
 func keepsManagedFields(variant string) bool {
 	switch variant {
-	case variantClientGo, variantClientGoJSON, variantClientGoMetadata, variantCR, variantCROurs:
+	case variantClientGo, variantClientGoJSON, variantClientGoMetadata, variantCR, variantCROurs, variantRouteClientGo:
 		return true
 	}
 	return false
@@ -108,6 +108,9 @@ type started struct {
 // it does. The informer starts as late as possible: the returned time is
 // taken just before Run (or Start).
 func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) {
+	if isRouteVariant(variant) {
+		return startRoute(variant, cfg)
+	}
 	base, useJSON := strings.CutSuffix(variant, variantJSON)
 	if useJSON {
 		switch base {
