@@ -9,16 +9,19 @@ import (
 
 // The sections between these markers of docs/benchmarks.md are written by
 // other programs (the recovery benchmark of conformance/, and
-// e2e/cmd/scalebench, the real kube-apiserver measurements); writeReport
+// e2e/cmd/scalebench, the real kube-apiserver measurements of Pods and of
+// custom resources); writeReport
 // carries them over unchanged, in this order, when it rewrites the file.
 const (
 	preservedStart = "<!-- scalebench:start -->"
 	preservedEnd   = "<!-- scalebench:end -->"
 	recoveryStart  = "<!-- recovery:start -->"
 	recoveryEnd    = "<!-- recovery:end -->"
+	routesStart    = "<!-- scalebench-httproutes:start -->"
+	routesEnd      = "<!-- scalebench-httproutes:end -->"
 )
 
-var preservedMarkers = [][2]string{{recoveryStart, recoveryEnd}, {preservedStart, preservedEnd}}
+var preservedMarkers = [][2]string{{recoveryStart, recoveryEnd}, {preservedStart, preservedEnd}, {routesStart, routesEnd}}
 
 // preservedSection returns the marked blocks of the report at path,
 // markers included and each followed by a newline, or "" when the file

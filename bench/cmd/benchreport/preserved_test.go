@@ -14,7 +14,8 @@ import (
 func TestWriteReportCarriesOverTheScalebenchSection(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "benchmarks.md")
-	block := preservedStart + "\n## Real kube-apiserver: memory at scale\n\n| a | b |\n|---|---|\n| 1 | 2 |\n" + preservedEnd + "\n"
+	block := preservedStart + "\n## Real kube-apiserver: memory at scale\n\n| a | b |\n|---|---|\n| 1 | 2 |\n" + preservedEnd + "\n" +
+		routesStart + "\n## Real kube-apiserver: custom resources\n" + routesEnd + "\n"
 	old := "# old report\n\nstale numbers\n\n" + block + "\n## Method\n\nold method\n"
 	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
 		t.Fatal(err)

@@ -52,13 +52,19 @@ func routeSection(r *results) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("%s\n## Real kube-apiserver: custom resources (HTTPRoutes over JSON)\n\n", routeSectionStart)
-	p("Written by `e2e/cmd/scalebench -variants %s` (from `e2e/`); benchreport keeps this section as is.\n\n", strings.Join(routeVariants, ","))
+	p("Written by `go run ./cmd/scalebench -pods %d -namespaces %d -rounds %d -events %d -changes %d -variants %s` (from `e2e/`); benchreport keeps this section as is.\n\n",
+		r.Pods, r.Namespaces, r.Rounds, r.Events, r.Changes, strings.Join(r.Variants, ","))
 	p("- Date: %s\n", r.Started.UTC().Format("2006-01-02 15:04 MST"))
 	p("- Machine: %s, %d cores (GOMAXPROCS %d), %s RAM; load average (1, 5, 15 min) %s\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), memTotal(), loadText(r))
+	p("%s", loadNote(r))
 	p("- Go: %s; commit %s; peers k8s.io/client-go v0.37.2, %s %s\n", runtime.Version(), r.Commit, gatewayAPIModule, moduleVersion(gatewayAPIModule))
 	p("- Input: %d HTTPRoutes in %d namespaces, created in %s; %d round(s), every variant once per round, the order reversing each round; total %s\n",
 		r.Pods, r.Namespaces, (time.Duration(r.PopulateSeconds * float64(time.Second))).Round(time.Second), r.Rounds, r.Duration.Round(time.Second))
-	p("- managedFields of every route on the server: %s\n\n", strings.Join(r.Managers, ", "))
+	p("- managedFields of every route on the server: %s\n", strings.Join(r.Managers, ", "))
+	if r.Rounds < 3 {
+		p("- Fewer than 3 rounds: issue 32's goals are medians over at least 3, so these figures show the direction, not a verdict\n")
+	}
+	p("\n")
 	p("%s%s", routeInputText, routeVariantsText)
 	p("%s", routeMetricTables(r))
 	p("%s", goalTable(r, routeGoals))
@@ -86,6 +92,19 @@ func loadText(r *results) string {
 		return r.LoadAverages[0] + " at the start"
 	}
 	return r.LoadAverages[0] + " at the start, " + r.LoadAverages[len(r.LoadAverages)-1] + " at the end"
+}
+
+// loadNote warns, when the load average exceeded the cores at the start
+// or the end of the run, that the machine was shared.
+func loadNote(r *results) string {
+	for _, l := range r.LoadAverages {
+		var one float64
+		if _, err := fmt.Sscanf(l, "%g", &one); err == nil && one > float64(runtime.NumCPU()) {
+			return "- Load: the machine was shared with other work during the run (builds, tests, another control plane), so the times and CPU " +
+				"figures spread wide and every variant paid for the sharing; the heap figures do not depend on it\n"
+		}
+	}
+	return ""
 }
 
 // routeMetricTables renders one table per metric: every variant's value
