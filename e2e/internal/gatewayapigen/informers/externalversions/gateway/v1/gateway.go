@@ -128,13 +128,34 @@ func NewTypedGatewayInformerWithOptions(client versioned.Interface, namespace st
 func newGatewayInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "gateways"}
 	tweakListOptions := options.TweakListOptions
-	// Watches decode the server's JSON stream with this version's
-	// generated decoder (see jsonwatch.Watcher), through the typed client
-	// where they cannot or options.DisableGeneratedDecoders says so.
+	// Lists and watches decode the server's JSON with this version's
+	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
+	// through the typed client where they cannot or
+	// options.DisableGeneratedDecoders says so.
 	var decoder jsondecode.Func[gatewayv1.Gateway]
+	var listDecoder jsondecode.Func[gatewayv1.GatewayList]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = jsondecode.For[gatewayv1.Gateway]()
+		listDecoder, _ = jsondecode.For[gatewayv1.GatewayList]()
 	}
+	listGateways := &jsonwatch.Lister[gatewayv1.GatewayList, *gatewayv1.GatewayList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "gateways", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GatewayList, error) {
+			return client.GatewayV1().Gateways(namespace).List(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("GatewayList"),
+		Decode: listDecoder,
+		Table:  compact.Default(),
+	}
+	// The watch's decoder hands over its objects compact when the
+	// informer compacts them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
 	watchGateways := &jsonwatch.Watcher[gatewayv1.Gateway, *gatewayv1.Gateway]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -146,10 +167,11 @@ func newGatewayInformer(client versioned.Interface, namespace string, options in
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.GatewayV1().Gateways(namespace).Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("Gateway"),
-		Codecs: scheme.Codecs.WithoutConversion(),
-		Decode: decoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("Gateway"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -157,7 +179,7 @@ func newGatewayInformer(client versioned.Interface, namespace string, options in
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.GatewayV1().Gateways(namespace).List(ctx, opts)
+				return listGateways.ListWithContext(ctx, opts)
 			},
 			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
@@ -173,6 +195,7 @@ func newGatewayInformer(client versioned.Interface, namespace string, options in
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    gatewayCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

@@ -127,13 +127,34 @@ func NewTypedGatewayClassInformerWithOptions(client versioned.Interface, options
 func newGatewayClassInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "gatewayclasses"}
 	tweakListOptions := options.TweakListOptions
-	// Watches decode the server's JSON stream with this version's
-	// generated decoder (see jsonwatch.Watcher), through the typed client
-	// where they cannot or options.DisableGeneratedDecoders says so.
+	// Lists and watches decode the server's JSON with this version's
+	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
+	// through the typed client where they cannot or
+	// options.DisableGeneratedDecoders says so.
 	var decoder jsondecode.Func[gatewayv1.GatewayClass]
+	var listDecoder jsondecode.Func[gatewayv1.GatewayClassList]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = jsondecode.For[gatewayv1.GatewayClass]()
+		listDecoder, _ = jsondecode.For[gatewayv1.GatewayClassList]()
 	}
+	listGatewayClasses := &jsonwatch.Lister[gatewayv1.GatewayClassList, *gatewayv1.GatewayClassList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "gatewayclasses", metav1.NamespaceAll, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GatewayClassList, error) {
+			return client.GatewayV1().GatewayClasses().List(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("GatewayClassList"),
+		Decode: listDecoder,
+		Table:  compact.Default(),
+	}
+	// The watch's decoder hands over its objects compact when the
+	// informer compacts them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
 	watchGatewayClasses := &jsonwatch.Watcher[gatewayv1.GatewayClass, *gatewayv1.GatewayClass]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -145,10 +166,11 @@ func newGatewayClassInformer(client versioned.Interface, options internalinterfa
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.GatewayV1().GatewayClasses().Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("GatewayClass"),
-		Codecs: scheme.Codecs.WithoutConversion(),
-		Decode: decoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("GatewayClass"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -156,7 +178,7 @@ func newGatewayClassInformer(client versioned.Interface, options internalinterfa
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.GatewayV1().GatewayClasses().List(ctx, opts)
+				return listGatewayClasses.ListWithContext(ctx, opts)
 			},
 			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
@@ -172,6 +194,7 @@ func newGatewayClassInformer(client versioned.Interface, options internalinterfa
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    gatewayClassCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

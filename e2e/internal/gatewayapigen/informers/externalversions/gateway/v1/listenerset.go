@@ -128,13 +128,34 @@ func NewTypedListenerSetInformerWithOptions(client versioned.Interface, namespac
 func newListenerSetInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "listenersets"}
 	tweakListOptions := options.TweakListOptions
-	// Watches decode the server's JSON stream with this version's
-	// generated decoder (see jsonwatch.Watcher), through the typed client
-	// where they cannot or options.DisableGeneratedDecoders says so.
+	// Lists and watches decode the server's JSON with this version's
+	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
+	// through the typed client where they cannot or
+	// options.DisableGeneratedDecoders says so.
 	var decoder jsondecode.Func[gatewayv1.ListenerSet]
+	var listDecoder jsondecode.Func[gatewayv1.ListenerSetList]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = jsondecode.For[gatewayv1.ListenerSet]()
+		listDecoder, _ = jsondecode.For[gatewayv1.ListenerSetList]()
 	}
+	listListenerSets := &jsonwatch.Lister[gatewayv1.ListenerSetList, *gatewayv1.ListenerSetList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "listenersets", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.ListenerSetList, error) {
+			return client.GatewayV1().ListenerSets(namespace).List(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("ListenerSetList"),
+		Decode: listDecoder,
+		Table:  compact.Default(),
+	}
+	// The watch's decoder hands over its objects compact when the
+	// informer compacts them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
 	watchListenerSets := &jsonwatch.Watcher[gatewayv1.ListenerSet, *gatewayv1.ListenerSet]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -146,10 +167,11 @@ func newListenerSetInformer(client versioned.Interface, namespace string, option
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.GatewayV1().ListenerSets(namespace).Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("ListenerSet"),
-		Codecs: scheme.Codecs.WithoutConversion(),
-		Decode: decoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("ListenerSet"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -157,7 +179,7 @@ func newListenerSetInformer(client versioned.Interface, namespace string, option
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.GatewayV1().ListenerSets(namespace).List(ctx, opts)
+				return listListenerSets.ListWithContext(ctx, opts)
 			},
 			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
@@ -173,6 +195,7 @@ func newListenerSetInformer(client versioned.Interface, namespace string, option
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    listenerSetCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

@@ -128,13 +128,34 @@ func NewTypedReferenceGrantInformerWithOptions(client versioned.Interface, names
 func newReferenceGrantInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "referencegrants"}
 	tweakListOptions := options.TweakListOptions
-	// Watches decode the server's JSON stream with this version's
-	// generated decoder (see jsonwatch.Watcher), through the typed client
-	// where they cannot or options.DisableGeneratedDecoders says so.
+	// Lists and watches decode the server's JSON with this version's
+	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
+	// through the typed client where they cannot or
+	// options.DisableGeneratedDecoders says so.
 	var decoder jsondecode.Func[gatewayv1.ReferenceGrant]
+	var listDecoder jsondecode.Func[gatewayv1.ReferenceGrantList]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = jsondecode.For[gatewayv1.ReferenceGrant]()
+		listDecoder, _ = jsondecode.For[gatewayv1.ReferenceGrantList]()
 	}
+	listReferenceGrants := &jsonwatch.Lister[gatewayv1.ReferenceGrantList, *gatewayv1.ReferenceGrantList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "referencegrants", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.ReferenceGrantList, error) {
+			return client.GatewayV1().ReferenceGrants(namespace).List(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("ReferenceGrantList"),
+		Decode: listDecoder,
+		Table:  compact.Default(),
+	}
+	// The watch's decoder hands over its objects compact when the
+	// informer compacts them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
 	watchReferenceGrants := &jsonwatch.Watcher[gatewayv1.ReferenceGrant, *gatewayv1.ReferenceGrant]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -146,10 +167,11 @@ func newReferenceGrantInformer(client versioned.Interface, namespace string, opt
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.GatewayV1().ReferenceGrants(namespace).Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("ReferenceGrant"),
-		Codecs: scheme.Codecs.WithoutConversion(),
-		Decode: decoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("ReferenceGrant"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -157,7 +179,7 @@ func newReferenceGrantInformer(client versioned.Interface, namespace string, opt
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.GatewayV1().ReferenceGrants(namespace).List(ctx, opts)
+				return listReferenceGrants.ListWithContext(ctx, opts)
 			},
 			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
@@ -173,6 +195,7 @@ func newReferenceGrantInformer(client versioned.Interface, namespace string, opt
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    referenceGrantCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

@@ -128,13 +128,34 @@ func NewTypedTCPRouteInformerWithOptions(client versioned.Interface, namespace s
 func newTCPRouteInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "tcproutes"}
 	tweakListOptions := options.TweakListOptions
-	// Watches decode the server's JSON stream with this version's
-	// generated decoder (see jsonwatch.Watcher), through the typed client
-	// where they cannot or options.DisableGeneratedDecoders says so.
+	// Lists and watches decode the server's JSON with this version's
+	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
+	// through the typed client where they cannot or
+	// options.DisableGeneratedDecoders says so.
 	var decoder jsondecode.Func[gatewayv1.TCPRoute]
+	var listDecoder jsondecode.Func[gatewayv1.TCPRouteList]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = jsondecode.For[gatewayv1.TCPRoute]()
+		listDecoder, _ = jsondecode.For[gatewayv1.TCPRouteList]()
 	}
+	listTCPRoutes := &jsonwatch.Lister[gatewayv1.TCPRouteList, *gatewayv1.TCPRouteList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "tcproutes", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.TCPRouteList, error) {
+			return client.GatewayV1().TCPRoutes(namespace).List(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("TCPRouteList"),
+		Decode: listDecoder,
+		Table:  compact.Default(),
+	}
+	// The watch's decoder hands over its objects compact when the
+	// informer compacts them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
 	watchTCPRoutes := &jsonwatch.Watcher[gatewayv1.TCPRoute, *gatewayv1.TCPRoute]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -146,10 +167,11 @@ func newTCPRouteInformer(client versioned.Interface, namespace string, options i
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.GatewayV1().TCPRoutes(namespace).Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("TCPRoute"),
-		Codecs: scheme.Codecs.WithoutConversion(),
-		Decode: decoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("TCPRoute"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -157,7 +179,7 @@ func newTCPRouteInformer(client versioned.Interface, namespace string, options i
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.GatewayV1().TCPRoutes(namespace).List(ctx, opts)
+				return listTCPRoutes.ListWithContext(ctx, opts)
 			},
 			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
@@ -173,6 +195,7 @@ func newTCPRouteInformer(client versioned.Interface, namespace string, options i
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    tCPRouteCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }
