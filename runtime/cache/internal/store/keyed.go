@@ -91,6 +91,13 @@ func (s *Indexed) SwapKeyed(key string, obj any, keep func(old, obj any) bool) (
 	if obj == nil {
 		return nil, false, false, ErrNilObject
 	}
+	// The namespace index needs no index function call (and no slice):
+	// the value is the object's namespace, read from its metadata, before
+	// the lock: the object is new to this goroutine's processor (it was
+	// decoded and compacted on the producer's), and the write lock, which
+	// the compaction hint's cache read waits for (PeekByKey), is held for
+	// one change, not for a cache miss on the object.
+	ns, hasMeta := objectNamespace(obj)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id, exists := s.objects.lookup(key)
@@ -100,9 +107,6 @@ func (s *Indexed) SwapKeyed(key string, obj any, keep func(old, obj any) bool) (
 			return old, true, false, nil
 		}
 	}
-	// The namespace index needs no index function call (and no slice):
-	// the value is the object's namespace, read from its metadata.
-	ns, hasMeta := objectNamespace(obj)
 	fast := func(ix *storeIndex) bool { return hasMeta && ix.namespaceOfKey }
 	var buf [4][]string
 	vals := buf[:0]
