@@ -110,6 +110,11 @@ function informer_gen::internal::parse_args() {
                 shift
                 continue
                 ;;
+            "--without-json-decoders")
+                json_decoders="false"
+                shift
+                continue
+                ;;
             --*)
                 ;;
             *)
@@ -230,6 +235,13 @@ function informer_gen::internal::goflags() {
 #   --lint-rules <string>
 #     Comma-separated lint rules, passed to informer-gen only when given.
 #
+#   --without-json-decoders
+#     Write no JSON decoders (informer-gen --json-decoders=false): the
+#     informers of custom resources then list and watch through the typed
+#     clients, decoding by reflection as client-go's do. By default
+#     informer-gen writes them (zz_generated.decoders.go beside each
+#     version's informers).
+#
 #   --with-watch, --with-applyconfig, --prefers-protobuf,
 #   --applyconfig-name <string>, --applyconfig-externals <string>,
 #   --applyconfig-openapi-schema <string>
@@ -262,6 +274,7 @@ function informer_gen::gen_informers() {
     local boilerplate=""
     local plural_exceptions=""
     local lint_rules=""
+    local json_decoders="true"
     local v="${KUBE_VERBOSE:-0}"
 
     informer_gen::internal::parse_args "$@" || return 1
@@ -306,6 +319,7 @@ function informer_gen::gen_informers() {
         --listers-subdir "${listers_subdir}" \
         --versioned-clientset-package "${out_pkg}/${clientset_subdir}/${clientset_versioned_name}" \
         --plural-exceptions "${plural_exceptions}" \
+        --json-decoders="${json_decoders}" \
         "${extra_args[@]:+"${extra_args[@]}"}" \
         "${input_pkgs[@]}"
 }

@@ -74,8 +74,9 @@ type Options struct {
 
 	// JSONDecoders writes, beside each version's compaction walks, the
 	// JSON decoders of its types (zz_generated.decoders.go, package
-	// runtime/jsondecode; docs/decoders.md). Off by default until the
-	// informers decode through them.
+	// runtime/jsondecode; docs/decoders.md), through which the informers
+	// of types without protobuf list and watch (runtime/jsonwatch).
+	// informer-gen's command line sets it unless --json-decoders=false.
 	JSONDecoders bool
 }
 

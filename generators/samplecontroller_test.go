@@ -86,6 +86,7 @@ func sampleControllerOptions(t *testing.T) Options {
 		OutputDir:        "generated",
 		ClientsetPackage: sampleControllerClientset,
 		PluralExceptions: map[string]string{"Endpoints": "Endpoints"},
+		JSONDecoders:     true, // informer-gen's default
 	}
 }
 
@@ -120,6 +121,7 @@ func TestSampleControllerOutputMatchesCheckedInFiles(t *testing.T) {
 		"informers/externalversions/samplecontroller/interface.go":                        "V1alpha1() v1alpha1.Interface",
 		"informers/externalversions/samplecontroller/v1alpha1/interface.go":               "Foos() TypedFooInformer",
 		"informers/externalversions/samplecontroller/v1alpha1/foo.go":                     "client.SamplecontrollerV1alpha1().Foos(namespace).Watch(",
+		"informers/externalversions/samplecontroller/v1alpha1/zz_generated.decoders.go":   "jsondecode.Register(decodeFooList)",
 		"listers/samplecontroller/v1alpha1/foo.go":                                        "type FooLister interface",
 		"listers/samplecontroller/v1alpha1/expansion_generated.go":                        "type FooNamespaceListerExpansion interface",
 		"informers/externalversions/samplecontroller/v1alpha1/zz_generated.compaction.go": "compact.Register(compactFoo)",

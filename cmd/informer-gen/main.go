@@ -117,7 +117,7 @@ func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&f.verifyOnly, "verify-only", false, "write nothing; list the files that differ, are missing or are stale, and exit 1 if any")
 	fs.BoolVar(&f.walksOnly, "walks-only", false, "write only the compaction walks of the input packages' object types (structs with ObjectMeta), for API packages without a clientset: into each package itself, or with --output-dir into OUTPUT-DIR/GROUP/VERSION plus OUTPUT-DIR's package importing them all")
 	addKlogFlags(fs, &f.verbose)
-	fs.BoolVar(&f.jsonDecoders, "json-decoders", false, "also write each version's JSON decoders (zz_generated.decoders.go, package runtime/jsondecode), through which the informers of types without protobuf decode their watch streams (runtime/jsonwatch); experimental")
+	fs.BoolVar(&f.jsonDecoders, "json-decoders", true, "write each version's JSON decoders (zz_generated.decoders.go, package runtime/jsondecode), through which the informers of types without protobuf decode their lists and watch streams (runtime/jsonwatch); --json-decoders=false leaves them out (informers then decode through the typed clients)")
 	fs.StringSliceVar(&f.lintRules, "lint-rules", nil, "comma-separated list of tag-checking lint rules to enable, as code-generator v0.37's; supports: "+strings.Join(generators.LintRules, ","))
 	// --help has no -h: gengo v1 generators took -h for --go-header-file,
 	// and "-h FILE" must not print help and exit 0 under go generate, so

@@ -237,6 +237,7 @@ func TestGenInformersRefusesBadArguments(t *testing.T) {
 		{"flag without value", "apis --output-dir", "--output-dir needs a value"},
 		{"no output dir", "--with-watch --prefers-protobuf apis --output-pkg example.com/out", "--output-dir is required"},
 		{"no output pkg", "--with-applyconfig --applyconfig-name ac --output-dir out apis", "--output-pkg is required"},
+		{"--without-json-decoders is taken alone", "--without-json-decoders apis --output-pkg example.com/out", "--output-dir is required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command("bash", "-c", `source "$0" && informer_gen::gen_informers `+tc.args+` && echo returned 0`, script)

@@ -43,9 +43,10 @@ type config struct {
 
 // WithoutGeneratedDecoders makes the factory's informers decode what
 // they list and watch through the clientset's typed clients, as
-// client-go's do, instead of the JSON decoders informer-gen generated
-// (--json-decoders, package runtime/jsonwatch). Informers generated
-// without decoders decode through the typed clients anyway.
+// client-go's do, instead of the JSON decoders informer-gen generates
+// (by default; package runtime/jsonwatch). Informers generated without
+// decoders (--json-decoders=false) decode through the typed clients
+// anyway.
 func WithoutGeneratedDecoders() Option {
 	return func(c *config) { c.noGeneratedDecoders = true }
 }

@@ -4,6 +4,7 @@ package v1alpha1
 
 import (
 	"context"
+	"io"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,12 +13,16 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
+	"github.com/informer-gen/informer-gen/runtime/jsonwatch"
 
 	internalinterfaces "example.com/samplecontroller/generated/informers/externalversions/internalinterfaces"
 	samplecontrollerv1alpha1listers "example.com/samplecontroller/generated/listers/samplecontroller/v1alpha1"
 	samplecontrollerv1alpha1 "k8s.io/sample-controller/pkg/apis/samplecontroller/v1alpha1"
 	versioned "k8s.io/sample-controller/pkg/generated/clientset/versioned"
+	scheme "k8s.io/sample-controller/pkg/generated/clientset/versioned/scheme"
 )
 
 // FooInformer provides access to a shared informer and lister for
@@ -123,19 +128,64 @@ func NewTypedFooInformerWithOptions(client versioned.Interface, namespace string
 func newFooInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "samplecontroller.k8s.io", Version: "v1alpha1", Resource: "foos"}
 	tweakListOptions := options.TweakListOptions
+	// Lists and watches decode the server's JSON with this version's
+	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
+	// through the typed client where they cannot or
+	// options.DisableGeneratedDecoders says so.
+	var decoder jsondecode.Func[samplecontrollerv1alpha1.Foo]
+	var listDecoder jsondecode.Func[samplecontrollerv1alpha1.FooList]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[samplecontrollerv1alpha1.Foo]()
+		listDecoder, _ = jsondecode.For[samplecontrollerv1alpha1.FooList]()
+	}
+	listFoos := &jsonwatch.Lister[samplecontrollerv1alpha1.FooList, *samplecontrollerv1alpha1.FooList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.SamplecontrollerV1alpha1().RESTClient(), "foos", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*samplecontrollerv1alpha1.FooList, error) {
+			return client.SamplecontrollerV1alpha1().Foos(namespace).List(ctx, opts)
+		},
+		Kind:   gvr.GroupVersion().WithKind("FooList"),
+		Decode: listDecoder,
+		Table:  compact.Default(),
+	}
+	// The watch's decoder hands over its objects compact when the
+	// informer compacts them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
+	watchFoos := &jsonwatch.Watcher[samplecontrollerv1alpha1.Foo, *samplecontrollerv1alpha1.Foo]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.SamplecontrollerV1alpha1().RESTClient(), "foos", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.SamplecontrollerV1alpha1().Foos(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("Foo"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.SamplecontrollerV1alpha1().Foos(namespace).List(ctx, opts)
+				return listFoos.ListWithContext(ctx, opts)
 			},
 			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
 				}
-				return client.SamplecontrollerV1alpha1().Foos(namespace).Watch(ctx, opts)
+				return watchFoos.WatchWithContext(ctx, opts)
 			},
 		}, client),
 		&samplecontrollerv1alpha1.Foo{},
@@ -145,6 +195,7 @@ func newFooInformer(client versioned.Interface, namespace string, options intern
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    fooCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }
