@@ -1,7 +1,7 @@
-// Package jsonwatch decodes a Kubernetes JSON watch stream itself, for
-// generated informers of the types that reach them as JSON (custom
-// resources) when informer-gen generated their JSON decoders
-// (--json-decoders, package runtime/jsondecode): each event's object is
+// Package jsonwatch decodes Kubernetes JSON watch streams and LIST pages
+// itself, for generated informers of the types that reach them as JSON
+// (custom resources), with the JSON decoders informer-gen generates (by
+// default; package runtime/jsondecode): each event's object is
 // decoded once, by the generated decoder, straight from the frame it
 // arrives in, interning its strings as it goes, where client-go decodes
 // the event, copies its object's bytes and decodes them again by
