@@ -205,9 +205,12 @@ type Reflector struct {
 	shardIgnoredLogged bool
 	shardNoEcho        bool
 	// shardWoke is the shardChanged whose closing last cut a back-off
-	// short (backoffSleep), so that one change wakes one retry only.
-	// Owned by the Run goroutine.
-	shardWoke <-chan struct{}
+	// short (backoffSleep), so that one change wakes one retry only;
+	// shardInStore is the shard of what the store holds (the last list
+	// stored or narrowing), nil before the first. Owned by the Run
+	// goroutine.
+	shardWoke    <-chan struct{}
+	shardInStore Shard
 
 	// relist, when set (before Run, by the informer that makes the
 	// reflector), requests a relist: a receive ends the watch and the

@@ -33,6 +33,7 @@ func (r *Reflector) shardStored() {
 	if sub == nil {
 		return
 	}
+	r.shardInStore = s
 	r.sink.AfterApplied(func() { sub.Applied(s) })
 }
 
@@ -40,19 +41,20 @@ func (r *Reflector) shardStored() {
 // when the new shard is within the current one and the store pruned what
 // it no longer holds (narrow), reshard (a relist) otherwise.
 func (r *Reflector) reshardEnding(ctx context.Context) protocol.Ending {
-	if r.narrow(ctx) {
+	if r.narrow(ctx, r.shard) {
 		return protocol.EndNarrowed
 	}
 	return protocol.EndReshard
 }
 
 // narrow takes the subscription's new shard without a relist when it
-// holds nothing the current one does not and the store can prune: it
-// queues tombstones for the objects outside it and tells the subscription
-// once the store processed them. It reports whether it did.
-func (r *Reflector) narrow(ctx context.Context) bool {
+// holds nothing base (the shard of what the store holds) does not and the
+// store can prune: it queues tombstones for the objects outside it and
+// tells the subscription once the store processed them. It reports
+// whether it did.
+func (r *Reflector) narrow(ctx context.Context, base Shard) bool {
 	next, changed := r.opts.Shard.Current()
-	if n, ok := next.(ShardNarrowing); !ok || !n.Within(r.shard) {
+	if n, ok := next.(ShardNarrowing); !ok || base == nil || !n.Within(base) {
 		return false
 	}
 	pruned, err := r.sink.Prune(func(obj any) bool {
@@ -141,24 +143,31 @@ func (r *Reflector) logShardIgnored(ctx context.Context) {
 }
 
 // backoffSleep waits d before the step after a failure, or less when the
-// shard changes meanwhile: a new shard is listed at once, as its owner
-// (a ring member that just took ranges over, after an outage that grew
-// the back-off) waits for it. Each change wakes one retry; false when
+// shard changes meanwhile. A narrower shard is taken at once without the
+// server (narrow prunes the store), and the wait goes on: a ring member
+// that lost its Lease in an outage lets go of its objects before another
+// takes them, though it cannot list. Any other shard ends the wait, as
+// its owner waits for it (a member that took ranges over after an outage
+// that grew the back-off); each such change wakes one retry. False when
 // ctx ended.
 func (r *Reflector) backoffSleep(ctx context.Context, d time.Duration) bool {
-	changed := r.shardChanged
-	if changed == r.shardWoke {
-		changed = nil
-	}
 	t := r.clock.NewTimer(d)
 	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C():
-		return true
-	case <-changed:
-		r.shardWoke = changed
-		return true
+	for {
+		changed := r.shardChanged
+		if changed == r.shardWoke {
+			changed = nil
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C():
+			return true
+		case <-changed:
+			if !r.narrow(ctx, r.shardInStore) {
+				r.shardWoke = changed
+				return true
+			}
+		}
 	}
 }

@@ -3,6 +3,8 @@ package cache
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -107,6 +109,54 @@ func TestShardChangeCutsTheBackoffShort(t *testing.T) {
 			if sel := lw.nextList(t, "list after the full delay"); sel != "part in (b)" {
 				t.Fatalf("list after the delay under %q, want part in (b)", sel)
 			}
+		})
+	}
+}
+
+// A narrowing that arrives while the server refuses every request (an
+// outage: the reflector backs off) is carried out without it: the cache
+// is pruned, handlers get the tombstones and the subscription hears the
+// shard applied, so a ring member lets go of its objects before its Lease
+// expires though it cannot list. Once the server answers again, the
+// informer watches under the narrower shard and follows its changes.
+func TestShardNarrowingDuringAnOutagePrunesWithoutTheServer(t *testing.T) {
+	for _, tc := range shardCases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := cachetest.NewServer(&metav1.PartialObjectMetadataList{})
+			for i := range 30 {
+				if _, err := srv.Add(partObject(fmt.Sprintf("o%02d", i), "abc"[i%3:i%3+1])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			abc := &narrowingShard{partShard{parts: []string{"a", "b", "c"}, serverSide: tc.serverSide}}
+			ab := &narrowingShard{partShard{parts: []string{"a", "b"}, serverSide: tc.serverSide}}
+			src := newTestShardSource(abc)
+			var inf *sharedIndexInformer
+			_, events := startShardInformerWithInf(t, srv, src, tc.watchList, &inf)
+			cachetest.Eventually(t, "abc applied", func() bool { return src.wasApplied(abc) })
+
+			down := errors.New("connection refused")
+			srv.FailLists(1<<30, down)
+			srv.FailWatches(1<<30, down)
+			_, watches := srv.Calls()
+			srv.CloseWatches()
+			cachetest.Eventually(t, "a refused watch", func() bool { _, w := srv.Calls(); return w > watches })
+
+			src.set(ab)
+			cachetest.Eventually(t, "ab applied during the outage", func() bool { return src.wasApplied(ab) })
+			partC := keysOfParts(srv.Objects(), "c")
+			cachetest.Eventually(t, "tombstones of part c", func() bool { _, _, tomb := events.snapshot(); return len(tomb) == len(partC) })
+			if got, want := sortedKeys(inf.GetStore()), keysOfParts(srv.Objects(), "a", "b"); !slices.Equal(got, want) {
+				t.Errorf("cache during the outage holds %v, want parts a and b: %v", got, want)
+			}
+
+			srv.FailLists(0, nil)
+			srv.FailWatches(0, nil)
+			if _, err := srv.Add(partObject("after", "b")); err != nil {
+				t.Fatal(err)
+			}
+			want := keysOfParts(srv.Objects(), "a", "b")
+			cachetest.Eventually(t, "the object added after the outage", func() bool { return slices.Equal(sortedKeys(inf.GetStore()), want) })
 		})
 	}
 }

@@ -59,6 +59,17 @@ type liveness struct {
 	seen map[string]observation // by identity
 }
 
+// forget drops every observation: each Lease then counts as live for its
+// full duration from when it is next seen, as for a replica that joins.
+// A replica calls it when its Lease write succeeds as it joins, after it
+// lost its Lease too: what kept it from writing (an outage of the API
+// server, a cut) most likely kept it from seeing the others' renewals,
+// and time it could not see is no evidence that they stopped. Without it, after an outage
+// longer than LeaseDuration every member finds every other expired, the
+// first to write claims the whole space and relists it, and hands it back
+// one handover later.
+func (lv *liveness) forget() { lv.seen = nil }
+
 // observation is a renewal seen, and when.
 type observation struct {
 	renewed metav1.MicroTime

@@ -167,6 +167,9 @@ func (r *Replica) reconcile(ctx context.Context, leases []*coordinationv1.Lease,
 	e := event{kind: evTick, at: now, view: r.view(now, leases, stopping)}
 	for {
 		st, act := r.st.next(e, r.timing)
+		if joined(r.st.phase, st.phase) {
+			r.lv.forget()
+		}
 		if st.phase != r.st.phase {
 			klog.FromContext(ctx).V(4).Info("ring member", "ring", r.cfg.Ring, "identity", r.cfg.Identity, "from", r.st.phase, "to", st.phase, "event", e.kind, "action", act.kind)
 		}

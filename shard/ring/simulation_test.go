@@ -167,8 +167,11 @@ func (s *sim) finish(r *simReplica) event {
 
 // step runs r's state machine on e and starts the action it asks for.
 func (s *sim) step(r *simReplica, e event) {
-	var act action
-	r.st, act = r.st.next(e, timing{renewPeriod: s.p.renewPeriod, renewDeadline: s.p.renewDeadline})
+	st, act := r.st.next(e, timing{renewPeriod: s.p.renewPeriod, renewDeadline: s.p.renewDeadline})
+	if joined(r.st.phase, st.phase) {
+		r.lv.forget()
+	}
+	r.st = st
 	if act.kind == actNone {
 		return
 	}

@@ -76,11 +76,21 @@ import "time"
 // later claim is always withdrawn; both may be, and then both try again
 // with views that now see each other.
 //
+// A replica whose Lease write succeeds as it joins (joined) forgets the
+// renewals it saw and counts every Lease live for a full LeaseDuration
+// from when it next sees it, as a newcomer does: after an outage it could
+// not see the others renew, and must not take that for their death.
+//
 // So the Lease always records a superset of what the informers hold, and
 // a replica widens only onto points no live Lease it sees records. A
 // failed apply leaves the informers holding, for all the replica knows,
 // the old set or the new one: their union is what it holds after it.
 // A failed record leaves the Lease as it was.
+
+// joined reports whether a step from one phase to the next is a replica
+// whose Lease write succeeded as it joined (first, or again after it lost
+// its Lease): its liveness forgets what it saw (liveness.forget).
+func joined(from, to phase) bool { return from == phaseJoining && to == phaseSteady }
 
 // phase is what a replica is doing.
 type phase uint8
