@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -22,9 +23,8 @@ const (
 // violations.
 func figures(res *chaos.Result, o options) string {
 	var b strings.Builder
-	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	fmt.Fprintf(&b, "Run of %s, commit %s, %d cores: `go run ./cmd/chaos -duration %v -seed %d -together %d -population %d -rate %g`.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 MST"), strings.TrimSpace(string(commit)), runtime.NumCPU(), o.duration, res.Seed, o.together, o.population, o.rate)
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), o.commit, runtime.NumCPU(), o.duration, res.Seed, o.together, o.population, o.rate)
 	b.WriteString(res.Markdown())
 	if len(res.Violations) == 0 {
 		b.WriteString("\nEvery invariant held.\n")
@@ -35,6 +35,31 @@ func figures(res *chaos.Result, o options) string {
 		}
 	}
 	return b.String()
+}
+
+// builtFrom is the commit the running code was built from: the one the
+// build stamped (go build), else the work tree's HEAD now, at the start
+// of the run (go run stamps none), "+dirty" when files were modified.
+func builtFrom() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		var rev, modified string
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if len(rev) >= 7 {
+			if modified == "true" {
+				return rev[:7] + "+dirty"
+			}
+			return rev[:7]
+		}
+	}
+	head, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	return strings.TrimSpace(string(head))
 }
 
 // writeFigures replaces the text between the figure markers of path.

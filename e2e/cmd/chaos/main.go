@@ -44,7 +44,7 @@ func main() {
 	dir := flag.String("dir", "", "directory for the replicas' configuration, journals and logs (default: a new temporary one, kept)")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
-	os.Exit(run(options{duration: *duration, seed: *seed, together: *together, population: *population, rate: *rate, out: *out, dir: *dir}))
+	os.Exit(run(options{duration: *duration, seed: *seed, together: *together, population: *population, rate: *rate, out: *out, dir: *dir, commit: builtFrom()}))
 }
 
 type options struct {
@@ -54,6 +54,8 @@ type options struct {
 	population int
 	rate       float64
 	out, dir   string
+	// commit is the code's commit (builtFrom), taken when the run starts.
+	commit string
 }
 
 // run starts the control plane, runs the soak and writes its figures; it
