@@ -22,7 +22,9 @@
 //     delivery backlog share.
 //   - internal/queue: the DeltaFIFO's key-queue container (queue.Keys:
 //     keys in FIFO order, each with its pending deltas, the popped batch
-//     known until released); the delta semantics stay in delta_fifo.go.
+//     known until released) and the reflector's sink contract
+//     (queue.Sink, queue.FirstList); the delta semantics stay in
+//     delta_fifo.go.
 //   - internal/delivery: listeners, their backlog, the processor and
 //     resync.
 //   - internal/protocol: the reflector's protocol as a value (State) and
@@ -31,11 +33,14 @@
 //
 // The DeltaFIFO gets what the informer wires into it at construction
 // (queueWiring: the cache reader, the compaction, the synced channel),
-// and the Reflector writes to one sink (reflector_sink.go), chosen once
-// from its store in NewReflectorWithOptions: the DeltaFIFO's (first lists
-// stream, other lists are prepared page by page) or an adapter of any
-// other client-go store (Replace, Bookmark, UpdateResourceVersion). Both
-// list kinds (paged and watch list) ask that sink where listed objects go.
+// and the Reflector writes to one sink, the exported contract queue.Sink
+// (internal/queue/sink.go), given at construction: the informer hands it
+// its DeltaFIFO's (first lists stream, other lists are prepared page by
+// page); NewReflectorWithOptions, the client-go-shaped constructor, picks
+// once from its store the DeltaFIFO's or an adapter of any other
+// client-go store (Replace, Bookmark, UpdateResourceVersion;
+// reflector_sink.go). Both list kinds (paged and watch list) ask that
+// sink where listed objects go.
 // The compaction is a constructor argument too: generated informers name
 // their kind's walks (SharedIndexInformerOptions.Compactor); the registry
 // of package compact is the fallback of hand-built informers.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 	"io"
 	"math/rand/v2"
 	"reflect"
@@ -176,9 +177,10 @@ type Reflector struct {
 	name            string
 	typeDescription string
 	lw              ListerWatcherWithContext
-	// sink is where the reflector writes (see sink), chosen from the
-	// store by NewReflectorWithOptions. Immutable after construction.
-	sink         sink
+	// sink is where the reflector writes (queue.Sink): given by the
+	// informer (its queue's), or chosen from the store by
+	// NewReflectorWithOptions. Immutable after construction.
+	sink         queue.Sink
 	expectedType reflect.Type
 	opts         ReflectorOptions
 	clock        clock.WithTicker
@@ -231,6 +233,13 @@ type Reflector struct {
 // takes precedence over opts.ExpectedType); objects of another Go type are
 // logged and dropped.
 func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store ReflectorStore, opts ReflectorOptions) *Reflector {
+	return newReflector(lw, expectedType, newSink(store), opts)
+}
+
+// newReflector returns a Reflector that writes what it lists and watches
+// from lw to sink (NewReflectorWithOptions' adapter of a client-go store,
+// or an informer's queue's sink, DeltaFIFO.sink).
+func newReflector(lw ListerWatcher, expectedType any, sink queue.Sink, opts ReflectorOptions) *Reflector {
 	opts = opts.withDefaults()
 	ticking, ok := opts.Clock.(clock.WithTicker)
 	if !ok {
@@ -238,7 +247,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 	}
 	r := &Reflector{
 		lw:      ToListerWatcherWithContext(lw),
-		sink:    newSink(store),
+		sink:    sink,
 		opts:    opts,
 		clock:   ticking,
 		backoff: newBackoff(),

@@ -1,6 +1,10 @@
 package cache
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
+)
 
 // listedPages takes the pages of a LIST as they arrive. A first list goes
 // into the reflector's sink page by page when the sink opens one
@@ -14,9 +18,9 @@ import "fmt"
 // like a relist, deleting what it no longer holds.
 type listedPages struct {
 	r     *Reflector
-	first firstList // non-nil while the pages stream into the sink
-	items []any     // the objects, when not streaming
-	n     int       // objects listed, streamed or kept
+	first queue.FirstList // non-nil while the pages stream into the sink
+	items []any           // the objects, when not streaming
+	n     int             // objects listed, streamed or kept
 }
 
 func (r *Reflector) newListedPages() *listedPages {

@@ -32,8 +32,8 @@ func TestNewSinkChoosesOnceFromTheStore(t *testing.T) {
 	t.Run("DeltaFIFO", func(t *testing.T) {
 		f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: MetaNamespaceKeyFunc})
 		s := newSink(f)
-		if _, ok := s.(queueSink); !ok {
-			t.Fatalf("newSink(*DeltaFIFO) = %T, want queueSink", s)
+		if s != f.sink() {
+			t.Fatalf("newSink(*DeltaFIFO) = %T, want the queue's own sink", s)
 		}
 		if s.TracksResourceVersion() {
 			t.Error("a DeltaFIFO's sink tracks resourceVersions")

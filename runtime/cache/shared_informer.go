@@ -292,7 +292,9 @@ func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFI
 		Metrics:      s.opts.Metrics,
 	}, queueWiring{Cache: s.indexer, Compaction: compaction, Synced: s.syncedCh})
 	enableDecoded(fifo)
-	r := NewReflectorWithOptions(s.lw, nil, fifo, ReflectorOptions{
+	// The reflector writes to the queue's sink, handed over here: it never
+	// asks its store what it is.
+	r := newReflector(s.lw, nil, fifo.sink(), ReflectorOptions{
 		Name:              s.name,
 		ExpectedType:      s.exampleObject,
 		ResyncPeriod:      s.resyncCheckPeriod,

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -13,6 +12,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 )
 
 var (
@@ -274,7 +276,7 @@ const firstListBatch = 256
 // list go through on their way to the reflector's store, in batches of
 // firstListBatch. err is the first failure to queue a batch.
 type firstListStream struct {
-	f       firstList
+	f       queue.FirstList
 	pending []any
 	queued  int
 	err     error
@@ -326,7 +328,7 @@ func (s *firstListStream) flush() error {
 // preparation that failed.
 type preparingBuffer struct {
 	Store
-	s   sink
+	s   queue.Sink
 	err error
 	one [1]any // the object being prepared (no allocation per event)
 }
