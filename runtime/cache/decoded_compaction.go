@@ -24,6 +24,6 @@ func (s *sharedIndexInformer) decodedCompactionLocked(compaction func(obj, hint 
 			compaction(obj, hint)
 		}
 	}
-	enable := func(f *DeltaFIFO) { decoded.Enable(f.KeyOf, f.hint, compaction) }
+	enable := func(f *DeltaFIFO) { decoded.Enable(f.KeyOf, f.q.Hint, compaction) }
 	return skipping, enable
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 )
 
 // hintEvent is one change the hint tests queue: typ of version (a label;
@@ -66,7 +68,7 @@ func runHintSchedule(t *testing.T, events []hintEvent, s hintSchedule) []string 
 			t.Fatalf("queueing %s %s: %v", ev.typ, ev.version, err)
 		}
 	}
-	apply := func(b poppedBatch) {
+	apply := func(b queue.Batch) {
 		for _, item := range b.Items {
 			for _, d := range item.Deltas {
 				if d.Type == Deleted {
@@ -78,7 +80,7 @@ func runHintSchedule(t *testing.T, events []hintEvent, s hintSchedule) []string 
 		}
 	}
 	pop := func() {
-		if _, err := f.popBatch(0, func(b poppedBatch) {
+		if _, err := f.popBatch(0, func(b queue.Batch) {
 			if !s.beforeApply {
 				apply(b)
 			}

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 )
 
 func withUID(o *metav1.PartialObjectMetadata, uid string) *metav1.PartialObjectMetadata {
@@ -89,7 +91,7 @@ func TestReflectorRelistIntoDeltaFIFOPreparesPagesAsTheyArrive(t *testing.T) {
 
 	got := map[string]Deltas{}
 	for fifo.Len() > 0 {
-		if _, err := fifo.popBatch(0, func(pb poppedBatch) {
+		if _, err := fifo.popBatch(0, func(pb queue.Batch) {
 			batch := pb.Items
 			for _, p := range batch {
 				got[p.Key] = append(Deltas(nil), p.Deltas...) // popped entries are recycled
@@ -193,7 +195,7 @@ func TestReflectorWatchListIntoDeltaFIFOPreparesObjects(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := map[string]any{}
-			if _, err := fifo.popBatch(0, func(pb poppedBatch) {
+			if _, err := fifo.popBatch(0, func(pb queue.Batch) {
 				batch := pb.Items
 				for _, p := range batch {
 					got[p.Key] = p.Deltas.Newest().Object

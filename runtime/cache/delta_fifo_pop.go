@@ -1,5 +1,7 @@
 package cache
 
+import "github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
+
 // PopProcessFunc processes one popped item: for a DeltaFIFO, obj is the
 // Deltas of one key and isInInitialList tells whether the key was part of
 // the first list.
@@ -13,7 +15,7 @@ type PopProcessFunc func(obj any, isInInitialList bool) error
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	var item Deltas
 	var perr error
-	_, err := f.popBatch(1, func(pb poppedBatch) {
+	_, err := f.popBatch(1, func(pb queue.Batch) {
 		batch := pb.Items
 		// The batch's Deltas are recycled after the call: copy them.
 		item = append(Deltas(nil), batch[0].Deltas...)
@@ -37,16 +39,12 @@ func (f *DeltaFIFO) Name() string {
 func (f *DeltaFIFO) Transformer() TransformFunc { return f.transform }
 
 // Done returns a channel closed by Close.
-func (f *DeltaFIFO) Done() <-chan struct{} { return f.doneCh }
+func (f *DeltaFIFO) Done() <-chan struct{} { return f.q.Done() }
 
 // IsClosed reports whether Close was called.
-func (f *DeltaFIFO) IsClosed() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.closed
-}
+func (f *DeltaFIFO) IsClosed() bool { return f.q.IsClosed() }
 
 // HasSyncedChecker returns a DoneChecker for HasSynced.
 func (f *DeltaFIFO) HasSyncedChecker() DoneChecker {
-	return closedChecker{name: f.Name(), ch: f.synced}
+	return closedChecker{name: f.Name(), ch: f.q.Synced()}
 }

@@ -12,17 +12,19 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 )
 
 // popAll pops every queued key of f, recording the batches.
-func popAll(t *testing.T, f *DeltaFIFO) []poppedDeltas {
+func popAll(t *testing.T, f *DeltaFIFO) []queue.Popped {
 	t.Helper()
-	var out []poppedDeltas
+	var out []queue.Popped
 	for f.Len() > 0 {
-		_, err := f.popBatch(0, func(pb poppedBatch) {
+		_, err := f.popBatch(0, func(pb queue.Batch) {
 			batch := pb.Items
 			for _, p := range batch {
-				out = append(out, poppedDeltas{Key: p.Key, Deltas: append(Deltas(nil), p.Deltas...), InitialDeltas: p.InitialDeltas})
+				out = append(out, queue.Popped{Key: p.Key, Deltas: append(Deltas(nil), p.Deltas...), InitialDeltas: p.InitialDeltas})
 			}
 		})
 		if err != nil {
@@ -33,7 +35,7 @@ func popAll(t *testing.T, f *DeltaFIFO) []poppedDeltas {
 }
 
 // deltaTypes renders popped items as key -> delta types.
-func deltaTypes(popped []poppedDeltas) map[string][]DeltaType {
+func deltaTypes(popped []queue.Popped) map[string][]DeltaType {
 	out := map[string][]DeltaType{}
 	for _, p := range popped {
 		for _, d := range p.Deltas {
@@ -43,7 +45,7 @@ func deltaTypes(popped []poppedDeltas) map[string][]DeltaType {
 	return out
 }
 
-func poppedKeys(popped []poppedDeltas) []string {
+func poppedKeys(popped []queue.Popped) []string {
 	var keys []string
 	for _, p := range popped {
 		keys = append(keys, p.Key)
@@ -153,10 +155,10 @@ func TestDeltaFIFOHasSyncedOnceTheFirstReplaceIsProcessed(t *testing.T) {
 	mustNoErr(t, f.Add(testObject("ns", "after", "2")))
 	var flags []bool
 	for i := 0; f.Len() > 0; i++ {
-		_, err := f.popBatch(1, func(pb poppedBatch) {
+		_, err := f.popBatch(1, func(pb queue.Batch) {
 			batch := pb.Items
 			flags = append(flags, batch[0].InitialDeltas > 0)
-			if batch[0].InitialDeltas > 0 && f.initialPopulationCount == 0 {
+			if batch[0].InitialDeltas > 0 && f.q.Snapshot().InitialPending == 0 {
 				t.Error("initial population consumed before processing")
 			}
 		})
@@ -248,7 +250,7 @@ func TestDeltaFIFOCloseUnblocksPopBatch(t *testing.T) {
 		var err error
 		go func() {
 			defer wg.Done()
-			_, err = f.popBatch(0, func(poppedBatch) { t.Error("processed from an empty queue") })
+			_, err = f.popBatch(0, func(queue.Batch) { t.Error("processed from an empty queue") })
 		}()
 		synctest.Wait() // popBatch is blocked waiting for deltas
 		f.Close()
@@ -264,7 +266,7 @@ func TestDeltaFIFOPopBatchHonoursMax(t *testing.T) {
 	for _, name := range []string{"a", "b", "c"} {
 		mustNoErr(t, f.Add(testObject("ns", name, "1")))
 	}
-	n, err := f.popBatch(2, func(pb poppedBatch) {
+	n, err := f.popBatch(2, func(pb queue.Batch) {
 		batch := pb.Items
 		if len(batch) != 2 {
 			t.Errorf("batch of %d, want 2", len(batch))
@@ -290,7 +292,7 @@ func TestDeltaFIFOConcurrentProducersAndConsumerLoseNoKey(t *testing.T) {
 	go func() {
 		defer close(consumed)
 		for {
-			_, err := f.popBatch(3, func(pb poppedBatch) {
+			_, err := f.popBatch(3, func(pb queue.Batch) {
 				batch := pb.Items
 				mu.Lock()
 				for _, p := range batch {
@@ -331,7 +333,7 @@ func TestDeltaFIFOReplaceWaitsForTheBatchBeingProcessed(t *testing.T) {
 	popped := make(chan struct{})
 	go func() {
 		defer close(popped)
-		_, err := f.popBatch(0, func(pb poppedBatch) {
+		_, err := f.popBatch(0, func(pb queue.Batch) {
 			batch := pb.Items
 			close(inProcess)
 			<-release
@@ -390,7 +392,7 @@ func TestDeltaFIFOSecondReplaceTombstonesKeysOfTheFirstStillQueued(t *testing.T)
 func TestDeltaFIFOInitialPopulationCountsDistinctKeys(t *testing.T) {
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
 	mustNoErr(t, f.Replace([]any{testObject("ns", "a", "1"), testObject("ns", "a", "2"), testObject("ns", "b", "1")}, "1"))
-	if got := f.initialPopulationCount; got != 2 {
+	if got := f.q.Snapshot().InitialPending; got != 2 {
 		t.Fatalf("initial population = %d, want 2 (distinct keys)", got)
 	}
 }
@@ -421,14 +423,14 @@ func TestDeltaFIFORecycledEntriesCarryNoStaleDeltas(t *testing.T) {
 }
 
 func TestDeltaFIFOTellsPoppedKeysOfALargeQueueFromQueuedOnes(t *testing.T) {
-	const n = shrinkThreshold + 1000
+	const n = queue.ShrinkThreshold + 1000
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, nil)})
 	list := make([]any, n)
 	for i := range list {
 		list[i] = testObject("ns", "o"+strconv.Itoa(i), "1")
 	}
 	mustNoErr(t, f.Replace(list, "1"))
-	_, err := f.popBatch(100, func(poppedBatch) {})
+	_, err := f.popBatch(100, func(queue.Batch) {})
 	mustNoErr(t, err)
 	// o0 was popped (and, here, never stored): deleting it is a no-op.
 	mustNoErr(t, f.Delete(testObject("ns", "o0", "2")))
@@ -459,7 +461,7 @@ func TestDeltaFIFOTellsPoppedKeysOfALargeQueueFromQueuedOnes(t *testing.T) {
 }
 
 func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
-	const n = 20 * replaceYieldEvery
+	const n = 20 * 256 // 20 times the keys a fresh Replace queues between releases of the lock
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, nil)})
 	list := make([]any, n)
 	for i := range list {
@@ -472,7 +474,7 @@ func TestDeltaFIFOFirstReplaceWithAConcurrentConsumer(t *testing.T) {
 	go func() {
 		defer close(consumerDone)
 		for {
-			_, err := f.popBatch(64, func(pb poppedBatch) {
+			_, err := f.popBatch(64, func(pb queue.Batch) {
 				batch := pb.Items
 				mu.Lock()
 				defer mu.Unlock()
@@ -547,7 +549,7 @@ func TestDeltaFIFOInitialDeltasCoverOnlyTheChangesOfTheFirstList(t *testing.T) {
 func TestDeltaFIFOAfterProcessedWaitsForTheKeysQueuedBefore(t *testing.T) {
 	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: MetaNamespaceKeyFunc})
 	ran := 0
-	f.afterProcessed(func() { ran++ })
+	f.q.AfterApplied(func() { ran++ })
 	if ran != 1 {
 		t.Fatalf("on an idle queue: ran %d times, want 1", ran)
 	}
@@ -556,13 +558,13 @@ func TestDeltaFIFOAfterProcessedWaitsForTheKeysQueuedBefore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f.afterProcessed(func() { ran++ })
+	f.q.AfterApplied(func() { ran++ })
 	if err := f.Add(testObject("ns", "c", "1")); err != nil {
 		t.Fatal(err)
 	}
 	var seen []int
 	for range 3 {
-		if _, err := f.popBatch(1, func(poppedBatch) { seen = append(seen, ran) }); err != nil {
+		if _, err := f.popBatch(1, func(queue.Batch) { seen = append(seen, ran) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -596,12 +598,12 @@ func TestDeltaFIFOPruneOutsideTombstonesWhatKeepRefuses(t *testing.T) {
 		}
 	}
 	keep := func(obj any) bool { return obj.(*metav1.PartialObjectMetadata).Labels["keep"] == "yes" }
-	if err := f.pruneOutside(keep); err != nil {
+	if _, err := f.q.Prune(keep); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string][]DeltaType{}
 	tombstones := map[string]bool{}
-	if _, err := f.popBatch(0, func(pb poppedBatch) {
+	if _, err := f.popBatch(0, func(pb queue.Batch) {
 		batch := pb.Items
 		for _, item := range batch {
 			for _, d := range item.Deltas {

@@ -65,7 +65,7 @@ func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
 // activity completes (a DeltaFIFO's or an informer's sync): nothing polls.
 type closedChecker struct {
 	name string
-	ch   chan struct{}
+	ch   <-chan struct{}
 }
 
 func (c closedChecker) Name() string { return c.name }

@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 )
 
 // chanDecoder makes a watch.StreamWatcher (what a REST client returns)
@@ -211,20 +213,21 @@ func TestFirstWatchListStreamsIntoTheCache(t *testing.T) {
 // HasSynced waits for the streamed list to be processed.
 func TestDeltaFIFOOpensOnlyTheFirstListForStreaming(t *testing.T) {
 	fifo := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KnownObjects: NewIndexer(MetaNamespaceKeyFunc, Indexers{})})
-	if !fifo.openFirstList() {
+	first, ok := fifo.q.OpenFirstList()
+	if !ok {
 		t.Fatal("an empty queue refused its first list")
 	}
-	if err := fifo.queueFirstListed([]any{testObject("ns", "a", "1")}); err != nil {
+	if err := first.QueueListed([]any{testObject("ns", "a", "1")}); err != nil {
 		t.Fatal(err)
 	}
-	fifo.closeFirstList("1")
-	if fifo.openFirstList() {
+	first.Close("1")
+	if _, ok := fifo.q.OpenFirstList(); ok {
 		t.Error("a queue that holds a list opened a first list again")
 	}
 	if fifo.HasSynced() {
 		t.Error("HasSynced before the first list was processed")
 	}
-	if _, err := fifo.popBatch(0, func(poppedBatch) {}); err != nil {
+	if _, err := fifo.popBatch(0, func(queue.Batch) {}); err != nil {
 		t.Fatal(err)
 	}
 	if !fifo.HasSynced() {

@@ -62,12 +62,11 @@ func TestInformerInitialListFlagBelongsToTheChange(t *testing.T) {
 		if f == nil {
 			return false
 		}
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		if !f.populated || !f.processing || f.keys.Len() == 0 {
+		s := f.q.Snapshot()
+		if !s.Populated || !s.Processing || s.Queued == 0 {
 			return false
 		}
-		key = f.keys.Last().Key()
+		key = s.LastKey
 		return true
 	})
 	_, name, _ := SplitMetaNamespaceKey(key)
@@ -76,11 +75,7 @@ func TestInformerInitialListFlagBelongsToTheChange(t *testing.T) {
 	srv.put(name, false) // a new object: new UID
 	recreated := srv.state()[key]
 	cachetest.Eventually(t, "the delete and the add to join the queued entry", func() bool {
-		f := inf.fifo.Load()
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		e, ok := f.queuedLocked(key)
-		return ok && len(e.Value.deltas) == 3
+		return inf.fifo.Load().q.QueuedDeltas(key) == 3
 	})
 	release()
 

@@ -16,18 +16,6 @@ type KeyFunc = store.KeyFunc
 // package return it unchanged.
 type ExplicitKey string
 
-// DeletedFinalStateUnknown is delivered in place of an object whose deletion
-// was not observed directly: the object vanished between two lists (for
-// example while the watch was down), so Obj is the last state this client
-// saw, which may be stale. Handlers that receive deletes through the untyped
-// API must expect it; the typed API unwraps it for them.
-type DeletedFinalStateUnknown struct {
-	// Key is the store key of the deleted object.
-	Key string
-	// Obj is the last known state of the object.
-	Obj any
-}
-
 // MetaNamespaceKeyFunc returns "namespace/name" for namespaced objects and
 // "name" for cluster-scoped ones. An ExplicitKey passes through; anything
 // else without object metadata, a plain string included, is an error, as

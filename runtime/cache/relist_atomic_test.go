@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 )
 
 // A relist (after a 410) is applied to the cache as a whole before any
@@ -136,7 +138,7 @@ func TestDeltaFIFORelistIsOneUnit(t *testing.T) {
 			}
 			mustNoErr(t, f.Replace(first, "1"))
 			for f.Len() > 0 {
-				if _, err := f.popBatch(0, func(poppedBatch) {}); err != nil {
+				if _, err := f.popBatch(0, func(queue.Batch) {}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -148,20 +150,20 @@ func TestDeltaFIFORelistIsOneUnit(t *testing.T) {
 			}
 			mustNoErr(t, f.Replace(relist, "2"))
 			mustNoErr(t, f.Add(testObject("ns", "after", "3")))
-			var got []poppedDeltas
+			var got []queue.Popped
 			var gotRelist bool
-			if _, err := f.popBatch(tt.max, func(b poppedBatch) {
-				got, gotRelist = append(got, b.Items...), b.Relist
+			if _, err := f.popBatch(tt.max, func(b queue.Batch) {
+				got, gotRelist = append(got, b.Items...), b.ReplacedAll
 			}); err != nil {
 				t.Fatal(err)
 			}
 			if len(got) != tt.wantFirst || gotRelist != tt.relist {
 				t.Fatalf("first batch has %d keys, relist %t; want %d, %t", len(got), gotRelist, tt.wantFirst, tt.relist)
 			}
-			var rest []poppedDeltas
+			var rest []queue.Popped
 			var restRelist bool
-			if _, err := f.popBatch(0, func(b poppedBatch) {
-				rest, restRelist = append(rest, b.Items...), b.Relist
+			if _, err := f.popBatch(0, func(b queue.Batch) {
+				rest, restRelist = append(rest, b.Items...), b.ReplacedAll
 			}); err != nil {
 				t.Fatal(err)
 			}

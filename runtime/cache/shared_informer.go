@@ -17,6 +17,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/internal/delivery"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
@@ -330,10 +331,10 @@ func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
 // set: the DeltaFIFO hands out a relist after the first as one batch)
 // reaches the cache whole before any handler hears of it: its
 // notifications wait in the delivery batch until the last key is stored.
-func (s *sharedIndexInformer) apply(b poppedBatch) {
+func (s *sharedIndexInformer) apply(b queue.Batch) {
 	batch := b.Items
 	s.applyMu.Lock()
-	out := s.processor.Begin(b.Relist)
+	out := s.processor.Begin(b.ReplacedAll)
 	n := 0
 	for i := range batch {
 		item := &batch[i]

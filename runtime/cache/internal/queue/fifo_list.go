@@ -1,11 +1,9 @@
-package cache
+package queue
 
-import "fmt"
-
-// This file holds the part of the DeltaFIFO its reflector sink (queueSink,
-// reflector_sink.go) calls, for a DeltaFIFO that
-// wants each page of a list as it arrives, before the list is complete, and
-// the finished list through replacePrepared instead of Replace.
+// This file holds how the queue takes a list that is stored whole (a
+// relist, or a first list that could not stream): each page as it
+// arrives, before the list is complete (PrepareListed), and the finished
+// list through ReplaceListed instead of Replace.
 //
 // The point is memory: a list is held whole until it is stored (a relist is
 // stored atomically), and the server's objects are usually larger than what
@@ -13,14 +11,14 @@ import "fmt"
 // of a page become garbage before the next page arrives, so a list costs
 // about one cached copy, not one full copy, on top of the cache.
 
-// prepareListed replaces, in place, each object of one page by the
+// PrepareListed replaces, in place, each object of one page by the
 // object to queue for it: the cached object itself when it is the same
-// object at the same resourceVersion (nothing to store, nothing to
-// transform), and otherwise the object after the queue's transform.
-// A key with queued deltas is not
-// matched against the cache, whose object for it is about to change. The
-// transform and compaction run outside the queue's lock.
-func (f *DeltaFIFO) prepareListed(page []any) error {
+// object at the same version (Config.Unchanged: nothing to store, nothing
+// to transform), and otherwise the object after the queue's transform
+// and compaction. A key with queued deltas is not matched against the
+// cache, whose object for it is about to change. The transform and
+// compaction run outside the queue's lock.
+func (f *FIFO) PrepareListed(page []any) error {
 	cached, err := f.takeCached(page)
 	if err != nil {
 		return err
@@ -49,17 +47,17 @@ func (f *DeltaFIFO) prepareListed(page []any) error {
 type cachedSlot struct {
 	// taken: the listed object was replaced by the cached one (unchanged).
 	taken bool
-	// hint is the compact object known for the key (hintLocked), when the
-	// queue compacts.
+	// hint is the compact object known for the key (queueHintLocked),
+	// when the queue compacts.
 	hint any
 }
 
 // takeCached replaces each object of page that the cache holds
-// unchanged (same UID and resourceVersion, nothing queued for its key) by
-// the cached object, and reports for each slot whether it replaced it and
-// the hint to compact the others with; nil when there is nothing to
-// report. It takes the queue's lock.
-func (f *DeltaFIFO) takeCached(page []any) ([]cachedSlot, error) {
+// unchanged (Config.Unchanged, nothing queued for its key) by the cached
+// object, and reports for each slot whether it replaced it and the hint
+// to compact the others with; nil when there is nothing to report. It
+// takes the queue's lock.
+func (f *FIFO) takeCached(page []any) ([]cachedSlot, error) {
 	if f.known == nil {
 		return nil, nil
 	}
@@ -72,9 +70,9 @@ func (f *DeltaFIFO) takeCached(page []any) ([]cachedSlot, error) {
 	}
 	var slots []cachedSlot
 	for i, obj := range page {
-		key, err := f.KeyOf(obj)
+		key, err := f.keyOf(obj)
 		if err != nil {
-			return nil, fmt.Errorf("cache: cannot key %T: %w", obj, err)
+			return nil, err
 		}
 		slot := f.cachedSlotLocked(key, obj)
 		if slot.taken {
@@ -94,10 +92,10 @@ func (f *DeltaFIFO) takeCached(page []any) ([]cachedSlot, error) {
 // cachedSlotLocked is what the queue knows of listed's key: with nothing
 // queued for it, the key not in the batch being processed and the cached
 // object unchanged, that object (as the hint, taken); otherwise the hint
-// to compact listed with (see DeltaFIFO.hint).
-func (f *DeltaFIFO) cachedSlotLocked(key string, listed any) cachedSlot {
+// to compact listed with (see FIFO.Hint).
+func (f *FIFO) cachedSlotLocked(key string, listed any) cachedSlot {
 	if hint, known := f.queueHintLocked(key); known {
-		if f.compaction == nil {
+		if f.compact == nil {
 			hint = nil
 		}
 		return cachedSlot{hint: hint}
@@ -106,18 +104,18 @@ func (f *DeltaFIFO) cachedSlotLocked(key string, listed any) cachedSlot {
 	switch {
 	case err != nil || !exists:
 		return cachedSlot{}
-	case unchangedRelist(old, listed):
+	case f.cfg.Unchanged != nil && f.cfg.Unchanged(old, listed):
 		return cachedSlot{taken: true, hint: old}
-	case f.compaction != nil:
+	case f.compact != nil:
 		return cachedSlot{hint: old}
 	}
 	return cachedSlot{}
 }
 
-// replacePrepared is Replace of a list whose every object went through
-// prepareListed.
-func (f *DeltaFIFO) replacePrepared(list []any, resourceVersion string) error {
+// ReplaceListed is Replace of a list whose every object went through
+// PrepareListed.
+func (f *FIFO) ReplaceListed(list []any, _ string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.replaceListLocked(list, resourceVersion)
+	return f.replaceListLocked(list)
 }

@@ -1,31 +1,31 @@
-package cache
+package queue
 
 // What an object goes through before it is queued: the queue's transform
-// (DeltaFIFOOptions.Transformer), then, when the informer compacts its
-// objects, compaction (package runtime/compact). Compaction takes a hint:
+// (Config.Transform), then, when the queue compacts its objects, its
+// Compactor (package runtime/compact's walks). Compaction takes a hint:
 // the previous version of the same key, held by the queue, the batch being
-// applied or the cache (hint), whose
-// parts equal to the new object's the new object then shares as they are
-// (an update walk), so a watch event or a relisted object that changed a
-// little costs a comparison, not a walk of the whole object.
+// applied or the cache (Hint), whose parts equal to the new object's the
+// new object then shares as they are (an update walk), so a watch event or
+// a relisted object that changed a little costs a comparison, not a walk
+// of the whole object.
 
 // prepare transforms obj, then compacts it with hint (nil for none).
-func (f *DeltaFIFO) prepare(obj, hint any) (any, error) {
-	if f.transform != nil {
+func (f *FIFO) prepare(obj, hint any) (any, error) {
+	if f.cfg.Transform != nil {
 		var err error
-		if obj, err = f.transform(obj); err != nil {
+		if obj, err = f.cfg.Transform(obj); err != nil {
 			return nil, err
 		}
 	}
-	if f.compaction != nil {
-		f.compaction(obj, hint)
+	if f.compact != nil {
+		f.compact(obj, hint)
 	}
 	return obj, nil
 }
 
 // prepareDelta is prepare of a delta's object, which may be a tombstone:
 // a tombstone's object is prepared in it.
-func (f *DeltaFIFO) prepareDelta(obj, hint any) (any, error) {
+func (f *FIFO) prepareDelta(obj, hint any) (any, error) {
 	d, ok := obj.(DeletedFinalStateUnknown)
 	if !ok {
 		return f.prepare(obj, hint)
@@ -40,41 +40,41 @@ func (f *DeltaFIFO) prepareDelta(obj, hint any) (any, error) {
 }
 
 // prepares reports whether prepare changes objects.
-func (f *DeltaFIFO) prepares() bool { return f.transform != nil || f.compaction != nil }
+func (f *FIFO) prepares() bool { return f.cfg.Transform != nil || f.compact != nil }
 
 // queueEvent queues a delta of typ for obj, keyed key (Add, Update,
 // Delete), after preparing obj. A queue that compacts prepares obj with
-// the queue's lock released, so popBatch never waits for a compaction and
-// the producer never holds the queue while it reads the cache (hint);
+// the queue's lock released, so PopBatch never waits for a compaction and
+// the producer never holds the queue while it reads the cache (Hint);
 // otherwise obj is transformed under the lock, as client-go's DeltaFIFO
 // does, so concurrent producers' transforms run one at a time.
-func (f *DeltaFIFO) queueEvent(key string, typ DeltaType, obj any) error {
-	if f.compaction != nil {
+func (f *FIFO) queueEvent(key string, typ DeltaType, obj any) error {
+	if f.compact != nil {
 		var err error
-		if obj, err = f.prepareDelta(obj, f.hint(key)); err != nil {
+		if obj, err = f.prepareDelta(obj, f.Hint(key)); err != nil {
 			return err
 		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.compaction == nil && f.transform != nil {
+	if f.compact == nil && f.cfg.Transform != nil {
 		var err error
 		if obj, err = f.prepareDelta(obj, nil); err != nil {
 			return err
 		}
 	}
-	_, err := f.queueKeyedLocked(key, typ, obj)
-	return err
+	f.queueKeyedLocked(key, typ, obj)
+	return nil
 }
 
-// hint returns the compaction hint of a new version of key: the previous
+// Hint returns the compaction hint of a new version of key: the previous
 // version of key in the order changes are queued, which is
 //
 //   - the object of key's newest queued delta, else
 //   - the object of key's newest delta in the batch being processed (the
 //     cache may or may not hold it yet: the queue knows the batch until
 //     it is processed), else
-//   - the cache's object (cacheReader.PeekByKey): key is then neither
+//   - the cache's object (CacheReader.PeekByKey): key is then neither
 //     queued nor being applied, so nothing writes it and what the cache
 //     holds for it is stable,
 //
@@ -91,7 +91,7 @@ func (f *DeltaFIFO) queueEvent(key string, typ DeltaType, obj any) error {
 // the cache is read, so the producer never holds the queue while it waits
 // for a writer of the cache (the informer applying a batch, one delta per
 // write lock), and the consumer never waits for the producer's read.
-func (f *DeltaFIFO) hint(key string) any {
+func (f *FIFO) Hint(key string) any {
 	f.mu.Lock()
 	hint, known := f.queueHintLocked(key)
 	f.mu.Unlock()
@@ -103,9 +103,9 @@ func (f *DeltaFIFO) hint(key string) any {
 }
 
 // queueHintLocked returns the hint the queue itself knows for key (see
-// hint): known is set when key is queued or in the batch being processed,
+// Hint): known is set when key is queued or in the batch being processed,
 // hint is then the object of its newest delta, nil for a deletion.
-func (f *DeltaFIFO) queueHintLocked(key string) (hint any, known bool) {
+func (f *FIFO) queueHintLocked(key string) (hint any, known bool) {
 	e, _, ok := f.keys.Known(key)
 	if !ok || len(e.Value.deltas) == 0 {
 		return nil, false
@@ -115,12 +115,4 @@ func (f *DeltaFIFO) queueHintLocked(key string) (hint any, known bool) {
 		return nil, true
 	}
 	return tombstoneObject(newest.Object), true
-}
-
-// tombstoneObject returns the object a tombstone holds, or obj.
-func tombstoneObject(obj any) any {
-	if d, ok := obj.(DeletedFinalStateUnknown); ok {
-		return d.Obj
-	}
-	return obj
 }
