@@ -10,8 +10,8 @@ type PopProcessFunc func(obj any, isInInitialList bool) error
 // Pop waits for a key, removes it and calls process with its Deltas, and
 // returns the Deltas and process's error. It returns ErrFIFOClosed once
 // the queue is closed and empty. process runs without the queue locked
-// (see popBatch); Pop is popBatch of one key, which informers avoid for
-// speed.
+// (see internal/queue's FIFO.PopBatch); Pop is PopBatch of one key, which
+// informers avoid for speed.
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	var item Deltas
 	var perr error

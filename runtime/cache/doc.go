@@ -20,11 +20,15 @@
 //     Indexers are its types, aliased here.
 //   - internal/probe: the open-addressing table the store and the
 //     delivery backlog share.
-//   - internal/queue: the DeltaFIFO's key-queue container (queue.Keys:
-//     keys in FIFO order, each with its pending deltas, the popped batch
-//     known until released) and the reflector's sink contract
-//     (queue.Sink, queue.FirstList); the delta semantics stay in
-//     delta_fifo.go.
+//   - internal/queue: the delta queue (queue.FIFO: deltas per key,
+//     deduplicated deletes, tombstones, relist units, the initial
+//     population, the compaction hint), built with its cache reader and
+//     compactor (queue.New); its pop hands a queue.Batch whose
+//     ReplacedAll says it is a relist; over its key-queue container
+//     (queue.Keys). It also holds the reflector's sink contract
+//     (queue.Sink, queue.FirstList), which the FIFO implements. Delta,
+//     Deltas, DeltaType and DeletedFinalStateUnknown are its types,
+//     aliased here; DeltaFIFO wraps a FIFO.
 //   - internal/delivery: listeners, their backlog, the processor and
 //     resync.
 //   - internal/protocol: the reflector's protocol as a value (State) and
@@ -32,11 +36,11 @@
 //     I/O of each step.
 //
 // The DeltaFIFO gets what the informer wires into it at construction
-// (queueWiring: the cache reader, the compaction, the synced channel),
-// and the Reflector writes to one sink, the exported contract queue.Sink
-// (internal/queue/sink.go), given at construction: the informer hands it
-// its DeltaFIFO's (first lists stream, other lists are prepared page by
-// page); NewReflectorWithOptions, the client-go-shaped constructor, picks
+// (queueWiring: the cache reader, the compaction, the synced channel,
+// passed on to queue.New), and the Reflector writes to one sink, the
+// exported contract queue.Sink (internal/queue/sink.go), given at
+// construction: the informer hands it its queue (first lists stream,
+// other lists are prepared page by page); NewReflectorWithOptions, the client-go-shaped constructor, picks
 // once from its store the DeltaFIFO's or an adapter of any other
 // client-go store (Replace, Bookmark, UpdateResourceVersion;
 // reflector_sink.go). Both list kinds (paged and watch list) ask that
@@ -49,7 +53,7 @@
 //
 //	ListerWatcher --list/watch--> Reflector --Add/Update/Delete/Replace--> DeltaFIFO
 //	                                                                          |
-//	                                                          popBatch (informer goroutine)
+//	                                        (queue.FIFO)      PopBatch (informer goroutine)
 //	                                                                          v
 //	                                     Indexer (cache) <--apply-- sharedIndexInformer
 //	                                          ^                               |
@@ -87,7 +91,7 @@
 // one the cache or the queue holds for its key (a watch event, a changed
 // object of a relist) is compacted against that version: the parts equal
 // to it are taken from it as they are, and only the parts that changed
-// are walked (delta_fifo_prepare.go).
+// are walked (internal/queue/fifo_prepare.go).
 //
 // # Relists without noise
 //
@@ -109,8 +113,9 @@
 // deletions applied, before any handler is notified of any change of it,
 // so a handler reading the cache during a relist never sees half of it.
 // It travels as one unit: the Reflector stores the list with one Replace;
-// the DeltaFIFO marks the entry that closes it (relistLast) and hands the
-// unit to the informer as one batch flagged relist, however large, and
+// the queue marks the entry that closes it (relistLast) and hands the
+// unit to the informer as one batch flagged ReplacedAll (queue.Batch),
+// however large, and
 // nothing after it; the informer stores it whole, its notifications held
 // in the apply call's delivery.Batch, then delivers them (Batch.End). The first list
 // still streams: handlers hear of its first objects while later ones are
@@ -212,7 +217,7 @@
 // A running SharedIndexInformer has these goroutines: the Reflector's Run
 // goroutine (its protocol: internal/protocol/state.go) and, with a resync period,
 // its resync goroutine, both writing into the DeltaFIFO; the informer's
-// processing goroutine, the only caller of popBatch, which applies batches
+// processing goroutine, the only caller of PopBatch, which applies batches
 // to the Indexer and pushes notifications; one goroutine per handler
 // (delivery's Listener.run), the only caller of that handler; and the
 // goroutine of the informer's delivery.Processor, which starts and stops
@@ -233,24 +238,24 @@
 //	  sharedIndexInformer.applyMu a batch applied to the Indexer and listeners
 //	    delivery.Processor.mu     the listener lists and resync schedules
 //	      delivery.Listener.mu    one handler's buffers
-//	DeltaFIFO.popMu               the consumer's batch
-//	  DeltaFIFO.mu                the queue
+//	queue.FIFO.popMu              the consumer's batch (DeltaFIFO's queue)
+//	  queue.FIFO.mu               the queue
 //	store.Indexed.mu              the Indexer (internal/store): innermost,
 //	                              taken under applyMu (applying) and under
-//	                              DeltaFIFO.mu (Replace, Resync, Delete's
+//	                              FIFO.mu (Replace, Resync, Delete's
 //	                              check and list preparation read the
 //	                              cache); it waits for a writer, never
 //	                              skips. The compaction hint of a watch
 //	                              event reads it (PeekByKey) with no
-//	                              DeltaFIFO lock held, on the reflector's
+//	                              queue lock held, on the reflector's
 //	                              goroutine or, for objects a watch's
 //	                              decoder compacts, on the stream's
 //	                              (decoded_compaction.go)
 //	compact.Decoded.mu            a leaf: objects the decoder compacted,
 //	                              never held while another lock is taken
 //
-// No DeltaFIFO lock is held while an informer lock is taken: popBatch
-// releases DeltaFIFO.mu before the batch is applied under applyMu. Each
+// No queue lock is held while an informer lock is taken: PopBatch
+// releases FIFO.mu before the batch is applied under applyMu. Each
 // type's fields say which of these guards them.
 //
 // # Compatibility with client-go

@@ -649,7 +649,7 @@ func (s *sharedIndexInformer) SetCompaction(on bool) error {
 	return nil
 }
 
-// compactionLocked is the queue's compaction (DeltaFIFO.compaction): nil
+// compactionLocked is the queue's compactor (queue.New's): nil
 // unless it is on.
 func (s *sharedIndexInformer) compactionLocked() func(obj, hint any) {
 	if !s.compact {

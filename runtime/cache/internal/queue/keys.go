@@ -1,7 +1,7 @@
 package queue
 
 // Keys is a FIFO of distinct keys, each with a value of type T: the
-// key-queue container under runtime/cache's DeltaFIFO, which keeps a key's
+// key-queue container under FIFO (fifo.go), which keeps a key's
 // pending deltas in its value. A key is queued at most once; Push appends
 // a key not queued, Pop takes keys from the head as one batch, whose
 // entries stay known (Known) until Release, so a reader of the queue can
@@ -15,7 +15,7 @@ package queue
 // the queued keys; each rebuild follows at least as many pops as it
 // costs, so its cost per key is constant.
 //
-// Keys is not safe for concurrent use: its owner guards it (DeltaFIFO.mu).
+// Keys is not safe for concurrent use: its owner guards it (FIFO.mu).
 type Keys[T any] struct {
 	// A key is queued if and only if items maps it to an entry e with
 	// e.key == key in queue[head:], and in the popped batch if and only if
