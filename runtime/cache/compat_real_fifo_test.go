@@ -49,27 +49,27 @@ func TestRealFIFOReplaceQueuesDeletionsThenTheList(t *testing.T) {
 		want  Deltas
 	}{
 		{"added object is deleted", nil, func(f *RealFIFO) { _ = f.Add(obj); _ = f.Replace(nil, "0") },
-			Deltas{{Added, obj}, {Deleted, DeletedFinalStateUnknown{Key: "foo", Obj: obj}}}},
+			Deltas{{Type: Added, Object: obj}, {Type: Deleted, Object: DeletedFinalStateUnknown{Key: "foo", Obj: obj}}}},
 		{"deleted object has one delete", nil, func(f *RealFIFO) { _ = f.Add(obj); _ = f.Delete(obj); _ = f.Replace(nil, "0") },
-			Deltas{{Added, obj}, {Deleted, obj}}},
+			Deltas{{Type: Added, Object: obj}, {Type: Deleted, Object: obj}}},
 		{"replaced object has one delete", nil, func(f *RealFIFO) {
 			_ = f.Add(obj)
 			_ = f.Replace([]any{obj}, "0")
 			_ = f.Replace([]any{obj}, "0")
 			_ = f.Replace(nil, "0")
-		}, Deltas{{Added, obj}, {Replaced, obj}, {Replaced, obj}, {Deleted, DeletedFinalStateUnknown{Key: "foo", Obj: obj}}}},
+		}, Deltas{{Type: Added, Object: obj}, {Type: Replaced, Object: obj}, {Type: Replaced, Object: obj}, {Type: Deleted, Object: DeletedFinalStateUnknown{Key: "foo", Obj: obj}}}},
 		{"several replaces delete once", nil, func(f *RealFIFO) { _ = f.Add(obj); _ = f.Replace(nil, "0"); _ = f.Replace(nil, "1") },
-			Deltas{{Added, obj}, {Deleted, DeletedFinalStateUnknown{Key: "foo", Obj: obj}}}},
+			Deltas{{Type: Added, Object: obj}, {Type: Deleted, Object: DeletedFinalStateUnknown{Key: "foo", Obj: obj}}}},
 		{"re-added object is deleted with its last state", nil, func(f *RealFIFO) {
 			_ = f.Add(obj)
 			_ = f.Delete(obj)
 			_ = f.Add(objV2)
 			_ = f.Replace(nil, "0")
-		}, Deltas{{Added, obj}, {Deleted, obj}, {Added, objV2}, {Deleted, DeletedFinalStateUnknown{Key: "foo", Obj: objV2}}}},
+		}, Deltas{{Type: Added, Object: obj}, {Type: Deleted, Object: obj}, {Type: Added, Object: objV2}, {Type: Deleted, Object: DeletedFinalStateUnknown{Key: "foo", Obj: objV2}}}},
 		{"delete queued before a replace of a new object", []pair{obj}, func(f *RealFIFO) { _ = f.Delete(obj); _ = f.Replace([]any{objV2}, "") },
-			Deltas{{Deleted, obj}, {Replaced, objV2}}},
+			Deltas{{Type: Deleted, Object: obj}, {Type: Replaced, Object: objV2}}},
 		{"known objects missing from the list", []pair{{"a", "1"}, {"b", "1"}}, func(f *RealFIFO) { _ = f.Replace([]any{pair{"b", "2"}}, "5") },
-			Deltas{{Deleted, DeletedFinalStateUnknown{Key: "a", Obj: pair{"a", "1"}}}, {Replaced, pair{"b", "2"}}}},
+			Deltas{{Type: Deleted, Object: DeletedFinalStateUnknown{Key: "a", Obj: pair{"a", "1"}}}, {Type: Replaced, Object: pair{"b", "2"}}}},
 		{"bookmarks are ignored without atomic events", nil, func(f *RealFIFO) { _ = f.Bookmark("123"); _ = f.Replace(nil, "0") }, nil},
 	}
 	for _, tt := range tests {
@@ -94,16 +94,16 @@ func TestRealFIFOAtomicEventsQueueOneDeltaPerCall(t *testing.T) {
 		want Deltas
 	}{
 		{"replace", func(f *RealFIFO) { _ = f.Replace([]any{}, "123") },
-			Deltas{{ReplacedAll, ReplacedAllInfo{ResourceVersion: "123", Objects: []any{}}}}},
+			Deltas{{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: "123", Objects: []any{}}}}},
 		{"add, then replaces in order", func(f *RealFIFO) {
 			_ = f.Add(obj)
 			_ = f.Replace([]any{obj}, "10")
 			_ = f.Replace([]any{}, "56")
-		}, Deltas{{Added, obj}, {ReplacedAll, ReplacedAllInfo{"10", []any{obj}}}, {ReplacedAll, ReplacedAllInfo{"56", []any{}}}}},
+		}, Deltas{{Type: Added, Object: obj}, {Type: ReplacedAll, Object: ReplacedAllInfo{"10", []any{obj}}}, {Type: ReplacedAll, Object: ReplacedAllInfo{"56", []any{}}}}},
 		{"bookmark, then replace", func(f *RealFIFO) { _ = f.Bookmark("123"); _ = f.Replace([]any{}, "1234") },
-			Deltas{{Bookmark, BookmarkInfo{"123"}}, {ReplacedAll, ReplacedAllInfo{"1234", []any{}}}}},
+			Deltas{{Type: Bookmark, Object: BookmarkInfo{"123"}}, {Type: ReplacedAll, Object: ReplacedAllInfo{"1234", []any{}}}}},
 		{"add, then resync", func(f *RealFIFO) { _ = f.Add(obj); _ = f.Resync() },
-			Deltas{{Added, obj}, {SyncAll, SyncAllInfo{}}}},
+			Deltas{{Type: Added, Object: obj}, {Type: SyncAll, Object: SyncAllInfo{}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,21 +129,21 @@ func TestRealFIFOPopBatchSplitsBatches(t *testing.T) {
 		batchSize int
 		want      [][]Delta
 	}{
-		{"unique items", []any{o1, o2, o3}, nil, 1 << 20, [][]Delta{{{Replaced, o1}, {Replaced, o2}, {Replaced, o3}}}},
+		{"unique items", []any{o1, o2, o3}, nil, 1 << 20, [][]Delta{{{Type: Replaced, Object: o1}, {Type: Replaced, Object: o2}, {Type: Replaced, Object: o3}}}},
 		{"initial list ends a batch", []any{o1, o2}, func(f *RealFIFO) { _ = f.Update(o3); _ = f.Update(o4) }, 2,
-			[][]Delta{{{Replaced, o1}, {Replaced, o2}}, {{Updated, o3}, {Updated, o4}}}},
+			[][]Delta{{{Type: Replaced, Object: o1}, {Type: Replaced, Object: o2}}, {{Type: Updated, Object: o3}, {Type: Updated, Object: o4}}}},
 		{"repeated key ends a batch", []any{o1}, func(f *RealFIFO) { _ = f.Update(o1); _ = f.Update(o1) }, 1 << 20,
-			[][]Delta{{{Replaced, o1}}, {{Updated, o1}}, {{Updated, o1}}}},
+			[][]Delta{{{Type: Replaced, Object: o1}}, {{Type: Updated, Object: o1}}, {{Type: Updated, Object: o1}}}},
 		{"repeated key in the middle", []any{o1, o2, o3}, func(f *RealFIFO) { _ = f.Update(o2) }, 1 << 20,
-			[][]Delta{{{Replaced, o1}, {Replaced, o2}, {Replaced, o3}}, {{Updated, o2}}}},
-		{"batch size", []any{o1, o2, o3}, nil, 2, [][]Delta{{{Replaced, o1}, {Replaced, o2}}, {{Replaced, o3}}}},
+			[][]Delta{{{Type: Replaced, Object: o1}, {Type: Replaced, Object: o2}, {Type: Replaced, Object: o3}}, {{Type: Updated, Object: o2}}}},
+		{"batch size", []any{o1, o2, o3}, nil, 2, [][]Delta{{{Type: Replaced, Object: o1}, {Type: Replaced, Object: o2}}, {{Type: Replaced, Object: o3}}}},
 		{"a delta without a key closes the batch", nil, func(f *RealFIFO) {
 			_ = f.Add(o1)
 			f.lock.Lock()
-			f.items = append(f.items, Delta{Added, 42}) // as if its key function had changed
+			f.items = append(f.items, Delta{Type: Added, Object: 42}) // as if its key function had changed
 			f.lock.Unlock()
 			_ = f.Add(o2)
-		}, 1 << 20, [][]Delta{{{Added, o1}, {Added, 42}}, {{Added, o2}}}},
+		}, 1 << 20, [][]Delta{{{Type: Added, Object: o1}, {Type: Added, Object: 42}}, {{Type: Added, Object: o2}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -205,7 +205,7 @@ func TestRealFIFOResyncQueuesSyncOfKnownObjectsNotQueued(t *testing.T) {
 	f := NewRealFIFO(pairKey, knownPairs(t, pair{"a", "1"}, pair{"b", "1"}), nil)
 	mustSucceed(t, f.Update(pair{"a", "2"}))
 	mustSucceed(t, f.Resync())
-	want := Deltas{{Updated, pair{"a", "2"}}, {Sync, pair{"b", "1"}}}
+	want := Deltas{{Type: Updated, Object: pair{"a", "2"}}, {Type: Sync, Object: pair{"b", "1"}}}
 	if got := popRealFIFO(t, f); !reflect.DeepEqual(got, want) {
 		t.Errorf("popped %v, want %v", got, want)
 	}
@@ -226,13 +226,13 @@ func TestRealFIFOTransformsEachObjectOnce(t *testing.T) {
 	mustSucceed(t, f.Update(pair{"a", "2"}))
 	mustSucceed(t, f.Delete(pair{"a", "3"}))
 	mustSucceed(t, f.Replace([]any{pair{"b", "1"}}, "5"))
-	want := Deltas{{Added, pair{"a", "1+t"}}, {Updated, pair{"a", "2+t"}}, {Deleted, pair{"a", "3+t"}},
-		{Deleted, DeletedFinalStateUnknown{Key: "k", Obj: pair{"k", "known"}}}, {Replaced, pair{"b", "1+t"}}}
+	want := Deltas{{Type: Added, Object: pair{"a", "1+t"}}, {Type: Updated, Object: pair{"a", "2+t"}}, {Type: Deleted, Object: pair{"a", "3+t"}},
+		{Type: Deleted, Object: DeletedFinalStateUnknown{Key: "k", Obj: pair{"k", "known"}}}, {Type: Replaced, Object: pair{"b", "1+t"}}}
 	if got := popRealFIFO(t, f); !reflect.DeepEqual(got, want) {
 		t.Errorf("popped %v, want %v", got, want)
 	}
 	mustSucceed(t, f.Resync())
-	if got := popRealFIFO(t, f); !reflect.DeepEqual(got, Deltas{{Sync, pair{"k", "known"}}}) {
+	if got := popRealFIFO(t, f); !reflect.DeepEqual(got, Deltas{{Type: Sync, Object: pair{"k", "known"}}}) {
 		t.Errorf("resync popped %v", got)
 	}
 	if f.Transformer() == nil {
@@ -382,7 +382,7 @@ func TestRealFIFOUnlockWhileProcessingLetsWritersIn(t *testing.T) {
 		return f.Add(pair{"b", "1"}) // would deadlock with the lock held
 	})
 	mustSucceed(t, err)
-	if got := popRealFIFO(t, f); !reflect.DeepEqual(got, Deltas{{Added, pair{"b", "1"}}}) {
+	if got := popRealFIFO(t, f); !reflect.DeepEqual(got, Deltas{{Type: Added, Object: pair{"b", "1"}}}) {
 		t.Errorf("popped %v", got)
 	}
 }
