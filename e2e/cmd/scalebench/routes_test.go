@@ -130,27 +130,7 @@ func schemaViolations(s map[string]any, v any, path string) []string {
 	}
 	switch s["type"] {
 	case "object":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return append(out, fmt.Sprintf("%s: %T, want an object", path, v))
-		}
-		props, _ := s["properties"].(map[string]any)
-		for _, req := range asSlice(s["required"]) {
-			if _, ok := m[req.(string)]; !ok {
-				out = append(out, fmt.Sprintf("%s: required field %s missing", path, req))
-			}
-		}
-		for k, x := range m {
-			sub, ok := props[k].(map[string]any)
-			if !ok {
-				sub, ok = s["additionalProperties"].(map[string]any)
-			}
-			if !ok {
-				out = append(out, fmt.Sprintf("%s.%s: not in the schema", path, k))
-				continue
-			}
-			out = append(out, schemaViolations(sub, x, path+"."+k)...)
-		}
+		out = append(out, objectViolations(s, v, path)...)
 	case "array":
 		items, _ := s["items"].(map[string]any)
 		for k, x := range asSlice(v) {
@@ -164,6 +144,34 @@ func schemaViolations(s map[string]any, v any, path string) []string {
 		if f, ok := v.(float64); !ok || f != float64(int64(f)) {
 			out = append(out, fmt.Sprintf("%s: %v, want an integer", path, v))
 		}
+	}
+	return out
+}
+
+// objectViolations lists where v does not fit the object schema s: not
+// an object, a required field missing, a field the schema does not have.
+func objectViolations(s map[string]any, v any, path string) []string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return []string{fmt.Sprintf("%s: %T, want an object", path, v)}
+	}
+	var out []string
+	props, _ := s["properties"].(map[string]any)
+	for _, req := range asSlice(s["required"]) {
+		if _, ok := m[req.(string)]; !ok {
+			out = append(out, fmt.Sprintf("%s: required field %s missing", path, req))
+		}
+	}
+	for k, x := range m {
+		sub, ok := props[k].(map[string]any)
+		if !ok {
+			sub, ok = s["additionalProperties"].(map[string]any)
+		}
+		if !ok {
+			out = append(out, fmt.Sprintf("%s.%s: not in the schema", path, k))
+			continue
+		}
+		out = append(out, schemaViolations(sub, x, path+"."+k)...)
 	}
 	return out
 }
