@@ -37,13 +37,14 @@ type span struct{ from, to int64 }
 type history struct {
 	holdings []holding
 	writes   []statusWrite
-	impaired map[int][]span // replica -> its pauses and cuts
+	impaired map[int][]span // replica -> its pauses and cuts, each plus impairedGrace
+	faulted  map[int][]span // replica -> its pauses and cuts as they were
 	down     []span         // the API server's downtime
 }
 
 // readHistory reads every replica's journal; spans still open end at end.
 func (s *soak) readHistory(end int64) (history, error) {
-	h := history{impaired: map[int][]span{}}
+	h := history{impaired: map[int][]span{}, faulted: map[int][]span{}}
 	for i, p := range s.procs {
 		entries, err := ReadJournal(p.journal)
 		if err != nil {
@@ -80,6 +81,7 @@ func (s *soak) readHistory(end int64) (history, error) {
 		case APIServerRestart:
 			h.down = append(h.down, sp)
 		case ConnectionCut, ReplicaPause:
+			h.faulted[w.Replica] = append(h.faulted[w.Replica], sp)
 			sp.to += int64(impairedGrace)
 			h.impaired[w.Replica] = append(h.impaired[w.Replica], sp)
 		}
@@ -160,14 +162,18 @@ func (s *soak) checkDoubleOwnership(h history, start time.Time) {
 }
 
 // checkUnowned finds, for every Widget UID seen, the longest span in
-// which no unimpaired replica held its hash, less the API server's
-// downtime in it, and checks it against LeaseDuration + SyncBound.
+// which no replica held its hash while it ran and reached the server,
+// less the API server's downtime in it, and checks it against
+// LeaseDuration + SyncBound. A replica paused or cut off owns nothing
+// until its fault ends; impairedGrace is not added: what it holds once
+// continued or reconnected, its handlers handle (the grace only excuses
+// a double ownership while it narrows).
 func (s *soak) checkUnowned(h history, from, to int64) {
 	times := []int64{from, to}
 	for _, x := range h.holdings {
 		times = append(times, x.from, x.to)
 	}
-	for _, sps := range h.impaired {
+	for _, sps := range h.faulted {
 		for _, sp := range sps {
 			times = append(times, sp.from, sp.to)
 		}
@@ -197,11 +203,12 @@ func (s *soak) checkUnowned(h history, from, to int64) {
 	}
 }
 
-// ownedAt is the union of the ranges held at t by unimpaired replicas.
+// ownedAt is the union of the ranges held at t by replicas not paused
+// or cut off then.
 func (s *soak) ownedAt(h history, t int64) ring.Ranges {
 	var owned ring.Ranges
 	for _, x := range h.holdings {
-		if x.from <= t && t < x.to && covered(span{t, t + 1}, h.impaired[x.replica]) == 0 {
+		if x.from <= t && t < x.to && covered(span{t, t + 1}, h.faulted[x.replica]) == 0 {
 			owned = owned.Union(x.ranges)
 		}
 	}

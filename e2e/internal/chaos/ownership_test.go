@@ -46,10 +46,16 @@ func TestOwnershipAnalysisFindsViolations(t *testing.T) {
 		name: "overlap while one was paused: the documented window",
 		h: history{holdings: []holding{
 			{replica: 0, from: 0, to: 100 * sec, ranges: ring.Full()}, {replica: 1, from: 50 * sec, to: 60 * sec, ranges: lower},
-		}, impaired: map[int][]span{0: {{40 * sec, 70 * sec}}}},
+		}, impaired: map[int][]span{0: {{40 * sec, 70 * sec}}}, faulted: map[int][]span{0: {{40 * sec, 68 * sec}}}},
 		wantWhile: 1,
 		// r0 paused from 40 s: the lower half is nobody's from 40 to 50 s.
 		wantUnowned: 10 * time.Second,
+	}, {
+		name: "a paused replica owns again once continued: the grace excuses double ownership only",
+		h: history{holdings: []holding{
+			{replica: 0, from: 0, to: 100 * sec, ranges: ring.Full()},
+		}, impaired: map[int][]span{0: {{40 * sec, 51 * sec}}}, faulted: map[int][]span{0: {{40 * sec, 49 * sec}}}},
+		wantUnowned: 9 * time.Second,
 	}, {
 		name: "unowned past the bound, less the API server's downtime",
 		h: history{holdings: []holding{
