@@ -20,5 +20,7 @@ import (
 
 	_ "github.com/informer-gen/informer-gen/cmd/informer-gen"
 	_ "github.com/informer-gen/informer-gen/runtime/factory"
+	_ "github.com/informer-gen/informer-gen/runtime/jsondecode"
+	_ "github.com/informer-gen/informer-gen/runtime/jsonwatch"
 	_ "github.com/informer-gen/informer-gen/runtime/lister"
 )
