@@ -9,7 +9,14 @@
 // against ours on every +genclient package of k8s.io/api, wall time, CPU
 // time and peak RSS, in alternating rounds (generator.go).
 //
+// With -growth 10000,100000,1000000 it measures instead the cost growth
+// (growth.go): the time to sync and the heap per object at each size,
+// client-go and ours, and writes only the section "Cost growth in memory"
+// of -out, with mermaid charts and issue 32's linearity goal.
+//
 // Usage (from bench/): go run ./cmd/benchreport [-rounds 5] [-small] [-generator=false]
+//
+//	go run ./cmd/benchreport -growth 10000,100000,1000000 -rounds 3
 package main
 
 import (
@@ -40,12 +47,19 @@ func main() {
 	generatorRounds := flag.Int("generator-rounds", 5, "rounds of the generator comparison")
 	toolsDir := flag.String("tools", "tools", "module pinning the upstream generators (bench/tools)")
 	rootDir := flag.String("root", "..", "root of the informer-gen repository, where ./cmd/informer-gen is built")
+	growth := flag.String("growth", "", "instead of the report, measure the cost growth at these comma-separated object counts (e.g. 10000,100000,1000000) and write only the growth section of -out")
 	flag.Parse()
 	testing.Init()
 	if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
 		log.Fatal(err)
 	}
 
+	if *growth != "" {
+		if err := growthMain(*growth, *rounds, *out); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	cfg := dataset.Full
 	if *small {
 		cfg = dataset.Small
@@ -83,6 +97,24 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("wrote %s and %s in %s", *out, *chart, time.Since(started).Round(time.Second))
+}
+
+// growthMain measures the cost growth at the sizes listed in spec and
+// writes the growth section of out.
+func growthMain(spec string, rounds int, out string) error {
+	sizes, err := parseSizes(spec)
+	if err != nil {
+		return err
+	}
+	g, err := runGrowth(context.Background(), sizes, rounds)
+	if err != nil {
+		return err
+	}
+	if err := writeGrowthSection(out, g); err != nil {
+		return err
+	}
+	log.Printf("wrote the growth section of %s in %s", out, time.Since(g.started).Round(time.Second))
+	return nil
 }
 
 // runRounds runs every measurement of both implementations in each of

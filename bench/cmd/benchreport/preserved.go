@@ -19,9 +19,14 @@ const (
 	recoveryEnd    = "<!-- recovery:end -->"
 	routesStart    = "<!-- scalebench-httproutes:start -->"
 	routesEnd      = "<!-- scalebench-httproutes:end -->"
+	// The cost growth on a real kube-apiserver (scalebench -sizes); the
+	// in-memory one is growthStart and growthEnd (growth.go).
+	scaleGrowthStart = "<!-- scalebench-growth:start -->"
+	scaleGrowthEnd   = "<!-- scalebench-growth:end -->"
 )
 
-var preservedMarkers = [][2]string{{recoveryStart, recoveryEnd}, {preservedStart, preservedEnd}, {routesStart, routesEnd}}
+var preservedMarkers = [][2]string{{recoveryStart, recoveryEnd}, {preservedStart, preservedEnd}, {routesStart, routesEnd},
+	{growthStart, growthEnd}, {scaleGrowthStart, scaleGrowthEnd}}
 
 // preservedSection returns the marked blocks of the report at path,
 // markers included and each followed by a newline, or "" when the file

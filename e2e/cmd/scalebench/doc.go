@@ -102,4 +102,14 @@
 //	go run ./cmd/scalebench -pods 50000 -variants httproute-client-go,httproute-ours,httproute-ours-uncompacted,httproute-ours-nodecoder
 //
 // or SCALE=1 ./hack/bench.sh (SCALE_PODS, SCALE_ROUNDS).
+//
+// Cost growth (growth.go, growthreport.go): with -sizes 10000,50000,100000
+// one control plane serves a population grown through those pod counts
+// (the Pods of a smaller size are the first ones of a larger, so each size
+// holds the Pods a run of that size alone would write), every variant
+// measured in every round at each size; it writes the section "Cost
+// growth on a real kube-apiserver" (per-Pod live heap and time to
+// HasSynced, CPU per watch event, each size against the smallest, mermaid
+// charts, issue 32's linearity goal and its Pod goals at each size), after
+// each size, so a run stopped at a larger size keeps the smaller ones.
 package main

@@ -28,6 +28,7 @@ func main() {
 	out := flag.String("out", "", "Markdown file whose scalebench section to write (default: docs/benchmarks.md of the repository)")
 	raw := flag.String("json", "", "also write every measurement as JSON to this file")
 	fromJSON := flag.String("from-json", "", "do not measure: rewrite the section from a file written by -json")
+	sizes := flag.String("sizes", "", "a growth run: comma-separated increasing pod counts (e.g. 10000,50000,100000); one population grown through them, every variant measured at each; writes the cost-growth section instead (-pods is ignored)")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
 
@@ -43,11 +44,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		var res results
-		if err := json.Unmarshal(data, &res); err != nil {
-			log.Fatal(err)
-		}
-		if err := writeSection(*out, &res); err != nil {
+		if err := rewriteFromJSON(*out, data); err != nil {
 			log.Fatal(err)
 		}
 		log.Printf("wrote the scalebench section of %s from %s", *out, *fromJSON)
@@ -59,10 +56,18 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := run(ctx, options{
+	opts := options{
 		Pods: *pods, Namespaces: *namespaces, Workers: *workers, Rounds: *rounds,
 		Variants: strings.Split(*variants, ","), Changes: *changes, Events: *events, Child: []string{exe},
-	})
+	}
+	if *sizes != "" {
+		if opts.Sizes, err = parseSizes(*sizes); err != nil {
+			log.Fatal(err)
+		}
+		growthMain(ctx, opts, *out, *raw)
+		return
+	}
+	res, err := run(ctx, opts)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -79,4 +84,43 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("wrote the scalebench section of %s (%s in all)", *out, res.Duration.Round(1e9))
+}
+
+// rewriteFromJSON rewrites the section that the measurements in data (a
+// file -json wrote) belong to: the growth section for a growth run's.
+func rewriteFromJSON(out string, data []byte) error {
+	var g growthResults
+	if err := json.Unmarshal(data, &g); err == nil && len(g.Runs) > 0 {
+		return writeGrowthSection(out, &g)
+	}
+	var res results
+	if err := json.Unmarshal(data, &res); err != nil {
+		return err
+	}
+	return writeSection(out, &res)
+}
+
+// growthMain runs a growth run and writes its section of out, and its
+// measurements to raw when set.
+func growthMain(ctx context.Context, opts options, out, raw string) {
+	g, err := runGrowth(ctx, opts, func(g *growthResults) error {
+		if raw != "" {
+			data, err := json.MarshalIndent(g, "", "  ")
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(raw, data, 0o644); err != nil {
+				return err
+			}
+		}
+		if len(g.Runs) < 2 {
+			return nil
+		}
+		log.Printf("growth: wrote the section of %s for %d sizes", out, len(g.Runs))
+		return writeGrowthSection(out, g)
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("wrote the growth section of %s (%s in all)", out, g.Duration.Round(1e9))
 }

@@ -46,6 +46,12 @@ type options struct {
 	Child []string
 	// Binaries of the control plane; zero means cluster.EnsureBinaries.
 	Binaries cluster.Binaries
+	// Sizes, when set, make the run a growth run (runGrowth): the
+	// population grows through these pod counts, measured at each.
+	Sizes []int
+	// SkipWarmUp leaves out the unmeasured run of the first variant
+	// before the rounds (a growth run's later sizes).
+	SkipWarmUp bool
 }
 
 // measurement is one variant's run in one round: the child's numbers and
@@ -104,27 +110,12 @@ func run(ctx context.Context, opts options) (*results, error) {
 		return nil, err
 	}
 	startLoad := loadAverage()
-	c, err := cluster.Start(ctx, cluster.Options{
-		Binaries: opts.Binaries, DisableWatchCache: true,
-		// Server-side selection for the ours-shard-N variants.
-		FeatureGates: []string{shardedListAndWatchGate},
-	})
+	c, cs, stop, err := startCluster(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err := c.Stop(); err != nil {
-			log.Printf("stop cluster: %v", err)
-		}
-	}()
-	log.Printf("control plane up at %s (watch cache disabled, %s)", c.APIServerAddress(), shardedListAndWatchGate)
-	admin := c.AdminConfig()
-	admin.QPS, admin.Burst = 5000, 10000
-	cs, err := kubernetes.NewForConfig(admin)
-	if err != nil {
-		return nil, err
-	}
-	pop, err := newWorkload(resource, admin, cs, opts)
+	defer stop()
+	pop, err := newWorkload(resource, fastAdmin(c), cs, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -132,11 +123,7 @@ func run(ctx context.Context, opts options) (*results, error) {
 	if err := pop.create(ctx, opts.Workers); err != nil {
 		return nil, err
 	}
-	res := &results{
-		Resource: resource, Pods: opts.Pods, Namespaces: pop.namespaceCount(), Rounds: opts.Rounds, Changes: opts.Changes, Events: opts.Events, Variants: opts.Variants,
-		PerVariant: map[string][]measurement{}, PopulateSeconds: time.Since(t).Seconds(), Started: start, Commit: gitCommit(),
-		LoadAverages: []string{startLoad},
-	}
+	res := newRunResults(resource, pop, opts, start, time.Since(t), startLoad)
 	if res.Managers, err = managersOf(ctx, pop); err != nil {
 		return nil, err
 	}
@@ -146,6 +133,52 @@ func run(ctx context.Context, opts options) (*results, error) {
 	res.Duration = time.Since(start)
 	res.LoadAverages = append(res.LoadAverages, loadAverage())
 	return res, nil
+}
+
+// clusterHandle is the control plane a run measures against.
+type clusterHandle = *cluster.Cluster
+
+// startCluster starts etcd and kube-apiserver for a run (watch cache
+// off, sharded list and watch on) and returns them with an admin
+// clientset fast enough to populate; stop shuts them down.
+func startCluster(ctx context.Context, opts options) (c clusterHandle, cs kubernetes.Interface, stop func(), err error) {
+	c, err = cluster.Start(ctx, cluster.Options{
+		Binaries: opts.Binaries, DisableWatchCache: true,
+		// Server-side selection for the ours-shard-N variants.
+		FeatureGates: []string{shardedListAndWatchGate},
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stop = func() {
+		if err := c.Stop(); err != nil {
+			log.Printf("stop cluster: %v", err)
+		}
+	}
+	log.Printf("control plane up at %s (watch cache disabled, %s)", c.APIServerAddress(), shardedListAndWatchGate)
+	if cs, err = kubernetes.NewForConfig(fastAdmin(c)); err != nil {
+		stop()
+		return nil, nil, nil, err
+	}
+	return c, cs, stop, nil
+}
+
+// fastAdmin is c's admin configuration with a client-side rate limit
+// high enough for the population's writers.
+func fastAdmin(c clusterHandle) *rest.Config {
+	admin := c.AdminConfig()
+	admin.QPS, admin.Burst = 5000, 10000
+	return admin
+}
+
+// newRunResults are the empty results of a run of opts over pop, begun at
+// start, whose population took populate.
+func newRunResults(resource string, pop workload, opts options, start time.Time, populate time.Duration, startLoad string) *results {
+	return &results{
+		Resource: resource, Pods: opts.Pods, Namespaces: pop.namespaceCount(), Rounds: opts.Rounds, Changes: opts.Changes, Events: opts.Events, Variants: opts.Variants,
+		PerVariant: map[string][]measurement{}, PopulateSeconds: populate.Seconds(), Started: start, Commit: gitCommit(),
+		LoadAverages: []string{startLoad},
+	}
 }
 
 // measureRounds runs every variant of opts in every round into res, and
@@ -162,8 +195,10 @@ func measureRounds(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interf
 	if err := settle(ctx, pid); err != nil {
 		return err
 	}
-	if err := warmUp(ctx, c, cs, pid, pop, opts); err != nil {
-		return err
+	if !opts.SkipWarmUp {
+		if err := warmUp(ctx, c, cs, pid, pop, opts); err != nil {
+			return err
+		}
 	}
 	for r := range opts.Rounds {
 		order := slices.Clone(opts.Variants)

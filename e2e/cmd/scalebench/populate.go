@@ -87,6 +87,13 @@ func replicaSetName(ns string, rs int) string { return appName(rs) + "-" + templ
 // its status. workers requests run at
 // once; progress is logged every few seconds.
 func (p population) create(ctx context.Context, cs kubernetes.Interface, workers int) error {
+	return p.createFrom(ctx, cs, workers, 0)
+}
+
+// createFrom is create for pods from..n-1 only: those beyond the
+// population's first from pods, which a smaller population of the same
+// namespaces (its prefix) already wrote.
+func (p population) createFrom(ctx context.Context, cs kubernetes.Interface, workers, from int) error {
 	for _, ns := range p.namespaces {
 		_, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
 		if err != nil && !apierrors.IsAlreadyExists(err) {
@@ -94,10 +101,10 @@ func (p population) create(ctx context.Context, cs kubernetes.Interface, workers
 		}
 	}
 	start := time.Now()
-	if err := createEach(ctx, p.n, workers, resourcePods, func(ctx context.Context, i int) error { return p.createOne(ctx, cs, i) }); err != nil {
+	if err := createEach(ctx, p.n-from, workers, resourcePods, func(ctx context.Context, i int) error { return p.createOne(ctx, cs, from+i) }); err != nil {
 		return err
 	}
-	log.Printf("populate: %d pods in %d namespaces in %v", p.n, len(p.namespaces), time.Since(start).Round(time.Second))
+	log.Printf("populate: %d pods in %d namespaces in %v (%d of them before)", p.n, len(p.namespaces), time.Since(start).Round(time.Second), from)
 	return nil
 }
 
