@@ -213,6 +213,11 @@ type Reflector struct {
 	// goroutine.
 	shardWoke    <-chan struct{}
 	shardInStore Shard
+	// scope is the context of the requests under the shard whose change
+	// closes scopeOf (shardScope): it ends when that shard is replaced.
+	// Owned by the Run goroutine.
+	scope   context.Context
+	scopeOf <-chan struct{}
 
 	// relist, when set (before Run, by the informer that makes the
 	// reflector), requests a relist: a receive ends the watch and the
@@ -466,7 +471,11 @@ func (r *Reflector) pageSize(resourceVersion string) int64 {
 // listStep is the list phase.
 func (r *Reflector) listStep(ctx context.Context, s protocol.State) protocol.Outcome {
 	r.takeShard()
-	if err := r.list(ctx, s.ListFrom(r.LastSyncResourceVersion())); err != nil {
+	scope := r.shardScope(ctx)
+	if err := r.list(scope, s.ListFrom(r.LastSyncResourceVersion())); err != nil {
+		if r.cutByShard(ctx, scope) {
+			return r.cutEnding(ctx)
+		}
 		return protocol.Outcome{End: protocol.EndFailed, Err: err}
 	}
 	r.shardStored()
@@ -582,18 +591,22 @@ func (r *Reflector) watchStep(ctx context.Context, s protocol.State) protocol.Ou
 		}
 		return protocol.Outcome{End: r.reshardEnding(ctx)}
 	}
+	scope := r.shardScope(ctx)
 	if w == nil {
 		rv := r.LastSyncResourceVersion()
 		// A watch from "" or "0" first replays the current state.
 		replaying = rv == "" || rv == "0"
 		timeout := r.watchTimeoutSeconds()
 		var err error
-		w, err = r.lw.WatchWithContext(ctx, r.withShard(metav1.ListOptions{
+		w, err = r.lw.WatchWithContext(scope, r.withShard(metav1.ListOptions{
 			ResourceVersion:     rv,
 			TimeoutSeconds:      &timeout,
 			AllowWatchBookmarks: true,
 		}))
 		if err != nil {
+			if r.cutByShard(ctx, scope) {
+				return protocol.Outcome{End: r.reshardEnding(ctx)}
+			}
 			err = fmt.Errorf("%s: watch: %w", r.name, err)
 			return protocol.Outcome{End: errorEnding(err), Err: err}
 		}
@@ -611,6 +624,10 @@ func (r *Reflector) watchStep(ctx context.Context, s protocol.State) protocol.Ou
 	}
 	lived := r.clock.Since(start)
 	end := watchEnding(err, lived, got)
+	if r.cutByShard(ctx, scope) && !errors.Is(err, errRelistRequested) {
+		// The stream may have ended before consume saw the change.
+		end = protocol.EndReshard
+	}
 	if end == protocol.EndReshard && !errors.Is(err, errRelistRequested) {
 		end = r.reshardEnding(ctx)
 	}

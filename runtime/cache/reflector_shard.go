@@ -75,6 +75,47 @@ func (r *Reflector) narrow(ctx context.Context, base Shard) bool {
 	return true
 }
 
+// shardScope returns the context of the requests under the current
+// shard: ctx, ended too when the shard is replaced (shardChanged closes).
+// A list, watch list or watch that the server is slow to answer (one
+// starting up; a connection held open without an answer) then ends at
+// once, and a narrower shard is taken without the server (cutEnding,
+// reshardEnding): a ring member that lost its Lease lets go of its
+// objects in time, whatever its reflector was waiting for. One goroutine
+// per shard waits for the change; it ends with the change or with ctx.
+func (r *Reflector) shardScope(ctx context.Context) context.Context {
+	changed := r.shardChanged
+	if changed == nil {
+		return ctx
+	}
+	if r.scopeOf != changed {
+		scope, cancel := context.WithCancelCause(ctx)
+		go func() {
+			select {
+			case <-changed:
+				cancel(errReshard)
+			case <-scope.Done():
+			}
+		}()
+		r.scope, r.scopeOf = scope, changed
+	}
+	return r.scope
+}
+
+// cutByShard reports whether a request in scope (shardScope's context)
+// ended because the shard was replaced, not because ctx ended.
+func (r *Reflector) cutByShard(ctx, scope context.Context) bool {
+	return ctx.Err() == nil && errors.Is(context.Cause(scope), errReshard)
+}
+
+// cutEnding is how a list or watch list cut short by a shard change
+// ends: the store narrowed to the new shard at once when it is within
+// the shard of what the store holds, and a relist under it in any case.
+func (r *Reflector) cutEnding(ctx context.Context) protocol.Outcome {
+	r.narrow(ctx, r.shardInStore)
+	return protocol.Outcome{End: protocol.EndReshard}
+}
+
 // shardReplaced reports whether a newer shard replaced that of the last
 // list.
 func (r *Reflector) shardReplaced() bool {

@@ -160,3 +160,64 @@ func TestShardNarrowingDuringAnOutagePrunesWithoutTheServer(t *testing.T) {
 		})
 	}
 }
+
+// TestShardNarrowingWhileTheServerHangsPrunesWithoutIt pins the narrowing
+// of a reflector waiting for a server that accepts its requests and does
+// not answer (a kube-apiserver starting up, a connection a proxy holds
+// open): the request under the old shard is cut short and the store
+// prunes what the new shard leaves out at once, so that a ring member that
+// lost its Lease lets go of its objects before another takes them, though
+// its reflector was inside a list, a watch list or a watch's opening.
+func TestShardNarrowingWhileTheServerHangsPrunesWithoutIt(t *testing.T) {
+	hangs := []struct {
+		name string
+		// hang makes the reflector's next request one the server does not
+		// answer: the relist after 410 Gone, or the watch reopened after
+		// the server closed the last one.
+		hang func(srv *cachetest.Server) error
+	}{
+		{"relist", func(srv *cachetest.Server) error { return srv.ExpireWatches(nil) }},
+		{"watch reopened", func(srv *cachetest.Server) error { srv.CloseWatches(); return nil }},
+	}
+	for _, h := range hangs {
+		for _, tc := range shardCases {
+			t.Run(h.name+"/"+tc.name, func(t *testing.T) {
+				srv := cachetest.NewServer(&metav1.PartialObjectMetadataList{})
+				for i := range 30 {
+					if _, err := srv.Add(partObject(fmt.Sprintf("o%02d", i), "abc"[i%3:i%3+1])); err != nil {
+						t.Fatal(err)
+					}
+				}
+				abc := &narrowingShard{partShard{parts: []string{"a", "b", "c"}, serverSide: tc.serverSide}}
+				ab := &narrowingShard{partShard{parts: []string{"a", "b"}, serverSide: tc.serverSide}}
+				src := newTestShardSource(abc)
+				var inf *sharedIndexInformer
+				_, events := startShardInformerWithInf(t, srv, src, tc.watchList, &inf)
+				cachetest.Eventually(t, "abc applied", func() bool { return src.wasApplied(abc) })
+
+				srv.Hang(true)
+				if err := h.hang(srv); err != nil {
+					t.Fatal(err)
+				}
+				cachetest.Eventually(t, "a request the server does not answer", func() bool { return srv.Unanswered() > 0 })
+
+				src.set(ab)
+				cachetest.Eventually(t, "ab applied while the server hangs", func() bool { return src.wasApplied(ab) })
+				partC := keysOfParts(srv.Objects(), "c")
+				cachetest.Eventually(t, "tombstones of part c", func() bool { _, _, tomb := events.snapshot(); return len(tomb) == len(partC) })
+				if got, want := sortedKeys(inf.GetStore()), keysOfParts(srv.Objects(), "a", "b"); !slices.Equal(got, want) {
+					t.Errorf("cache while the server hangs holds %v, want parts a and b: %v", got, want)
+				}
+
+				srv.Hang(false)
+				if _, err := srv.Add(partObject("after", "b")); err != nil {
+					t.Fatal(err)
+				}
+				want := keysOfParts(srv.Objects(), "a", "b")
+				cachetest.Eventually(t, "the object added after the server answers again", func() bool {
+					return slices.Equal(sortedKeys(inf.GetStore()), want)
+				})
+			})
+		}
+	}
+}

@@ -73,8 +73,12 @@ func (r *Reflector) watchListIdle(w watch.Interface) (time.Duration, error) {
 // watchListStep is the watch-list phase.
 func (r *Reflector) watchListStep(ctx context.Context, s protocol.State) protocol.Outcome {
 	r.takeShard()
-	w, err := r.watchList(ctx, s.WatchListFrom(r.LastSyncResourceVersion()))
+	scope := r.shardScope(ctx)
+	w, err := r.watchList(scope, s.WatchListFrom(r.LastSyncResourceVersion()))
 	if err != nil {
+		if r.cutByShard(ctx, scope) {
+			return r.cutEnding(ctx)
+		}
 		return protocol.Outcome{End: watchListEnding(err), Err: err}
 	}
 	r.shardStored()

@@ -191,7 +191,12 @@ func (r *Replica) do(ctx context.Context, act action) event {
 	var ok, failed eventKind
 	switch act.kind {
 	case actRecord:
-		err, ok, failed = r.record(ctx, act.ranges, start), evRecorded, evRecordFailed
+		recordCtx, cancel := r.until(ctx, r.recordDeadline(start))
+		err, ok, failed = r.record(recordCtx, act.ranges, start), evRecorded, evRecordFailed
+		if err != nil && errors.Is(context.Cause(recordCtx), context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer by the renew deadline: %w", err)
+		}
+		cancel()
 	case actApply:
 		// Bounded, so that a slow relist does not hold up the renewals:
 		// the Lease was renewed (by a claim) or is about to be given up.
@@ -206,6 +211,38 @@ func (r *Replica) do(ctx context.Context, act action) event {
 		return event{kind: failed, at: start}
 	}
 	return event{kind: ok, at: start}
+}
+
+// recordDeadline is when, on the replica's clock, a Lease write started at
+// start is given up: at
+// the renew deadline of what the replica holds (the last renewal plus
+// RenewDeadline), so that a write the server does not answer (one
+// starting up; a connection held open without an answer) cannot keep the
+// replica from seeing that it lost its Lease and letting its ranges go
+// before the others take them; RenewDeadline after start when it holds
+// nothing.
+func (r *Replica) recordDeadline(start time.Time) time.Time {
+	if r.st.held.Empty() || r.st.renewedAt.IsZero() {
+		return start.Add(r.cfg.RenewDeadline)
+	}
+	return r.st.renewedAt.Add(r.cfg.RenewDeadline)
+}
+
+// until returns a context that ends with ctx or at deadline on the
+// replica's clock (a fake one in tests), and its cancel function, which
+// the caller must call.
+func (r *Replica) until(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	t := r.cfg.Clock.NewTimer(deadline.Sub(r.cfg.Clock.Now()))
+	go func() {
+		defer t.Stop()
+		select {
+		case <-t.C():
+			cancel(context.DeadlineExceeded)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { cancel(context.Canceled) }
 }
 
 // view is what the replica sees of the ring at now through leases.

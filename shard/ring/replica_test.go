@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/fake"
+	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	k8stesting "k8s.io/client-go/testing"
 	testingclock "k8s.io/utils/clock/testing"
 )
@@ -37,27 +38,31 @@ type harness struct {
 	targets  map[string]*fakeTarget
 	dead     map[string]bool // crashed: their informers are gone
 	blocked  map[string]bool // their Lease writes fail
+	hanging  map[string]bool // their Lease writes wait until the writer gives up
 	overlaps int
 }
 
 // fakeTarget applies a set at once and has the harness check it.
 type fakeTarget struct {
-	h    *harness
-	id   string
-	held Ranges // guarded by h.mu
+	h  *harness
+	id string
+	// held and setAt, guarded by h.mu: the set last applied, and when on
+	// the harness's clock.
+	held  Ranges
+	setAt time.Time
 }
 
 func (ft *fakeTarget) Set(_ context.Context, rs Ranges) error {
 	ft.h.mu.Lock()
 	defer ft.h.mu.Unlock()
-	ft.held = rs
+	ft.held, ft.setAt = rs, ft.h.clock.Now()
 	ft.h.checkDisjointLocked()
 	return nil
 }
 
 func newHarness(t *testing.T) *harness {
 	h := &harness{t: t, client: fake.NewClientset(), clock: testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
-		targets: map[string]*fakeTarget{}, dead: map[string]bool{}, blocked: map[string]bool{}}
+		targets: map[string]*fakeTarget{}, dead: map[string]bool{}, blocked: map[string]bool{}, hanging: map[string]bool{}}
 	failBlocked := func(a k8stesting.Action) (bool, runtime.Object, error) {
 		name := ""
 		switch a := a.(type) {
@@ -78,6 +83,52 @@ func newHarness(t *testing.T) *harness {
 	}
 	h.client.PrependWatchReactor("leases", copyingWatch(h.client.Tracker()))
 	return h
+}
+
+// hangingLeases is the harness's Leases client: the writes of a Lease
+// marked hanging wait until their context ends, as against an API server
+// that accepts the request and does not answer (one starting up, a
+// connection a proxy holds open). The clock moves on meanwhile, 100ms at
+// a time, up to a minute.
+type hangingLeases struct {
+	coordinationv1client.LeasesGetter
+	h *harness
+}
+
+func (l hangingLeases) Leases(namespace string) coordinationv1client.LeaseInterface {
+	return hangingLeaseClient{l.LeasesGetter.Leases(namespace), l.h}
+}
+
+type hangingLeaseClient struct {
+	coordinationv1client.LeaseInterface
+	h *harness
+}
+
+func (c hangingLeaseClient) Update(ctx context.Context, l *coordinationv1.Lease, opts metav1.UpdateOptions) (*coordinationv1.Lease, error) {
+	if err := c.h.hang(ctx, l.Name); err != nil {
+		return nil, err
+	}
+	return c.LeaseInterface.Update(ctx, l, opts)
+}
+
+// hang waits, moving the clock, while the Lease name is marked hanging:
+// until ctx ends (its error), or a minute passed on the clock.
+func (h *harness) hang(ctx context.Context, name string) error {
+	h.mu.Lock()
+	hanging := h.hanging[name]
+	h.mu.Unlock()
+	if !hanging {
+		return nil
+	}
+	for range 600 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Millisecond): // lets the writer's timer fire
+		}
+		h.clock.Step(100 * time.Millisecond)
+	}
+	return errors.New("no answer for a minute")
 }
 
 // copyingWatch serves watches from tracker with every event's object
@@ -121,7 +172,7 @@ func (h *harness) newReplica(id string) *Replica {
 	ft := &fakeTarget{h: h, id: id}
 	h.targets[id] = ft
 	h.mu.Unlock()
-	r, err := New(Config{Client: h.client.CoordinationV1(), Namespace: testNamespace, Ring: testRing, Identity: id,
+	r, err := New(Config{Client: hangingLeases{h.client.CoordinationV1(), h}, Namespace: testNamespace, Ring: testRing, Identity: id,
 		Target: ft, Clock: h.clock, LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RenewPeriod: 2 * time.Second})
 	if err != nil {
 		h.t.Fatal(err)
@@ -279,6 +330,41 @@ func TestRangesOfAReplicaThatStopsRenewingMoveOnlyAfterExpiry(t *testing.T) {
 				t.Errorf("r2, cut off, still holds %v", h.held("r2"))
 			}
 		})
+	}
+}
+
+// A replica whose Lease writes the server does not answer gives its
+// write up at its renew deadline and lets its ranges go before its Lease
+// expires in the others' eyes, though the write never returned.
+func TestAReplicaWhoseLeaseWritesHangLetsGoBeforeItsLeaseExpires(t *testing.T) {
+	h := newHarness(t)
+	rs := startReplicas(h, 3)
+	h.converge(rs, 10)
+	for range 3 {
+		h.round(rs)
+	}
+	name := leaseName(testRing, "r2")
+	h.mu.Lock()
+	h.hanging[name] = true
+	h.mu.Unlock()
+	for range 40 {
+		h.round(rs)
+		if h.held("r2").Empty() {
+			break
+		}
+	}
+	lease, err := h.client.CoordinationV1().Leases(testNamespace).Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expiry := lease.Spec.RenewTime.Add(15 * time.Second)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch r2 := h.targets["r2"]; {
+	case !r2.held.Empty():
+		t.Fatalf("r2 still holds %v at %v", r2.held, h.clock.Now())
+	case r2.setAt.After(expiry):
+		t.Errorf("r2 let its ranges go at %v, after its Lease (renewed at %v) expired at %v", r2.setAt, lease.Spec.RenewTime.Time, expiry)
 	}
 }
 

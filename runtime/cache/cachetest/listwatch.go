@@ -46,7 +46,7 @@ func (s *Server) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 // "Too large resource version" error. Field selectors may use
 // metadata.name and metadata.namespace.
 func (s *Server) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.waitAnswering(ctx); err != nil {
 		return nil, err
 	}
 	sel, err := parseSelectors(opts)
@@ -151,7 +151,7 @@ func (s *Server) listPointLocked(opts metav1.ListOptions) (at int64, after strin
 // left. A resourceVersion the server has not reached fails with
 // kube-apiserver's "Too large resource version" error.
 func (s *Server) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.waitAnswering(ctx); err != nil {
 		return nil, err
 	}
 	sel, err := parseSelectors(opts)

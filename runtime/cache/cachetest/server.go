@@ -1,6 +1,7 @@
 package cachetest
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -57,6 +58,11 @@ type Server struct {
 	lists        int
 	watchCalls   int
 	running      sync.WaitGroup // watch goroutines
+	// hung, when not nil, is closed when the server answers again
+	// (Hang(false)); lists and watch opens wait for it, unanswered of
+	// them at a time.
+	hung       chan struct{}
+	unanswered int
 }
 
 // failures is a count of calls to fail and the error they fail with.
@@ -238,6 +244,55 @@ func (s *Server) FailWatches(n int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failWatches = failures{left: n, err: err}
+}
+
+// Hang makes the server stop answering (on) or answer again (off): while
+// it hangs, List and Watch calls wait until it answers again or their
+// context ends, as against a kube-apiserver that accepts connections but
+// does not answer yet (one starting up) or through a connection a proxy
+// holds open without forwarding. Open watches go on.
+func (s *Server) Hang(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case on && s.hung == nil:
+		s.hung = make(chan struct{})
+	case !on && s.hung != nil:
+		close(s.hung)
+		s.hung = nil
+	}
+}
+
+// waitAnswering returns once the server answers (Hang), or ctx's error
+// when it ends first.
+func (s *Server) waitAnswering(ctx context.Context) error {
+	s.mu.Lock()
+	hung := s.hung
+	if hung != nil {
+		s.unanswered++
+	}
+	s.mu.Unlock()
+	if hung == nil {
+		return ctx.Err()
+	}
+	defer func() {
+		s.mu.Lock()
+		s.unanswered--
+		s.mu.Unlock()
+	}()
+	select {
+	case <-hung:
+	case <-ctx.Done():
+	}
+	return ctx.Err()
+}
+
+// Unanswered returns how many List and Watch calls wait for the server to
+// answer (Hang).
+func (s *Server) Unanswered() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unanswered
 }
 
 // Calls returns how many List and Watch calls the server served, failed

@@ -15,9 +15,11 @@ import (
 //
 //	phase      ending       next phase   report  back off  failures  note
 //	list       stored       watch        -       -         =
+//	list       reshard      relist       -       -         =         cut short: the shard changed
 //	list       (any error)  relist       yes     yes       +1
 //	watchList  stored       watch        -       -         =         the watch stays open
 //	watchList  transient    watchList    yes     yes       +1
+//	watchList  reshard      relist       -       -         =         cut short: the shard changed
 //	watchList  expired      list         -       -         =         position expired
 //	watchList  unsupported  list         yes     -         =         watch lists off
 //	watchList  stalled      list         yes     -         =         1st or 2nd in a row
@@ -52,7 +54,10 @@ import (
 // A watch whose shard changed (ReflectorOptions.Shard: the subscription's
 // channel closed) ends with reshard, before it opens or while it runs;
 // the relist under the new shard follows at once, from the position, and
-// is no failure. When the new shard is within the old one (ShardNarrowing)
+// is no failure. So does a list or watch list under way when the shard
+// changes: its request is cut short (the reflector's requests run in a
+// context that ends with their shard), so that a server slow to answer
+// never keeps a reflector from a new shard. When the new shard is within the old one (ShardNarrowing)
 // and the store can prune (the DeltaFIFO), the watch ends with narrowed
 // instead: the objects outside the new shard are queued as tombstones and
 // the next watch, from the position, carries the new selector; nothing
@@ -118,8 +123,9 @@ const (
 	EndStalled
 	// EndFailed: any other failure.
 	EndFailed
-	// EndReshard: the shard changed (ReflectorOptions.Shard): the watch
-	// ended so that the reflector relists under the new shard.
+	// EndReshard: the shard changed (ReflectorOptions.Shard): the watch,
+	// or the list or watch list under way (cut short), ended so that the
+	// reflector relists under the new shard, at once.
 	EndReshard
 	// EndNarrowed: the shard changed to one within it: the store pruned
 	// the objects outside the new shard, and the reflector watches again
@@ -221,8 +227,12 @@ func (s State) Next(o Outcome) (State, Effect) {
 }
 
 func (s State) afterList(o Outcome) (State, Effect) {
-	if o.End == EndStored {
+	switch o.End {
+	case EndStored:
 		s.Phase, s.Expired, s.Listed = PhaseWatch, false, true
+		return s, Effect{}
+	case EndReshard:
+		s.Phase = s.Relist(o.At)
 		return s, Effect{}
 	}
 	s.Phase = s.Relist(o.At)
@@ -238,6 +248,9 @@ func (s State) afterWatchList(o Outcome) (State, Effect) {
 	case EndTransient:
 		s.Failures++
 		return s, Effect{Report: true, Backoff: true}
+	case EndReshard:
+		s.Phase = s.Relist(o.At)
+		return s, Effect{}
 	case EndExpired:
 		// A LIST from "", not another watch list: a server answering
 		// every watch list so would be hit in a hot loop.
