@@ -119,7 +119,7 @@ func RecoverySection(sums []ClassSummary, seeds int, race bool) string {
 			s.Class, s.MedianRatio, s.MaximaRatio, s.WorstRatio, met(s.MedianRatio <= 1 && s.MaximaRatio <= 1.5 && s.WorstRatio <= 2))
 	}
 	p("\nA script's own ratio after an outage is a draw of both back-offs' jitter: when client-go's next attempt happens to fall just after the outage ends, it recovers at once ")
-	p("while ours waits out a delay it drew before; ours retries more densely while a fault lasts (`runtime/cache/backoff.go`), so its median and its slowest script are well under client-go's, but single scripts are not always.\n")
+	p("while ours waits out a delay it drew before; ours retries more densely while a fault lasts (`runtime/cache/internal/reflector/backoff.go`), so its median and its slowest script are well under client-go's, but single scripts are not always.\n")
 	p("%s\n", sectionEnd)
 	return b.String()
 }

@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -19,10 +18,6 @@ import (
 // Unset, it is on outside test binaries: in test binaries the mutation
 // detector (test_checks.go) finds mutations at once, with the stack.
 const compactionGuardEnv = "INFORMER_GEN_COMPACTION_GUARD"
-
-// errRelistRequested ends a watch when the informer asked its reflector
-// for a relist (Reflector.relist).
-var errRelistRequested = errors.New("a relist was requested to restore cached objects holding a mutated shared part")
 
 // compactionGuardWanted reports whether an informer compacting (or not)
 // with opts runs the compaction guard; testChecks is the informer's

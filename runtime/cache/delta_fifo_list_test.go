@@ -79,7 +79,7 @@ func TestReflectorRelistIntoDeltaFIFOPreparesPagesAsTheyArrive(t *testing.T) {
 		WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
 	}
 	r := NewReflectorWithOptions(lw, &metav1.PartialObjectMetadata{}, fifo, ReflectorOptions{PageSize: 2})
-	if err := r.list(t.Context(), "0"); err != nil {
+	if err := r.engine.List(t.Context(), "0"); err != nil {
 		t.Fatal(err)
 	}
 	if transformsBeforePage2 != 1 {
@@ -184,7 +184,7 @@ func TestReflectorWatchListIntoDeltaFIFOPreparesObjects(t *testing.T) {
 				WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return w, nil },
 			}
 			r := NewReflectorWithOptions(lw, &metav1.PartialObjectMetadata{}, fifo, ReflectorOptions{UseWatchList: true})
-			_, err := r.watchList(t.Context(), "")
+			_, err := r.engine.WatchList(t.Context(), "")
 			if tt.wantErr {
 				if err == nil || fifo.Len() != 0 {
 					t.Fatalf("watch list error %v with %d keys queued, want an error and nothing queued", err, fifo.Len())

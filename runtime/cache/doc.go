@@ -31,8 +31,18 @@
 //     aliased here; DeltaFIFO wraps a FIFO.
 //   - internal/delivery: listeners, their backlog, the processor and
 //     resync.
+//   - internal/reflector: the reflector's engine (reflector.Engine): list,
+//     watch and watch-list I/O, paging, back-off, resync, the position
+//     (resourceVersion) and a shard's selector, writing to one queue.Sink
+//     and driving internal/protocol's state one step at a time; its
+//     ListerWatcher, Metrics and shard contracts are its own interfaces
+//     (Shard, ShardSubscription, ShardNarrowing, ShardServerApplied,
+//     ServerStream and VeryShortWatchError are its types, aliased here).
+//     The Reflector here is a client-go-shaped wrapper: its options,
+//     store interfaces and exported fields, turned into the engine's
+//     Config and per-run settings (reflector.go, reflector_compat.go).
 //   - internal/protocol: the reflector's protocol as a value (State) and
-//     its transition function (State.Next); the Reflector here does the
+//     its transition function (State.Next); internal/reflector does the
 //     I/O of each step.
 //
 // The DeltaFIFO gets what the informer wires into it at construction
@@ -43,7 +53,7 @@
 // other lists are prepared page by page); NewReflectorWithOptions, the client-go-shaped constructor, picks
 // once from its store the DeltaFIFO's or an adapter of any other
 // client-go store (Replace, Bookmark, UpdateResourceVersion;
-// reflector_sink.go). Both list kinds (paged and watch list) ask that
+// reflector_sink.go), and hands it to the engine (internal/reflector). Both list kinds (paged and watch list) ask that
 // sink where listed objects go.
 // The compaction is a constructor argument too: generated informers name
 // their kind's walks (SharedIndexInformerOptions.Compactor); the registry
@@ -215,7 +225,8 @@
 // # Goroutines and locks
 //
 // A running SharedIndexInformer has these goroutines: the Reflector's Run
-// goroutine (its protocol: internal/protocol/state.go) and, with a resync period,
+// goroutine (internal/reflector's Engine.Run; its protocol:
+// internal/protocol/state.go) and, with a resync period,
 // its resync goroutine, both writing into the DeltaFIFO; the informer's
 // processing goroutine, the only caller of PopBatch, which applies batches
 // to the Indexer and pushes notifications; one goroutine per handler
@@ -329,7 +340,8 @@
 // marks them (tainted: the next relist replaces them though their
 // resourceVersion did not change, see unchangedRelist) and asks the
 // reflector for a relist through the channel the informer gave it
-// (Reflector.relist: the watch ends, the reflector lists again).
+// (Reflector.relist, the engine's Run.Relist: the watch ends, the
+// reflector lists again).
 // SharedIndexInformerOptions.DisableCompactionGuard and
 // INFORMER_GEN_COMPACTION_GUARD turn it off.
 //

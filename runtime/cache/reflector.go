@@ -3,28 +3,24 @@ package cache
 import (
 	"cmp"
 	"context"
-	"errors"
-	"fmt"
-	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
-	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
-	"io"
-	"math/rand/v2"
 	"reflect"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/reflector"
 )
+
+// This file is the Reflector's client-go-shaped front: its options, its
+// store interfaces and the type itself, a thin wrapper over the engine of
+// package internal/reflector (list / watch / watch-list I/O, paging,
+// back-off, resync, resourceVersion tracking, driving internal/protocol's
+// state). reflector_compat.go has the rest of client-go's surface.
 
 // ReflectorStore is what a Reflector writes into (a DeltaFIFO or a Store).
 // The Reflector calls it from its own goroutine only, except Resync, which
@@ -69,18 +65,12 @@ type ResourceVersionUpdater interface {
 }
 
 const (
-	defaultPageSize        = 500
 	defaultMinWatchTimeout = 5 * time.Minute
 	// defaultWatchListProgressTimeout is ReflectorOptions'
 	// WatchListProgressTimeout default: a server starts a watch list's
 	// initial events, or its bookmark for an empty collection, within
 	// a second or two.
 	defaultWatchListProgressTimeout = 10 * time.Second
-	// veryShortWatch is how quickly a watch must close to be re-opened
-	// only after a back-off (so a server that closes every watch at once is
-	// not re-watched in a hot loop); one that delivered nothing also counts
-	// as a failure.
-	veryShortWatch = time.Second
 )
 
 // ReflectorOptions configures a Reflector. The zero value of every field is
@@ -130,7 +120,7 @@ type ReflectorOptions struct {
 	// derived from the expected type.
 	TypeDescription string
 	// Backoff, when set, replaces the reflector's back-off between
-	// failures (backoff.go), as in client-go: Duration growing by Factor
+	// failures (internal/reflector/backoff.go), as in client-go: Duration growing by Factor
 	// per failure up to Cap, each delay plus up to Jitter times itself.
 	// Steps is not used: the reflector retries for as long as it runs
 	// (setting it is logged once at V(2)).
@@ -148,7 +138,7 @@ type ReflectorOptions struct {
 	// quiet watch is never cut short by the client.
 	IdleTimeout time.Duration
 	// Shard, when set, limits the reflector to a shard of the collection
-	// (shard.go): every list, watch list and watch carries the selector
+	// (shard.go, internal/reflector/shard.go): every list, watch list and watch carries the selector
 	// of the shard Current gives at the relist, every object outside it
 	// is dropped (whether or not the server applied the selector), and
 	// when Current's channel closes the reflector ends its watch and
@@ -160,7 +150,8 @@ type ReflectorOptions struct {
 // Reflector keeps a ReflectorStore in sync with the server: it lists, then
 // watches from the list's resourceVersion, relisting when the watch can no
 // longer resume. Create one with NewReflectorWithOptions and start it with
-// RunWithContext.
+// RunWithContext. The work is internal/reflector's Engine; the Reflector
+// gives it its configuration and the settings of its exported fields.
 //
 // The exported fields exist for client-go compatibility; set them, if at
 // all, before running the reflector.
@@ -176,48 +167,13 @@ type Reflector struct {
 
 	name            string
 	typeDescription string
-	lw              ListerWatcherWithContext
-	// sink is where the reflector writes (queue.Sink): given by the
-	// informer (its queue's), or chosen from the store by
-	// NewReflectorWithOptions. Immutable after construction.
-	sink         queue.Sink
-	expectedType reflect.Type
-	opts         ReflectorOptions
-	clock        clock.WithTicker
-	onError      func(ctx context.Context, err error)
-	chunking     bool
+	opts            ReflectorOptions
+	engine          *reflector.Engine
 
-	// backoff is immutable after construction.
-	backoff backoff
-	// retryingAtOnce is set while onError is told of a failure the next
-	// step follows without a back-off (a watch list falling back to a
-	// list). Owned by the Run goroutine.
+	// retryingAtOnce is set while the watch error handler is told of a
+	// failure the next step follows without a back-off (a watch list
+	// falling back to a list). Owned by the Run goroutine.
 	retryingAtOnce bool
-	// paginatedResult is owned by the Run goroutine: the first list came
-	// back paginated, so later ones page too.
-	paginatedResult bool
-
-	// shard is the shard of the last list or watch list (nil without
-	// ReflectorOptions.Shard), shardChanged the channel Current gave with
-	// it; shardIgnoredLogged is set once the reflector logged that the
-	// server ignored the selector, shardNoEcho once a list response did
-	// not echo it. Owned by the Run goroutine.
-	shard              Shard
-	shardChanged       <-chan struct{}
-	shardIgnoredLogged bool
-	shardNoEcho        bool
-	// shardWoke is the shardChanged whose closing last cut a back-off
-	// short (backoffSleep), so that one change wakes one retry only;
-	// shardInStore is the shard of what the store holds (the last list
-	// stored or narrowing), nil before the first. Owned by the Run
-	// goroutine.
-	shardWoke    <-chan struct{}
-	shardInStore Shard
-	// scope is the context of the requests under the shard whose change
-	// closes scopeOf (shardScope): it ends when that shard is replaced.
-	// Owned by the Run goroutine.
-	scope   context.Context
-	scopeOf <-chan struct{}
 
 	// relist, when set (before Run, by the informer that makes the
 	// reflector), requests a relist: a receive ends the watch and the
@@ -225,11 +181,6 @@ type Reflector struct {
 	// holding a mutated shared part). Read by the Run goroutine only.
 	relist <-chan struct{}
 
-	// rv is the resourceVersion of the position ("" before the first
-	// list): written by the Run goroutine only, read by any
-	// (LastSyncResourceVersion). The rest of the protocol state is the
-	// Run goroutine's state value (internal/protocol/state.go).
-	rv      atomic.Pointer[string]
 	running atomic.Bool
 }
 
@@ -246,39 +197,62 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType any, store Reflector
 // or an informer's queue's sink, DeltaFIFO.sink).
 func newReflector(lw ListerWatcher, expectedType any, sink queue.Sink, opts ReflectorOptions) *Reflector {
 	opts = opts.withDefaults()
-	ticking, ok := opts.Clock.(clock.WithTicker)
-	if !ok {
-		ticking = tickingClock{opts.Clock}
-	}
-	r := &Reflector{
-		lw:      ToListerWatcherWithContext(lw),
-		sink:    sink,
-		opts:    opts,
-		clock:   ticking,
-		backoff: newBackoff(),
-	}
-	if opts.Backoff != nil {
-		r.backoff = backoffFrom(*opts.Backoff)
-	}
-	empty := ""
-	r.rv.Store(&empty)
 	if expectedType == nil && opts.ExpectedType != nil {
 		expectedType = opts.ExpectedType
 	}
+	var typ reflect.Type
 	if expectedType != nil {
-		r.expectedType = reflect.TypeOf(expectedType)
+		typ = reflect.TypeOf(expectedType)
 	}
-	r.typeDescription = cmp.Or(opts.TypeDescription, typeString(r.expectedType))
+	r := &Reflector{opts: opts}
+	r.typeDescription = cmp.Or(opts.TypeDescription, typeString(typ))
 	r.name = cmp.Or(opts.Name, r.typeDescription, "reflector")
-	r.onError = r.logError
-	if h := opts.WatchErrorHandler; h != nil {
-		r.onError = func(ctx context.Context, err error) { h(ctx, r, err) }
-	}
-	r.chunking = !chunkingDisabled(lw)
 	if u, ok := lw.(watchListSemanticsUnsupported); ok && u.IsWatchListSemanticsUnSupported() {
 		r.opts.UseWatchList = false
 	}
+	r.engine = reflector.New(ToListerWatcherWithContext(lw), sink, r.engineConfig(typ, !chunkingDisabled(lw)))
 	return r
+}
+
+// engineConfig is the engine's configuration from the options.
+func (r *Reflector) engineConfig(typ reflect.Type, chunking bool) reflector.Config {
+	o := r.opts
+	ticking, ok := o.Clock.(clock.WithTicker)
+	if !ok {
+		ticking = tickingClock{o.Clock}
+	}
+	cfg := reflector.Config{
+		Name: r.name, ExpectedType: typ, ResyncPeriod: o.ResyncPeriod, ShouldResync: o.ShouldResync,
+		PageSize: o.PageSize, Unpaged: !chunking,
+		UseWatchList: o.UseWatchList, WatchListTimeout: o.WatchListTimeout,
+		WatchListProgressTimeout: o.WatchListProgressTimeout, MinWatchTimeout: o.MinWatchTimeout,
+		IdleTimeout: o.IdleTimeout, Clock: ticking, Shard: o.Shard, OnError: r.onError,
+	}
+	if o.Metrics != nil {
+		cfg.Metrics = o.Metrics
+	}
+	if o.Backoff != nil {
+		cfg.Backoff = reflector.BackoffFrom(*o.Backoff)
+	}
+	return cfg
+}
+
+// onError is the engine's Config.OnError: the WatchErrorHandler, told
+// whether the next step follows at once (retryingAtOnce).
+func (r *Reflector) onError(ctx context.Context, err error, atOnce bool) {
+	h := r.opts.WatchErrorHandler
+	if h == nil {
+		r.logError(ctx, err)
+		return
+	}
+	r.retryingAtOnce = atOnce
+	h(ctx, r, err)
+	r.retryingAtOnce = false
+}
+
+// logError is DefaultWatchErrorHandler.
+func (r *Reflector) logError(ctx context.Context, err error) {
+	reflector.LogError(ctx, r.name, err)
 }
 
 // withDefaults returns o with every unset field given its default.
@@ -322,31 +296,21 @@ func chunkingDisabled(lw ListerWatcher) bool {
 	return false
 }
 
-// TypeDescription describes the type of the objects the reflector
-// accepts.
-func (r *Reflector) TypeDescription() string { return r.typeDescription }
-
 // tickingClock gives a clock.Clock without tickers the real clock's.
 type tickingClock struct{ clock.Clock }
 
 func (tickingClock) NewTicker(d time.Duration) clock.Ticker { return clock.RealClock{}.NewTicker(d) }
+
+// TypeDescription describes the type of the objects the reflector
+// accepts.
+func (r *Reflector) TypeDescription() string { return r.typeDescription }
 
 // Name returns the name the reflector logs under.
 func (r *Reflector) Name() string { return r.name }
 
 // LastSyncResourceVersion returns the resourceVersion last observed (list,
 // event or bookmark). It is safe for concurrent use.
-func (r *Reflector) LastSyncResourceVersion() string { return *r.rv.Load() }
-
-func (r *Reflector) setLastSyncResourceVersion(rv string) {
-	if *r.rv.Load() == rv {
-		return
-	}
-	r.rv.Store(&rv)
-	if r.opts.Metrics != nil {
-		r.opts.Metrics.ResourceVersion(rv)
-	}
-}
+func (r *Reflector) LastSyncResourceVersion() string { return r.engine.LastSyncResourceVersion() }
 
 // RunWithContext lists and watches until ctx is done, then returns after
 // every goroutine it started ended. A Reflector runs once; later calls
@@ -356,384 +320,21 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 	if !r.running.CompareAndSwap(false, true) {
 		return
 	}
-	r.applyFields()
+	ctx = r.withLogger(ctx)
+	r.reportIgnoredOptions(klog.FromContext(ctx))
+	r.engine.Run(ctx, r.runSettings())
+}
+
+// withLogger is ctx with ReflectorOptions.Logger, when set.
+func (r *Reflector) withLogger(ctx context.Context) context.Context {
 	if r.opts.Logger != nil {
-		ctx = klog.NewContext(ctx, *r.opts.Logger)
+		return klog.NewContext(ctx, *r.opts.Logger)
 	}
-	logger := klog.FromContext(ctx)
-	r.reportIgnoredOptions(logger)
-	logger.V(3).Info("Starting reflector", "reflector", r.name, "resyncPeriod", r.opts.ResyncPeriod)
-	defer logger.V(3).Info("Stopped reflector", "reflector", r.name)
-
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	if r.opts.ResyncPeriod > 0 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.resyncLoop(ctx)
-		}()
-	}
-	s := r.initialState()
-	for {
-		o := r.step(ctx, s)
-		if o.End == protocol.EndStopped {
-			return
-		}
-		var e protocol.Effect
-		s, e = s.Next(o)
-		if !r.between(ctx, s, e, o.Err) {
-			return
-		}
-	}
+	return ctx
 }
 
-// initialState is the state before the first step: a relist.
-func (r *Reflector) initialState() protocol.State {
-	s := protocol.State{WatchList: r.opts.UseWatchList}
-	s.Phase = s.Relist(r.clock.Now())
-	return s
-}
-
-// step carries out s's phase and says how it ended (see
-// internal/protocol/state.go); protocol.EndStopped once ctx is done.
-func (r *Reflector) step(ctx context.Context, s protocol.State) protocol.Outcome {
-	var o protocol.Outcome
-	switch s.Phase {
-	case protocol.PhaseList:
-		o = r.listStep(ctx, s)
-	case protocol.PhaseWatchList:
-		o = r.watchListStep(ctx, s)
-	default:
-		o = r.watchStep(ctx, s)
-	}
-	if ctx.Err() != nil {
-		if o.W != nil {
-			o.W.Stop()
-		}
-		return protocol.Outcome{End: protocol.EndStopped}
-	}
-	o.At = r.clock.Now()
-	return o
-}
-
-// between does what e says before the step of s, for the step that
-// ended with err; false when ctx ended while it waited.
-func (r *Reflector) between(ctx context.Context, s protocol.State, e protocol.Effect, err error) bool {
-	if e.Report && err != nil {
-		r.retryingAtOnce = !e.Backoff
-		r.onError(ctx, err)
-		r.retryingAtOnce = false
-	}
-	if e.WatchListsOff {
-		klog.FromContext(ctx).Info("Watch lists stalled before their initial-events-end bookmark; listing instead until the retry time",
-			"reflector", r.name, "stalls", protocol.WatchListMaxStalls, "retryAt", s.WatchListOffUntil)
-	}
-	if e.Backoff && !r.backoffSleep(ctx, r.backoff.delay(s.Failures)) {
-		return false
-	}
-	return true
-}
-
-// resyncLoop calls store.Resync every ResyncPeriod until ctx is done.
-func (r *Reflector) resyncLoop(ctx context.Context) {
-	for {
-		if !sleep(ctx, r.clock, r.opts.ResyncPeriod) {
-			return
-		}
-		if r.opts.ShouldResync != nil && !r.opts.ShouldResync() {
-			continue
-		}
-		if err := r.sink.Resync(); err != nil {
-			klog.FromContext(ctx).Error(err, "Resync failed", "reflector", r.name)
-		}
-	}
-}
-
-// pageSize is the Limit of the first page of a list at resourceVersion.
-func (r *Reflector) pageSize(resourceVersion string) int64 {
-	switch {
-	case !r.chunking:
-		return 0
-	case r.opts.PageSize > 0:
-		return r.opts.PageSize
-	case r.paginatedResult:
-		return defaultPageSize
-	case resourceVersion != "" && resourceVersion != "0":
-		// A list not older than a known RV can be served whole from the
-		// watch cache only without a limit; paging would force a
-		// read from etcd (the client-go rule).
-		return 0
-	}
-	return defaultPageSize
-}
-
-// listStep is the list phase.
-func (r *Reflector) listStep(ctx context.Context, s protocol.State) protocol.Outcome {
-	r.takeShard()
-	scope := r.shardScope(ctx)
-	if err := r.list(scope, s.ListFrom(r.LastSyncResourceVersion())); err != nil {
-		if r.cutByShard(ctx, scope) {
-			return r.cutEnding(ctx)
-		}
-		return protocol.Outcome{End: protocol.EndFailed, Err: err}
-	}
-	r.shardStored()
-	return protocol.Outcome{End: protocol.EndStored}
-}
-
-// list lists every object at rv and replaces the store's content with
-// them; a first list goes into the store page by page (see listedPages).
-func (r *Reflector) list(ctx context.Context, rv string) error {
-	start := r.clock.Now()
-	pages := r.newListedPages()
-	listRV, paginated, err := r.listAll(ctx, rv, pages)
-	if err != nil && (isExpiredError(err) || isTooLargeResourceVersionError(err)) {
-		// The resourceVersion is gone or not there yet: list the latest
-		// state with a consistent read.
-		rv = ""
-		pages.restart()
-		listRV, paginated, err = r.listAll(ctx, rv, pages)
-	}
-	if r.opts.Metrics != nil {
-		r.opts.Metrics.ListDone(pages.n, r.clock.Since(start), err)
-	}
-	if err == nil && rv == "0" && paginated {
-		r.paginatedResult = true
-	}
-	if err != nil {
-		pages.abandon()
-		return fmt.Errorf("%s: list: %w", r.name, err)
-	}
-	streamed := pages.first != nil
-	if err := pages.finish(listRV); err != nil {
-		return fmt.Errorf("%s: storing the list: %w", r.name, err)
-	}
-	r.setLastSyncResourceVersion(listRV)
-	klog.FromContext(ctx).V(2).Info("Caches populated", "reflector", r.name, "items", pages.n, "streamed", streamed, "resourceVersion", listRV)
-	return nil
-}
-
-// listAll lists at resourceVersion, page by page, into pages, and returns
-// the list's resourceVersion and whether it came in several pages. When a
-// continue token expires mid-way, the list restarts from scratch with a
-// consistent read (RV ""), and unpaged when that expires too.
-func (r *Reflector) listAll(ctx context.Context, resourceVersion string, pages *listedPages) (string, bool, error) {
-	limit := r.pageSize(resourceVersion)
-	opts := r.withShard(metav1.ListOptions{ResourceVersion: resourceVersion, Limit: limit})
-	n, restarts := 0, 0
-	for {
-		obj, err := r.lw.ListWithContext(ctx, opts)
-		if err != nil {
-			if opts.Continue != "" && isExpiredError(err) && restarts < 2 {
-				klog.FromContext(ctx).V(2).Info("List continue token expired, restarting the list", "reflector", r.name)
-				restarts++
-				if restarts == 2 {
-					limit = 0
-				}
-				opts = r.withShard(metav1.ListOptions{Limit: limit})
-				pages.restart()
-				n = 0
-				continue
-			}
-			return "", false, err
-		}
-		n++
-		listMeta, err := r.addPage(ctx, pages, obj)
-		if err != nil {
-			return "", false, err
-		}
-		next := listMeta.GetContinue()
-		if next == "" || opts.Limit == 0 {
-			return listMeta.GetResourceVersion(), n > 1, nil
-		}
-		// Continue requests carry no resourceVersion: the token pins it.
-		opts = r.withShard(metav1.ListOptions{Limit: opts.Limit, Continue: next})
-	}
-}
-
-// addPage adds the objects of the listed page obj to pages and returns
-// the page's list metadata.
-func (r *Reflector) addPage(ctx context.Context, pages *listedPages, obj runtime.Object) (metav1.ListInterface, error) {
-	listMeta, err := meta.ListAccessor(obj)
-	if err != nil {
-		return nil, fmt.Errorf("unable to understand list result %T: %w", obj, err)
-	}
-	r.checkShardApplied(ctx, obj)
-	page := make([]any, 0, meta.LenList(obj))
-	err = meta.EachListItemWithAlloc(obj, func(item runtime.Object) error {
-		if r.expectedType != nil && reflect.TypeOf(item) != r.expectedType {
-			klog.FromContext(ctx).Error(nil, "Dropping listed object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(item))
-			return nil
-		}
-		if !r.inShard(ctx, item) {
-			return nil
-		}
-		page = append(page, item)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("unable to extract list items of %T: %w", obj, err)
-	}
-	if err := pages.add(page); err != nil {
-		return nil, err
-	}
-	return listMeta, nil
-}
-
-// watchStep is the watch phase: it consumes the watch a watch list left
-// open, or opens one from the position, until the watch ends.
-func (r *Reflector) watchStep(ctx context.Context, s protocol.State) protocol.Outcome {
-	w, replaying := s.W, false
-	if r.shardReplaced() {
-		if w != nil {
-			w.Stop()
-		}
-		return protocol.Outcome{End: r.reshardEnding(ctx)}
-	}
-	scope := r.shardScope(ctx)
-	if w == nil {
-		rv := r.LastSyncResourceVersion()
-		// A watch from "" or "0" first replays the current state.
-		replaying = rv == "" || rv == "0"
-		timeout := r.watchTimeoutSeconds()
-		var err error
-		w, err = r.lw.WatchWithContext(scope, r.withShard(metav1.ListOptions{
-			ResourceVersion:     rv,
-			TimeoutSeconds:      &timeout,
-			AllowWatchBookmarks: true,
-		}))
-		if err != nil {
-			if r.cutByShard(ctx, scope) {
-				return protocol.Outcome{End: r.reshardEnding(ctx)}
-			}
-			err = fmt.Errorf("%s: watch: %w", r.name, err)
-			return protocol.Outcome{End: errorEnding(err), Err: err}
-		}
-		if r.opts.Metrics != nil {
-			r.opts.Metrics.WatchStarted()
-		}
-	}
-	// The watch's life starts when it is open: a REST client may retry
-	// inside WatchWithContext for seconds, then hand back an empty,
-	// closed watch that must count as very short.
-	start := r.clock.Now()
-	got, err := r.consume(ctx, w, start, replaying)
-	if r.opts.Metrics != nil {
-		r.opts.Metrics.WatchEnded(got.events, err)
-	}
-	lived := r.clock.Since(start)
-	end := watchEnding(err, lived, got)
-	if r.cutByShard(ctx, scope) && !errors.Is(err, errRelistRequested) {
-		// The stream may have ended before consume saw the change.
-		end = protocol.EndReshard
-	}
-	if end == protocol.EndReshard && !errors.Is(err, errRelistRequested) {
-		end = r.reshardEnding(ctx)
-	}
-	return protocol.Outcome{End: end, Healthy: got.changes > 0 || lived >= healthyWatch, Err: err}
-}
-
-func (r *Reflector) watchTimeoutSeconds() int64 {
-	d := r.opts.MinWatchTimeout + time.Duration(rand.Float64()*float64(r.opts.MinWatchTimeout))
-	return max(int64(d/time.Second), 1)
-}
-
-var errWatchIdle = errors.New("watch delivered nothing for the idle timeout; restarting it")
-
-// storeEvent writes one watch event to store and returns the event's
-// resourceVersion; ok is false when the event was dropped.
-func (r *Reflector) storeEvent(ctx context.Context, ev watch.Event, store eventWriter) (rv string, ok bool) {
-	if r.expectedType != nil && reflect.TypeOf(ev.Object) != r.expectedType {
-		klog.FromContext(ctx).Error(nil, "Dropping watch event with an object of unexpected type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(ev.Object))
-		return "", false
-	}
-	m, err := meta.Accessor(ev.Object)
-	if err != nil {
-		klog.FromContext(ctx).Error(err, "Dropping watch event without object metadata", "reflector", r.name, "type", ev.Type)
-		return "", false
-	}
-	if ev.Type != watch.Bookmark && !r.contains(ctx, m) {
-		// Outside the shard: the server ignored the selector. The event
-		// still moves the position.
-		return m.GetResourceVersion(), true
-	}
-	switch ev.Type {
-	case watch.Added:
-		err = store.Add(ev.Object)
-	case watch.Modified:
-		err = store.Update(ev.Object)
-	case watch.Deleted:
-		err = store.Delete(ev.Object)
-	case watch.Bookmark:
-		err = store.Bookmark(m.GetResourceVersion())
-	default:
-		klog.FromContext(ctx).Error(nil, "Dropping watch event of unknown type", "reflector", r.name, "type", ev.Type)
-		return "", false
-	}
-	if err != nil {
-		klog.FromContext(ctx).Error(err, "Store rejected a watch event", "reflector", r.name, "type", ev.Type)
-	}
-	return m.GetResourceVersion(), true
-}
-
-// logError is DefaultWatchErrorHandler.
-func (r *Reflector) logError(ctx context.Context, err error) {
-	logger := klog.FromContext(ctx)
-	switch {
-	case isExpiredError(err):
-		logger.V(4).Info("Watch closed: resourceVersion expired", "reflector", r.name, "err", err)
-	case errors.Is(err, io.EOF), errors.Is(err, errWatchIdle):
-		logger.V(4).Info("Watch closed", "reflector", r.name, "err", err)
-	case errors.Is(err, errWatchListIgnored):
-		logger.V(2).Info("The client does not stream lists; listing instead", "reflector", r.name, "err", err)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		logger.V(1).Info("Watch closed unexpectedly", "reflector", r.name, "err", err)
-	default:
-		logger.Error(err, "Failed to list or watch", "reflector", r.name)
-	}
-}
-
-// isExpiredError reports a 410: the resourceVersion is older than the
-// server's history.
-func isExpiredError(err error) bool {
-	return apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
-}
-
-// isTooLargeResourceVersionError reports a resourceVersion the server has
-// not reached yet.
-func isTooLargeResourceVersionError(err error) bool {
-	if apierrors.HasStatusCause(err, metav1.CauseTypeResourceVersionTooLarge) {
-		return true
-	}
-	if !apierrors.IsTimeout(err) {
-		return false
-	}
-	var status apierrors.APIStatus
-	if !errors.As(err, &status) {
-		return false
-	}
-	s := status.Status()
-	if s.Details != nil {
-		for _, c := range s.Details.Causes {
-			if c.Message == "Too large resource version" {
-				return true
-			}
-		}
-	}
-	return strings.Contains(s.Message, "Too large resource version")
-}
-
-// isRetriableWatchError reports transient failures after which the watch
-// can resume from the same resourceVersion once the server recovers, with
-// no need to relist.
-func isRetriableWatchError(err error) bool {
-	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
-		return false
-	}
-	return utilnet.IsConnectionRefused(err) || utilnet.IsConnectionReset(err) ||
-		errors.Is(err, io.ErrUnexpectedEOF) ||
-		apierrors.IsTooManyRequests(err) || apierrors.IsInternalError(err) ||
-		apierrors.IsServiceUnavailable(err) || apierrors.IsServerTimeout(err) ||
-		apierrors.IsTimeout(err)
+// runSettings is what the exported fields and the informer set since
+// construction, for the engine's next Run or ListAndWatch.
+func (r *Reflector) runSettings() reflector.Run {
+	return reflector.Run{ShouldResync: r.ShouldResync, PageSize: r.WatchListPageSize, Relist: r.relist}
 }

@@ -2,18 +2,16 @@ package cache
 
 import (
 	"context"
-	"github.com/informer-gen/informer-gen/runtime/cache/internal/protocol"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/klog/v2"
 )
 
 // The Reflector's client-go-compatible surface: the constructors and
 // stop-channel forms client-go has, ListAndWatch (one list and the watches
 // after it, without the retries RunWithContext makes), and the exported
-// fields read at Run (applyFields). The mechanism is in reflector.go and
-// internal/protocol/state.go.
+// fields read at each Run (runSettings). The mechanism is package
+// internal/reflector's Engine, driving internal/protocol's State.
 
 // NewReflector returns a Reflector that fills store from lw with objects
 // of expectedType's Go type, calling store.Resync every resyncPeriod.
@@ -43,36 +41,5 @@ func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
 // is RunWithContext's job. It must not run concurrently with
 // RunWithContext.
 func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
-	r.applyFields()
-	if r.opts.Logger != nil {
-		ctx = klog.NewContext(ctx, *r.opts.Logger)
-	}
-	s := r.initialState()
-	for {
-		o := r.step(ctx, s)
-		if o.End == protocol.EndStopped {
-			return nil
-		}
-		from := s.Phase
-		var e protocol.Effect
-		s, e = s.Next(o)
-		if s.Phase != protocol.PhaseWatch && from != protocol.PhaseWatchList {
-			// A list failed, or the watch can no longer resume.
-			return o.Err
-		}
-		if !r.between(ctx, s, e, o.Err) {
-			return nil
-		}
-	}
-}
-
-// applyFields copies the exported fields set since construction into the
-// options.
-func (r *Reflector) applyFields() {
-	if r.ShouldResync != nil {
-		r.opts.ShouldResync = r.ShouldResync
-	}
-	if r.WatchListPageSize > 0 {
-		r.opts.PageSize = r.WatchListPageSize
-	}
+	return r.engine.ListAndWatch(r.withLogger(ctx), r.runSettings())
 }

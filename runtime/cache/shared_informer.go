@@ -101,7 +101,7 @@ type SharedIndexInformerOptions struct {
 	Clock clock.WithTicker
 	// Backoff, when set, replaces the back-off of the informer's
 	// reflector between failed lists and watches (ReflectorOptions.Backoff,
-	// client-go's meaning); nil keeps the default of backoff.go. A caller
+	// client-go's meaning); nil keeps the default of internal/reflector/backoff.go. A caller
 	// that polls the server at a fixed period anyway (shard/ring's Lease
 	// informer) caps it at that period, so that its view comes back as
 	// soon as its own writes do after an outage.

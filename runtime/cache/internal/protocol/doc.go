@@ -10,14 +10,14 @@
 //
 // # Data flow
 //
-//	runtime/cache Reflector (its Run goroutine):
+//	internal/reflector Engine (its Run goroutine):
 //	  s := State{WatchList: ...}; s.Phase = s.Relist(now)
-//	  loop: o := step(s)          list / watch list / watch I/O, in runtime/cache
+//	  loop: o := step(s)          list / watch list / watch I/O, in internal/reflector
 //	        s, e = s.Next(o)      this package: pure, no I/O, no clock
 //	        between(s, e)         report, back off
 //
 // The package does no I/O, starts no goroutine and takes no lock: a State
 // belongs to the one goroutine that steps it. How a request's error maps
-// to an Ending is runtime/cache's (reflector_state.go), which knows its
+// to an Ending is internal/reflector's (ending.go), which knows its
 // errors.
 package protocol

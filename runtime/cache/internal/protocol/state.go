@@ -7,7 +7,7 @@ import (
 )
 
 // The reflector's protocol is one state value and one step function, as
-// kube-rs's watcher keeps it: Reflector.step carries out the state's phase
+// kube-rs's watcher keeps it: internal/reflector's Engine.step carries out the state's phase
 // (a list, a watch list, or a watch) and says how it ended; State.Next
 // decides, from that ending alone, the next state and what to do before
 // the next step (report the error, wait the back-off). The table below is
@@ -46,7 +46,7 @@ import (
 // they are tried again. A step that ended healthy (a watch that delivered a change,
 // or lived healthyWatch) first sets failures to 0: the back-off
 // starts over after a healthy period, and a fault right after one is
-// retried within firstBackoff (backoff.go). A list or watch list that was
+// retried within FirstBackoff (internal/reflector/backoff.go). A list or watch list that was
 // stored clears the position's expiry; it does not reset failures, so a
 // server that fails every watch after a good list still sees the back-off
 // grow.
@@ -170,7 +170,7 @@ const (
 // State is the reflector's protocol state between two steps. The
 // resourceVersion of the position is not here: LastSyncResourceVersion
 // reads it from other goroutines, so the Run goroutine publishes it in
-// Reflector.rv as a watch moves it. Everything here is owned by the Run
+// Engine.rv (internal/reflector) as a watch moves it. Everything here is owned by the Run
 // goroutine.
 type State struct {
 	Phase Phase

@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"errors"
@@ -25,13 +25,13 @@ func watchEnding(err error, lived time.Duration, got tally) protocol.Ending {
 	switch {
 	case errors.Is(err, errReshard), errors.Is(err, errRelistRequested):
 		return protocol.EndReshard
-	case err == nil && (got.changes > 0 || lived >= veryShortWatch):
+	case err == nil && (got.changes > 0 || lived >= VeryShortWatch):
 		return protocol.EndClosed
 	case err == nil && got.events > 0:
 		return protocol.EndClosedEarly
 	case err == nil, isVeryShortWatch(err):
 		return protocol.EndVeryShort
-	case errors.Is(err, errWatchIdle):
+	case errors.Is(err, ErrWatchIdle):
 		return protocol.EndIdle
 	}
 	return errorEnding(err)

@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"context"
@@ -9,11 +9,11 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 )
 
-// maxBurst is the most watch events consume handles in one burst: events
+// MaxBurst is the most watch events consume handles in one burst: events
 // already waiting in the result channel are handled back to back, and
 // the per-burst work (reading the clock, publishing the resourceVersion,
 // checking ctx) is done once per burst.
-const maxBurst = 256
+const MaxBurst = 256
 
 // tally is what one watch delivered.
 type tally struct {
@@ -33,41 +33,41 @@ type tally struct {
 // resourceVersions are no position, so tracking starts at the first event
 // of another type.
 // It returns what the watch delivered and why it stopped (nil for a clean
-// close after start + veryShortWatch or after an event).
+// close after start + VeryShortWatch or after an event).
 //
 // Events are handled in bursts: after waiting for one event, consume also
 // handles, without waiting, those already queued behind it (up to
-// maxBurst). The time of the burst's first event stands for the whole
+// MaxBurst). The time of the burst's first event stands for the whole
 // burst in the idle check, and LastSyncResourceVersion moves once per
 // burst, to the burst's last resourceVersion (at once for bookmarks, and
 // before consume returns).
-func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.Time, replaying bool) (tally, error) {
+func (r *Engine) consume(ctx context.Context, w watch.Interface, start time.Time, replaying bool) (tally, error) {
 	defer w.Stop()
-	idle := r.clock.NewTimer(r.opts.IdleTimeout)
+	idle := r.cfg.Clock.NewTimer(r.cfg.IdleTimeout)
 	defer idle.Stop()
 	b := &burst{r: r, ctx: ctx, results: w.ResultChan(), replaying: replaying}
-	lastEvent := r.clock.Now()
+	lastEvent := r.cfg.Clock.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			return b.tally, ctx.Err()
 		case <-r.shardChanged:
-			return b.tally, fmt.Errorf("%s: %w", r.name, errReshard)
-		case <-r.relist:
-			return b.tally, fmt.Errorf("%s: %w", r.name, errRelistRequested)
+			return b.tally, fmt.Errorf("%s: %w", r.cfg.Name, errReshard)
+		case <-r.run.Relist:
+			return b.tally, fmt.Errorf("%s: %w", r.cfg.Name, errRelistRequested)
 		case <-idle.C():
 			// The timer is armed for the idle timeout after the event seen
 			// when it was last armed; re-arm it for the time left since.
-			if left := r.opts.IdleTimeout - r.clock.Since(lastEvent); left > 0 {
+			if left := r.cfg.IdleTimeout - r.cfg.Clock.Since(lastEvent); left > 0 {
 				idle.Reset(left)
 				continue
 			}
-			return b.tally, fmt.Errorf("%s: %w", r.name, errWatchIdle)
+			return b.tally, fmt.Errorf("%s: %w", r.cfg.Name, ErrWatchIdle)
 		case ev, ok := <-b.results:
-			lastEvent = r.clock.Now()
+			lastEvent = r.cfg.Clock.Now()
 			if done, err := b.handle(ev, ok); done {
-				if err == nil && b.tally.events == 0 && r.clock.Since(start) < veryShortWatch {
-					err = &VeryShortWatchError{Name: r.name}
+				if err == nil && b.tally.events == 0 && r.cfg.Clock.Since(start) < VeryShortWatch {
+					err = &VeryShortWatchError{Name: r.cfg.Name}
 				}
 				return b.tally, err
 			}
@@ -78,7 +78,7 @@ func (r *Reflector) consume(ctx context.Context, w watch.Interface, start time.T
 // burst handles the events of one watch, a burst at a time. It is used by
 // the Run goroutine only, within one consume.
 type burst struct {
-	r         *Reflector
+	r         *Engine
 	ctx       context.Context
 	results   <-chan watch.Event
 	replaying bool // still in the replay of a watch from "" or "0"
@@ -89,7 +89,7 @@ type burst struct {
 }
 
 // handle handles ev (ok false: the watch closed) and the events queued
-// behind it, up to maxBurst, then publishes the burst's resourceVersion.
+// behind it, up to MaxBurst, then publishes the burst's resourceVersion.
 // It returns true when the watch ended, with the error it ended with.
 func (b *burst) handle(ev watch.Event, ok bool) (bool, error) {
 	defer b.publish()
@@ -98,10 +98,10 @@ func (b *burst) handle(ev watch.Event, ok bool) (bool, error) {
 			return true, nil
 		}
 		if ev.Type == watch.Error {
-			return true, fmt.Errorf("%s: watch event: %w", b.r.name, apierrors.FromObject(ev.Object))
+			return true, fmt.Errorf("%s: watch event: %w", b.r.cfg.Name, apierrors.FromObject(ev.Object))
 		}
 		b.apply(ev)
-		if n == maxBurst {
+		if n == MaxBurst {
 			return false, nil
 		}
 		select {

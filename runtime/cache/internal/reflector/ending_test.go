@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ func TestReflectorWatchEnding(t *testing.T) {
 		{"closed at once after a change", nil, 10 * time.Millisecond, tally{events: 1, changes: 1}, protocol.EndClosed},
 		{"closed at once after bookmarks only", nil, 10 * time.Millisecond, tally{events: 1}, protocol.EndClosedEarly},
 		{"closed at once without events", &VeryShortWatchError{Name: "w"}, 0, tally{}, protocol.EndVeryShort},
-		{"idle", fmt.Errorf("w: %w", errWatchIdle), time.Hour, tally{}, protocol.EndIdle},
+		{"idle", fmt.Errorf("w: %w", ErrWatchIdle), time.Hour, tally{}, protocol.EndIdle},
 		{"connection cut", fmt.Errorf("w: %w", io.ErrUnexpectedEOF), time.Second, tally{3, 3}, protocol.EndTransient},
 		{"too many requests", apierrors.NewTooManyRequests("slow down", 1), 0, tally{}, protocol.EndTransient},
 		{"410 Gone", fmt.Errorf("w: %w", gone), time.Second, tally{}, protocol.EndExpired},

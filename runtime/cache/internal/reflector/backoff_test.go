@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"context"
@@ -32,11 +32,11 @@ func TestBackoffDelayByFailuresSinceAHealthyPeriod(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBackoff()
+			b := NewBackoff()
 			b.jitter = func() float64 { return tc.jitter }
 			for i, n := range tc.failures {
-				if got := b.delay(n); got != tc.want[i] {
-					t.Errorf("delay(%d) = %v, want %v", n, got, tc.want[i])
+				if got := b.Delay(n); got != tc.want[i] {
+					t.Errorf("Delay(%d) = %v, want %v", n, got, tc.want[i])
 				}
 			}
 		})
@@ -49,14 +49,14 @@ func TestBackoffDelayByFailuresSinceAHealthyPeriod(t *testing.T) {
 // delay shorter than client-go's first.
 func TestBackoffNeverWaitsLongerThanClientGo(t *testing.T) {
 	for _, jitter := range []float64{0, 0.5, 0.999} {
-		b := newBackoff()
+		b := NewBackoff()
 		b.jitter = func() float64 { return jitter }
 		var ours, clientGo time.Duration
 		base := 800 * time.Millisecond // client-go's defaultBackoffInit
 		for n := 1; n <= 30; n++ {
-			ours += b.delay(n)
+			ours += b.Delay(n)
 			clientGo += base + time.Duration(jitter*float64(base))
-			base = min(2*base, defaultBackoffMax)
+			base = min(2*base, DefaultBackoffMax)
 			if ours > clientGo {
 				t.Errorf("jitter %v: after %d failures we waited %v, client-go %v", jitter, n, ours, clientGo)
 			}
@@ -80,11 +80,11 @@ func TestBackoffFromOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := backoffFrom(tt.w)
+			b := BackoffFrom(tt.w)
 			b.jitter = func() float64 { return tt.jitter }
 			for i, want := range tt.want {
-				if got := b.delay(i + 1); got != want {
-					t.Errorf("delay(%d) = %v, want %v", i+1, got, want)
+				if got := b.Delay(i + 1); got != want {
+					t.Errorf("Delay(%d) = %v, want %v", i+1, got, want)
 				}
 			}
 		})

@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 // listedPages takes the pages of a LIST as they arrive. A first list goes
 // into the reflector's sink page by page when the sink opens one
-// (sink.OpenFirstList: the DeltaFIFO's), so the informer stores and hands
+// (sink.OpenFirstList: the informer's queue's), so the informer stores and hands
 // out the first pages' objects while later ones are being listed; any
 // other list is kept whole (each page prepared by the sink as it arrives,
 // sink.PrepareListed) and replaces the sink's content at its end,
@@ -17,13 +17,13 @@ import (
 // streaming: what it queued stays, and the restarted list is stored whole
 // like a relist, deleting what it no longer holds.
 type listedPages struct {
-	r     *Reflector
+	r     *Engine
 	first queue.FirstList // non-nil while the pages stream into the sink
 	items []any           // the objects, when not streaming
 	n     int             // objects listed, streamed or kept
 }
 
-func (r *Reflector) newListedPages() *listedPages {
+func (r *Engine) newListedPages() *listedPages {
 	p := &listedPages{r: r}
 	if f, ok := r.sink.OpenFirstList(); ok {
 		p.first = f

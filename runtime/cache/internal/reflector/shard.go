@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"context"
@@ -19,17 +19,17 @@ var errReshard = errors.New("the shard changed; relisting under the new one")
 
 // takeShard makes the subscription's current shard the one of the next
 // list or watch list.
-func (r *Reflector) takeShard() {
-	if r.opts.Shard != nil {
-		r.shard, r.shardChanged = r.opts.Shard.Current()
+func (r *Engine) takeShard() {
+	if r.cfg.Shard != nil {
+		r.shard, r.shardChanged = r.cfg.Shard.Current()
 	}
 }
 
 // shardStored tells the subscription that the list under r.shard is in
 // the store: once the sink applied it (sink.AfterApplied: once a queue's
 // consumer processed it, at once for a plain store).
-func (r *Reflector) shardStored() {
-	sub, s := r.opts.Shard, r.shard
+func (r *Engine) shardStored() {
+	sub, s := r.cfg.Shard, r.shard
 	if sub == nil {
 		return
 	}
@@ -40,7 +40,7 @@ func (r *Reflector) shardStored() {
 // reshardEnding is how a watch whose shard was replaced ends: narrowed
 // when the new shard is within the current one and the store pruned what
 // it no longer holds (narrow), reshard (a relist) otherwise.
-func (r *Reflector) reshardEnding(ctx context.Context) protocol.Ending {
+func (r *Engine) reshardEnding(ctx context.Context) protocol.Ending {
 	if r.narrow(ctx, r.shard) {
 		return protocol.EndNarrowed
 	}
@@ -52,8 +52,8 @@ func (r *Reflector) reshardEnding(ctx context.Context) protocol.Ending {
 // store can prune: it queues tombstones for the objects outside it and
 // tells the subscription once the store processed them. It reports
 // whether it did.
-func (r *Reflector) narrow(ctx context.Context, base Shard) bool {
-	next, changed := r.opts.Shard.Current()
+func (r *Engine) narrow(ctx context.Context, base Shard) bool {
+	next, changed := r.cfg.Shard.Current()
 	if n, ok := next.(ShardNarrowing); !ok || base == nil || !n.Within(base) {
 		return false
 	}
@@ -67,7 +67,7 @@ func (r *Reflector) narrow(ctx context.Context, base Shard) bool {
 	if err != nil {
 		// Some tombstones may be queued: the relist that follows makes
 		// the store whole.
-		klog.FromContext(ctx).Error(err, "Pruning the cache to a narrower shard failed; relisting", "reflector", r.name)
+		klog.FromContext(ctx).Error(err, "Pruning the cache to a narrower shard failed; relisting", "reflector", r.cfg.Name)
 		return false
 	}
 	r.shard, r.shardChanged = next, changed
@@ -83,7 +83,7 @@ func (r *Reflector) narrow(ctx context.Context, base Shard) bool {
 // reshardEnding): a ring member that lost its Lease lets go of its
 // objects in time, whatever its reflector was waiting for. One goroutine
 // per shard waits for the change; it ends with the change or with ctx.
-func (r *Reflector) shardScope(ctx context.Context) context.Context {
+func (r *Engine) shardScope(ctx context.Context) context.Context {
 	changed := r.shardChanged
 	if changed == nil {
 		return ctx
@@ -104,21 +104,21 @@ func (r *Reflector) shardScope(ctx context.Context) context.Context {
 
 // cutByShard reports whether a request in scope (shardScope's context)
 // ended because the shard was replaced, not because ctx ended.
-func (r *Reflector) cutByShard(ctx, scope context.Context) bool {
+func (r *Engine) cutByShard(ctx, scope context.Context) bool {
 	return ctx.Err() == nil && errors.Is(context.Cause(scope), errReshard)
 }
 
 // cutEnding is how a list or watch list cut short by a shard change
 // ends: the store narrowed to the new shard at once when it is within
 // the shard of what the store holds, and a relist under it in any case.
-func (r *Reflector) cutEnding(ctx context.Context) protocol.Outcome {
+func (r *Engine) cutEnding(ctx context.Context) protocol.Outcome {
 	r.narrow(ctx, r.shardInStore)
 	return protocol.Outcome{End: protocol.EndReshard}
 }
 
 // shardReplaced reports whether a newer shard replaced that of the last
 // list.
-func (r *Reflector) shardReplaced() bool {
+func (r *Engine) shardReplaced() bool {
 	select {
 	case <-r.shardChanged:
 		return r.shardChanged != nil
@@ -128,7 +128,7 @@ func (r *Reflector) shardReplaced() bool {
 }
 
 // withShard returns opts with the shard's selector.
-func (r *Reflector) withShard(opts metav1.ListOptions) metav1.ListOptions {
+func (r *Engine) withShard(opts metav1.ListOptions) metav1.ListOptions {
 	if r.shard != nil {
 		r.shard.ApplyTo(&opts)
 	}
@@ -136,13 +136,13 @@ func (r *Reflector) withShard(opts metav1.ListOptions) metav1.ListOptions {
 }
 
 // inShard reports whether the listed item belongs to the shard.
-func (r *Reflector) inShard(ctx context.Context, item runtime.Object) bool {
+func (r *Engine) inShard(ctx context.Context, item runtime.Object) bool {
 	if r.shard == nil {
 		return true
 	}
 	m, err := meta.Accessor(item)
 	if err != nil {
-		klog.FromContext(ctx).Error(err, "Dropping listed object without object metadata", "reflector", r.name)
+		klog.FromContext(ctx).Error(err, "Dropping listed object without object metadata", "reflector", r.cfg.Name)
 		return false
 	}
 	return r.contains(ctx, m)
@@ -151,7 +151,7 @@ func (r *Reflector) inShard(ctx context.Context, item runtime.Object) bool {
 // contains reports whether m belongs to the shard, and logs, once, that
 // the server ignored the selector when it does not: a server that applies
 // it sends nothing outside it.
-func (r *Reflector) contains(ctx context.Context, m metav1.Object) bool {
+func (r *Engine) contains(ctx context.Context, m metav1.Object) bool {
 	if r.shard == nil || r.shard.Contains(m) {
 		return true
 	}
@@ -164,23 +164,23 @@ func (r *Reflector) contains(ctx context.Context, m metav1.Object) bool {
 // show it ignored it: kube-apiserver 1.36 filters custom resources without
 // echoing ShardInfo (its unstructured lists do not carry it). An object
 // outside the shard does show it (contains).
-func (r *Reflector) checkShardApplied(ctx context.Context, obj runtime.Object) {
+func (r *Engine) checkShardApplied(ctx context.Context, obj runtime.Object) {
 	a, ok := r.shard.(ShardServerApplied)
 	if !ok || r.shardNoEcho || a.ServerApplied(obj) {
 		return
 	}
 	r.shardNoEcho = true
-	klog.FromContext(ctx).V(4).Info("A list response does not echo the shard selector (ShardInfo)", "reflector", r.name)
+	klog.FromContext(ctx).V(4).Info("A list response does not echo the shard selector (ShardInfo)", "reflector", r.cfg.Name)
 }
 
 // logShardIgnored logs, once, that the server ignored the selector.
-func (r *Reflector) logShardIgnored(ctx context.Context) {
+func (r *Engine) logShardIgnored(ctx context.Context) {
 	if r.shardIgnoredLogged {
 		return
 	}
 	r.shardIgnoredLogged = true
 	klog.FromContext(ctx).Info("The server ignored the shard selector (feature gate ShardedListAndWatch off, or a server older than Kubernetes 1.36): it sent an object outside the shard; the informer filters the collection itself",
-		"reflector", r.name, "listEchoedSelector", !r.shardNoEcho)
+		"reflector", r.cfg.Name, "listEchoedSelector", !r.shardNoEcho)
 }
 
 // backoffSleep waits d before the step after a failure, or less when the
@@ -191,8 +191,8 @@ func (r *Reflector) logShardIgnored(ctx context.Context) {
 // its owner waits for it (a member that took ranges over after an outage
 // that grew the back-off); each such change wakes one retry. False when
 // ctx ended.
-func (r *Reflector) backoffSleep(ctx context.Context, d time.Duration) bool {
-	t := r.clock.NewTimer(d)
+func (r *Engine) backoffSleep(ctx context.Context, d time.Duration) bool {
+	t := r.cfg.Clock.NewTimer(d)
 	defer t.Stop()
 	for {
 		changed := r.shardChanged

@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"cmp"
@@ -62,19 +62,19 @@ type ServerStream interface {
 // with after that: WatchListProgressTimeout for a stream from a server (a
 // *watch.StreamWatcher, what client-go's REST clients return, or a
 // ServerStream), and inProcessWatchListGrace for any other watch.
-func (r *Reflector) watchListIdle(w watch.Interface) (time.Duration, error) {
+func (r *Engine) watchListIdle(w watch.Interface) (time.Duration, error) {
 	_, server := w.(ServerStream)
 	if _, stream := w.(*watch.StreamWatcher); stream || server {
-		return r.opts.WatchListProgressTimeout, fmt.Errorf("%s: %w for %v", r.name, errWatchListStalled, r.opts.WatchListProgressTimeout)
+		return r.cfg.WatchListProgressTimeout, fmt.Errorf("%s: %w for %v", r.cfg.Name, errWatchListStalled, r.cfg.WatchListProgressTimeout)
 	}
-	return min(r.opts.IdleTimeout, inProcessWatchListGrace), fmt.Errorf("%s: %w", r.name, errWatchListIgnored)
+	return min(r.cfg.IdleTimeout, inProcessWatchListGrace), fmt.Errorf("%s: %w", r.cfg.Name, errWatchListIgnored)
 }
 
 // watchListStep is the watch-list phase.
-func (r *Reflector) watchListStep(ctx context.Context, s protocol.State) protocol.Outcome {
+func (r *Engine) watchListStep(ctx context.Context, s protocol.State) protocol.Outcome {
 	r.takeShard()
 	scope := r.shardScope(ctx)
-	w, err := r.watchList(scope, s.WatchListFrom(r.LastSyncResourceVersion()))
+	w, err := r.WatchList(scope, s.WatchListFrom(r.LastSyncResourceVersion()))
 	if err != nil {
 		if r.cutByShard(ctx, scope) {
 			return r.cutEnding(ctx)
@@ -85,7 +85,7 @@ func (r *Reflector) watchListStep(ctx context.Context, s protocol.State) protoco
 	return protocol.Outcome{End: protocol.EndStored, W: w}
 }
 
-// watchList fills the store with a streamed initial list from
+// WatchList fills the sink with a streamed initial list from
 // resourceVersion: a watch with sendInitialEvents=true whose synthetic
 // events end with the bookmark annotated k8s.io/initial-events-end. A
 // relist's events are buffered in a temporary store and replace the
@@ -93,8 +93,8 @@ func (r *Reflector) watchListStep(ctx context.Context, s protocol.State) protoco
 // a first list's go into the store as they arrive (sink.OpenFirstList). It
 // returns the watch, still open, to be consumed by the watch phase. What
 // follows a failure is the transition table's (internal/protocol/state.go).
-func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watch.Interface, error) {
-	start := r.clock.Now()
+func (r *Engine) WatchList(ctx context.Context, resourceVersion string) (watch.Interface, error) {
+	start := r.cfg.Clock.Now()
 	timeout := r.watchTimeoutSeconds()
 	sendInitialEvents := true
 	w, err := r.lw.WatchWithContext(ctx, r.withShard(metav1.ListOptions{
@@ -105,32 +105,32 @@ func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watc
 		TimeoutSeconds:       &timeout,
 	}))
 	if err != nil {
-		return nil, fmt.Errorf("%s: watch list: %w", r.name, err)
+		return nil, fmt.Errorf("%s: watch list: %w", r.cfg.Name, err)
 	}
-	if r.opts.Metrics != nil {
-		r.opts.Metrics.WatchStarted()
+	if r.cfg.Metrics != nil {
+		r.cfg.Metrics.WatchStarted()
 	}
 	buf := r.newInitialEvents()
 	rv, err := r.collectInitialEvents(ctx, w, buf)
 	if err == nil {
-		if r.opts.Metrics != nil {
-			r.opts.Metrics.ListDone(buf.objects, r.clock.Since(start), nil)
+		if r.cfg.Metrics != nil {
+			r.cfg.Metrics.ListDone(buf.objects, r.cfg.Clock.Since(start), nil)
 		}
 		if err = buf.finish(rv); err != nil {
-			err = fmt.Errorf("%s: storing the watch list: %w", r.name, err)
+			err = fmt.Errorf("%s: storing the watch list: %w", r.cfg.Name, err)
 		}
 	}
 	if err != nil {
 		buf.abandon()
 		w.Stop()
-		if r.opts.Metrics != nil {
-			r.opts.Metrics.WatchEnded(buf.events, err)
+		if r.cfg.Metrics != nil {
+			r.cfg.Metrics.WatchEnded(buf.events, err)
 		}
 		return nil, err
 	}
 	r.setLastSyncResourceVersion(rv)
 	r.sink.UpdateResourceVersion(rv)
-	klog.FromContext(ctx).V(2).Info("Caches populated by watch list", "reflector", r.name, "items", buf.objects, "streamed", buf.first != nil, "resourceVersion", rv)
+	klog.FromContext(ctx).V(2).Info("Caches populated by watch list", "reflector", r.cfg.Name, "items", buf.objects, "streamed", buf.first != nil, "resourceVersion", rv)
 	return w, nil
 }
 
@@ -139,30 +139,30 @@ func (r *Reflector) watchList(ctx context.Context, resourceVersion string) (watc
 // It gives up after WatchListTimeout, or when the watch closes or stays
 // idle first (for IdleTimeout, or inProcessWatchListGrace when w is not a
 // stream from a server; see watchListIdle). It leaves w open.
-func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface, buf *initialEvents) (rv string, err error) {
-	deadline := r.clock.NewTimer(r.opts.WatchListTimeout)
+func (r *Engine) collectInitialEvents(ctx context.Context, w watch.Interface, buf *initialEvents) (rv string, err error) {
+	deadline := r.cfg.Clock.NewTimer(r.cfg.WatchListTimeout)
 	defer deadline.Stop()
 	idleLimit, idleErr := r.watchListIdle(w)
-	idle := r.clock.NewTimer(idleLimit)
+	idle := r.cfg.Clock.NewTimer(idleLimit)
 	defer idle.Stop()
-	lastEvent := r.clock.Now()
+	lastEvent := r.cfg.Clock.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()
 		case <-deadline.C():
-			return "", fmt.Errorf("%s: %w within %v", r.name, errNoInitialEventsEnd, r.opts.WatchListTimeout)
+			return "", fmt.Errorf("%s: %w within %v", r.cfg.Name, errNoInitialEventsEnd, r.cfg.WatchListTimeout)
 		case <-idle.C():
-			if left := idleLimit - r.clock.Since(lastEvent); left > 0 {
+			if left := idleLimit - r.cfg.Clock.Since(lastEvent); left > 0 {
 				idle.Reset(left)
 				continue
 			}
 			return "", idleErr
 		case ev, ok := <-w.ResultChan():
 			if !ok {
-				return "", fmt.Errorf("%s: %w, after %d events", r.name, errInitialEventsCut, buf.events)
+				return "", fmt.Errorf("%s: %w, after %d events", r.cfg.Name, errInitialEventsCut, buf.events)
 			}
-			lastEvent = r.clock.Now()
+			lastEvent = r.cfg.Clock.Now()
 			done, rv, err := buf.add(ctx, ev)
 			if err != nil || done {
 				return rv, err
@@ -176,7 +176,7 @@ func (r *Reflector) collectInitialEvents(ctx context.Context, w watch.Interface,
 // list, when the sink opens one: sink.OpenFirstList). The choice is the
 // one listedPages makes for a paged list, asked of the same sink.
 type initialEvents struct {
-	r      *Reflector
+	r      *Engine
 	events int // events received
 	// objects is the number of objects the list holds (streamed: the
 	// objects queued, counting an object twice if it came twice).
@@ -202,18 +202,14 @@ type eventWriter interface {
 	Bookmark(resourceVersion string) error
 }
 
-func (r *Reflector) newInitialEvents() *initialEvents {
+func (r *Engine) newInitialEvents() *initialEvents {
 	b := &initialEvents{r: r}
 	if f, ok := r.sink.OpenFirstList(); ok {
 		b.first = &firstListStream{f: f}
 		b.buffer = b.first
 		return b
 	}
-	var opts []StoreOption
-	if tr := r.sink.ListTransformer(); tr != nil {
-		opts = append(opts, WithTransformer(tr))
-	}
-	b.preparing = &preparingBuffer{Store: NewStore(DeletionHandlingMetaNamespaceKeyFunc, opts...), s: r.sink}
+	b.preparing = &preparingBuffer{objects: map[string]any{}, transform: r.sink.ListTransformer(), s: r.sink}
 	b.buffer = b.preparing
 	return b
 }
@@ -223,14 +219,14 @@ func (r *Reflector) newInitialEvents() *initialEvents {
 func (b *initialEvents) add(ctx context.Context, ev watch.Event) (bool, string, error) {
 	r := b.r
 	if ev.Type == watch.Error {
-		return false, "", fmt.Errorf("%s: watch list event: %w", r.name, apierrors.FromObject(ev.Object))
+		return false, "", fmt.Errorf("%s: watch list event: %w", r.cfg.Name, apierrors.FromObject(ev.Object))
 	}
 	b.events++
 	evRV, ok := r.storeEvent(ctx, ev, b.buffer)
 	if err := b.prepareErr(); err != nil {
 		// A transform failed: the list is not whole, and storing it would
 		// delete the object that failed.
-		return false, "", fmt.Errorf("%s: watch list: preparing listed objects: %w", r.name, err)
+		return false, "", fmt.Errorf("%s: watch list: preparing listed objects: %w", r.cfg.Name, err)
 	}
 	if !ok || ev.Type != watch.Bookmark {
 		return false, "", nil
@@ -271,14 +267,14 @@ func (b *initialEvents) abandon() {
 	}
 }
 
-// firstListBatch is how many initial events of a streamed first list are
+// FirstListBatch is how many initial events of a streamed first list are
 // queued at a time: one lock of the queue, and one wake-up of the
 // informer, per batch rather than per object.
-const firstListBatch = 256
+const FirstListBatch = 256
 
 // firstListStream is the ReflectorStore the initial events of a first
 // list go through on their way to the reflector's store, in batches of
-// firstListBatch. err is the first failure to queue a batch.
+// FirstListBatch. err is the first failure to queue a batch.
 type firstListStream struct {
 	f       queue.FirstList
 	pending []any
@@ -288,7 +284,7 @@ type firstListStream struct {
 
 func (s *firstListStream) Add(obj any) error {
 	s.pending = append(s.pending, obj)
-	if len(s.pending) < firstListBatch {
+	if len(s.pending) < FirstListBatch {
 		return nil
 	}
 	return s.flush()
@@ -326,26 +322,48 @@ func (s *firstListStream) flush() error {
 	return nil
 }
 
-// preparingBuffer is the Store that collects a watch list's initial events
-// when they are not streamed: each object is prepared by the sink as it
-// arrives (sink.PrepareListed), as a listed page is. err is the first
-// preparation that failed.
+// preparingBuffer collects a watch list's initial events when they are
+// not streamed, by namespace/name (a later event for an object replaces
+// the earlier, a delete removes it): each object is prepared by the sink
+// as it arrives (sink.PrepareListed), as a listed page is, then goes
+// through the sink's ListTransformer. err is the first preparation that
+// failed. Used by the Run goroutine only.
 type preparingBuffer struct {
-	Store
-	s   queue.Sink
-	err error
-	one [1]any // the object being prepared (no allocation per event)
+	objects   map[string]any
+	transform func(any) (any, error)
+	s         queue.Sink
+	err       error
+	one       [1]any // the object being prepared (no allocation per event)
 }
 
 // Bookmark ignores a bookmark among the initial events (the list's end is
 // the one storeEvent's caller looks for).
 func (b *preparingBuffer) Bookmark(string) error { return nil }
 
-func (b *preparingBuffer) Add(obj any) error { return b.prepared(obj, b.Store.Add) }
+func (b *preparingBuffer) Add(obj any) error { return b.prepared(obj) }
 
-func (b *preparingBuffer) Update(obj any) error { return b.prepared(obj, b.Store.Update) }
+func (b *preparingBuffer) Update(obj any) error { return b.prepared(obj) }
 
-func (b *preparingBuffer) prepared(obj any, store func(any) error) error {
+// Delete drops obj from the buffer.
+func (b *preparingBuffer) Delete(obj any) error {
+	key, err := objectKey(obj)
+	if err != nil {
+		return err
+	}
+	delete(b.objects, key)
+	return nil
+}
+
+// List returns the buffered objects.
+func (b *preparingBuffer) List() []any {
+	items := make([]any, 0, len(b.objects))
+	for _, obj := range b.objects {
+		items = append(items, obj)
+	}
+	return items
+}
+
+func (b *preparingBuffer) prepared(obj any) error {
 	b.one[0] = obj
 	err := b.s.PrepareListed(b.one[:])
 	obj, b.one[0] = b.one[0], nil
@@ -353,5 +371,30 @@ func (b *preparingBuffer) prepared(obj any, store func(any) error) error {
 		b.err = cmp.Or(b.err, err)
 		return err
 	}
-	return store(obj)
+	if b.transform != nil {
+		out, err := b.transform(obj)
+		if err != nil {
+			return fmt.Errorf("cache: transforming %T: %w", obj, err)
+		}
+		obj = out
+	}
+	key, err := objectKey(obj)
+	if err != nil {
+		return err
+	}
+	b.objects[key] = obj
+	return nil
+}
+
+// objectKey is obj's namespace/name (its name alone when it has no
+// namespace), the key runtime/cache's MetaNamespaceKeyFunc gives it.
+func objectKey(obj any) (string, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return "", fmt.Errorf("object has no meta: %w", err)
+	}
+	if ns := m.GetNamespace(); ns != "" {
+		return ns + "/" + m.GetName(), nil
+	}
+	return m.GetName(), nil
 }

@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// The Reflector's back-off between failed steps, by the number of
+// The engine's back-off between failed steps, by the number of
 // failures since the last healthy period (state.failures):
 //
 //	failures  delay
@@ -28,35 +28,38 @@ import (
 // informer. The count starts over only after a healthy period
 // (protocol.State.Next), so a server that fails every request, or every watch
 // after a good list, sees the delay grow to the cap.
+// The default back-off: FirstBackoff after one failure, then
+// DefaultBackoffInitial growing by 1.5 per failure up to DefaultBackoffMax.
 const (
-	firstBackoff          = 100 * time.Millisecond
-	defaultBackoffInitial = 400 * time.Millisecond
-	defaultBackoffMax     = 30 * time.Second
+	FirstBackoff          = 100 * time.Millisecond
+	DefaultBackoffInitial = 400 * time.Millisecond
+	DefaultBackoffMax     = 30 * time.Second
 )
 
-// backoff computes the jittered delay after a number of failures: first
+// Backoff computes the jittered delay after a number of failures: first
 // after one, then initial growing by factor per failure up to max, each
 // plus up to spread times itself.
-type backoff struct {
+type Backoff struct {
 	first, initial, max time.Duration
 	factor, spread      float64
 	jitter              func() float64 // in [0, 1)
 }
 
-func newBackoff() backoff {
-	return backoff{first: firstBackoff, initial: defaultBackoffInitial, max: defaultBackoffMax,
+// NewBackoff is the default back-off (the table above).
+func NewBackoff() Backoff {
+	return Backoff{first: FirstBackoff, initial: DefaultBackoffInitial, max: DefaultBackoffMax,
 		factor: 1.5, spread: 1, jitter: rand.Float64}
 }
 
-// backoffFrom is the back-off a caller configured with
-// ReflectorOptions.Backoff, with client-go's meaning: Duration growing by
+// BackoffFrom is the back-off a caller configured with
+// runtime/cache's ReflectorOptions.Backoff, with client-go's meaning: Duration growing by
 // Factor per failure (at least 1) up to Cap (when set), each plus up to
 // Jitter times itself; Steps is not used (the reflector retries for as
 // long as it runs).
-func backoffFrom(w wait.Backoff) backoff {
-	b := backoff{first: w.Duration, initial: w.Duration, max: w.Cap, factor: max(w.Factor, 1), spread: max(w.Jitter, 0), jitter: rand.Float64}
+func BackoffFrom(w wait.Backoff) Backoff {
+	b := Backoff{first: w.Duration, initial: w.Duration, max: w.Cap, factor: max(w.Factor, 1), spread: max(w.Jitter, 0), jitter: rand.Float64}
 	if b.max <= 0 {
-		b.max = defaultBackoffMax
+		b.max = DefaultBackoffMax
 	}
 	if b.initial > 0 {
 		b.initial = time.Duration(float64(b.initial) * b.factor)
@@ -64,9 +67,9 @@ func backoffFrom(w wait.Backoff) backoff {
 	return b
 }
 
-// delay returns the delay to wait after failures failed steps (at least
+// Delay returns the delay to wait after failures failed steps (at least
 // 1): a value in [base, (1+spread)*base).
-func (b backoff) delay(failures int) time.Duration {
+func (b Backoff) Delay(failures int) time.Duration {
 	base := b.first
 	if failures > 1 {
 		base = b.initial
