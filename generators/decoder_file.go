@@ -30,6 +30,13 @@ func (p *planner) decoderFiles() {
 			continue
 		}
 		w := newDecoderWriter(v.source, v.APIAlias)
+		var roots []string
+		for _, k := range v.InformerKinds() {
+			roots = append(roots, k.Name)
+		}
+		walks := newWalkWriter(v.source, v.APIAlias)
+		newCompactionFile(walks, roots, p.fileHeader(v.PackageName))
+		w.walks, w.roots = walks.funcs, roots
 		for _, k := range v.InformerKinds() {
 			w.identFn(k.Name)
 			if _, ok := w.decls[k.Name+"List"]; ok {

@@ -70,16 +70,18 @@ func (w *decoderWriter) structBody(name string, st *ast.StructType, imports *fil
 		return fmt.Sprintf("\tjsondecode.Reflective(d, p) // decoded by reflection: %v", err)
 	}
 	var cases []string
+	w.compacts[name] = compactsAs{self: true}
 	for _, f := range dominantFields(fields) {
 		fn, ok := w.fn(f.expr, f.imports)
 		if !ok {
+			w.compacts[name] = compactsAs{}
 			return fmt.Sprintf("\tjsondecode.Reflective(d, p) // decoded by reflection: field %s has a type the generated code cannot name", strings.Join(f.path, "."))
 		}
 		c := fmt.Sprintf("\t\tcase %s:\n", strconv.Quote(f.name))
 		for _, a := range f.allocs {
 			c += fmt.Sprintf("\t\t\tif %s == nil {\n\t\t\t\t%s = new(%s)\n\t\t\t}\n", a, a, w.allocType(a))
 		}
-		cases = append(cases, c+fmt.Sprintf("\t\t\t%s(d, &p.%s)", callable(fn), strings.Join(f.path, ".")))
+		cases = append(cases, c+w.fieldCall(name, f, fn))
 	}
 	if len(cases) == 0 {
 		return "\td.Skip() // no field decodes from JSON"

@@ -71,11 +71,20 @@ type decoderWriter struct {
 	// unread is a file of the package that could not be read for its
 	// methods: every type is then decoded by jsondecode.Value.
 	unread string
+	// walks are the functions of the version's compaction walks
+	// (zz_generated.compaction.go), by name: a slice, map or pointer
+	// with a walk there is shared as it is decoded (jsondecode.Shared).
+	walks map[string]string
+	// compacts says, of each struct decoded field by field, whether its
+	// decoder shares what its walk shares (decoder_compact.go).
+	compacts map[string]compactsAs
+	// roots are the informer kinds.
+	roots []string
 }
 
 func newDecoderWriter(src *sourcePackage, apiAlias string) *decoderWriter {
 	w := &decoderWriter{walkWriter: newWalkWriter(src, apiAlias), funcs: map[string]string{},
-		written: map[string]bool{}, custom: map[string]string{}}
+		written: map[string]bool{}, custom: map[string]string{}, compacts: map[string]compactsAs{}}
 	w.names["jsondecode"] = true
 	// Every file, parsed or not: a method can sit in a file the generator
 	// otherwise skips.
@@ -254,6 +263,11 @@ func (w *decoderWriter) registrations() []string {
 	var out []string
 	for name := range w.written {
 		out = append(out, fmt.Sprintf("jsondecode.Register(decode%s)", name))
+	}
+	for _, name := range w.roots {
+		if w.compactsFully(name, map[string]bool{}) {
+			out = append(out, fmt.Sprintf("jsondecode.RegisterCompact(decode%s)", name))
+		}
 	}
 	sort.Strings(out)
 	return out

@@ -193,3 +193,48 @@ func (c *Decoded) Compacted(obj, hint any) bool {
 	}
 	return identityOf(hinted) == identityOf(hint)
 }
+
+// Previous returns what Compact would compact obj against: hint, the
+// version of obj's key the informer will hand its compaction (nil for
+// none), and the key; ok is false before Enable and for an object
+// without a key. A decoder that builds the compact object itself asks
+// it once the object's metadata is decoded, and hands the object over
+// with Adopt. c may be nil.
+func (c *Decoded) Previous(obj any) (hint any, key string, ok bool) {
+	if c == nil || obj == nil {
+		return nil, "", false
+	}
+	cfg := c.on.Load()
+	if cfg == nil {
+		return nil, "", false
+	}
+	key, err := cfg.key(obj)
+	if err != nil {
+		return nil, "", false
+	}
+	hint, known := c.pending(key)
+	if !known {
+		hint = cfg.hint(key)
+	}
+	return hint, key, true
+}
+
+// Adopt marks obj, an object the caller decoded compact against hint
+// (from Previous, for key), as Compact marks the objects it compacts:
+// the informer, given the same hint, then skips its compaction. When
+// obj's key is no longer key (its metadata changed after Previous), it
+// compacts obj as Compact does instead. c may be nil.
+func (c *Decoded) Adopt(obj any, key string, hint any, deleted bool) {
+	if c == nil || obj == nil {
+		return
+	}
+	cfg := c.on.Load()
+	if cfg == nil {
+		return
+	}
+	if k, err := cfg.key(obj); err != nil || k != key {
+		c.Compact(obj, deleted)
+		return
+	}
+	c.remember(decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted})
+}

@@ -122,6 +122,7 @@ func (g *Guard) remove(c sampled) bool {
 		sl := &s.slots[i]
 		if sl.hash == c.hash && sl.typ == c.typ && unsafe.Pointer(sl.ptr.Value()) == c.p {
 			sl.ptr, sl.check = weak.Pointer[byte]{}, nil
+			g.table.mutations.Add(1) // the memo may hold it: drop the memo's entries
 			return true
 		}
 	}

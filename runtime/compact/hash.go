@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // seed is the process's seed for string hashes.
@@ -33,6 +34,17 @@ type hashLevels struct {
 	// object tells the walked object from others in the admission filter
 	// (Table.admit): 1 to 65535, 0 for a walk of no known object.
 	object uint64
+	// canonical is the data word of the last value the walk found in the
+	// table or made its canonical copy (ShareDecoded reads it).
+	canonical unsafe.Pointer
+}
+
+// noteCanonical records, when canonical, that the value whose data word
+// is p is a canonical copy of the table.
+func (h *Hash) noteCanonical(p unsafe.Pointer, canonical bool) {
+	if canonical && h.levels != nil {
+		h.levels.canonical = p
+	}
 }
 
 // objects numbers the walked objects (rootHash).

@@ -91,7 +91,8 @@ func Bytes(t *Table, p *[]byte, h *Hash) {
 	if len(b) == 0 || t == nil {
 		return
 	}
-	c := shareSlice(t, b, bh.sum, h.object(), func(a, b *byte) bool { return *a == *b }, nil)
+	c, canonical := shareSlice(t, b, bh.sum, h.object(), func(a, b *byte) bool { return *a == *b }, nil)
+	h.noteCanonical(unsafe.Pointer(unsafe.SliceData(c)), canonical)
 	if unsafe.SliceData(c) != unsafe.SliceData(b) {
 		*p = c
 	}
@@ -132,7 +133,9 @@ func Slice[E any](t *Table, p *[]E, walk Walk[E], eq Equal[E], h *Hash) {
 	}
 	c := s
 	if !sh.opaque {
-		c = shareSlice(t, s, sh.sum, h.object(), eq, walk)
+		var canonical bool
+		c, canonical = shareSlice(t, s, sh.sum, h.object(), eq, walk)
+		h.noteCanonical(unsafe.Pointer(unsafe.SliceData(c)), canonical)
 	}
 	if unsafe.SliceData(c) == unsafe.SliceData(s) && cap(s) != len(s) {
 		c = make([]E, len(s))
@@ -146,7 +149,7 @@ func Slice[E any](t *Table, p *[]E, walk Walk[E], eq Equal[E], h *Hash) {
 // shareSlice returns the canonical copy of s, a walked non-empty slice
 // with hash h; a new canonical copy is right-sized. walk is the walk of
 // its elements that hashed it, nil for a byte slice hashed whole (Bytes).
-func shareSlice[E any](t *Table, s []E, h, obj uint64, eq Equal[E], walk Walk[E]) []E {
+func shareSlice[E any](t *Table, s []E, h, obj uint64, eq Equal[E], walk Walk[E]) ([]E, bool) {
 	same := func(p unsafe.Pointer, n int) bool {
 		if n != len(s) {
 			return false
@@ -170,8 +173,8 @@ func shareSlice[E any](t *Table, s []E, h, obj uint64, eq Equal[E], walk Walk[E]
 		}
 		return unsafe.Pointer(unsafe.SliceData(c)), len(c), sliceCheck(walk)
 	}
-	p, n := t.lookup(reflect.TypeFor[[]E](), h, obj, unsafe.Pointer(unsafe.SliceData(s)), len(s), same, fresh)
-	return unsafe.Slice((*E)(p), n)
+	p, n, canonical := t.lookupCanonical(reflect.TypeFor[[]E](), h, obj, unsafe.Pointer(unsafe.SliceData(s)), len(s), same, fresh)
+	return unsafe.Slice((*E)(p), n), canonical
 }
 
 // Pointer walks the value the pointer at p points to, in place, and
@@ -191,7 +194,9 @@ func Pointer[E any](t *Table, p **E, walk Walk[E], eq Equal[E], h *Hash) {
 	}
 	same := func(c unsafe.Pointer, _ int) bool { return (*E)(c) == v || eq((*E)(c), v) }
 	fresh := func() (unsafe.Pointer, int, checkFunc) { return unsafe.Pointer(v), 0, pointerCheck(walk) }
-	if c, _ := t.lookup(reflect.TypeFor[*E](), vh.sum, h.object(), unsafe.Pointer(v), 0, same, fresh); (*E)(c) != v {
+	c, _, canonical := t.lookupCanonical(reflect.TypeFor[*E](), vh.sum, h.object(), unsafe.Pointer(v), 0, same, fresh)
+	h.noteCanonical(c, canonical)
+	if (*E)(c) != v {
 		*p = (*E)(c)
 	}
 }
@@ -230,14 +235,16 @@ func Map[K comparable, V any](t *Table, p *map[K]V, walkK Walk[K], walkV Walk[V]
 	if len(m) == 0 || opaque || t == nil {
 		return
 	}
-	if c := shareMap(t, m, walked, mh.sum, h.object(), eq, walkK, walkV); mapData(c) != mapData(m) {
+	c, canonical := shareMap(t, m, walked, mh.sum, h.object(), eq, walkK, walkV)
+	h.noteCanonical(mapData(c), canonical)
+	if mapData(c) != mapData(m) {
 		*p = c
 	}
 }
 
 // shareMap returns the canonical copy of m, whose walked entries are
 // walked (by walkK and walkV, which hashed them).
-func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V], h, obj uint64, eq Equal[V], walkK Walk[K], walkV Walk[V]) map[K]V {
+func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V], h, obj uint64, eq Equal[V], walkK Walk[K], walkV Walk[V]) (map[K]V, bool) {
 	same := func(p unsafe.Pointer, _ int) bool {
 		c := *(*map[K]V)(unsafe.Pointer(&p))
 		if len(c) != len(walked) {
@@ -259,8 +266,8 @@ func shareMap[K comparable, V any](t *Table, m map[K]V, walked []mapEntry[K, V],
 		}
 		return mapData(c), 0, mapCheck(walkK, walkV)
 	}
-	p, _ := t.lookup(reflect.TypeFor[map[K]V](), h, obj, mapData(m), 0, same, fresh)
-	return *(*map[K]V)(unsafe.Pointer(&p))
+	p, _, canonical := t.lookupCanonical(reflect.TypeFor[map[K]V](), h, obj, mapData(m), 0, same, fresh)
+	return *(*map[K]V)(unsafe.Pointer(&p)), canonical
 }
 
 // mapData returns the pointer a map value is: the map's header.

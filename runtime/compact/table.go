@@ -32,6 +32,14 @@ type Table struct {
 	// strings caches recent canonical strings by hash; it keeps at most
 	// 1<<internCacheBits strings alive.
 	strings [1 << internCacheBits]atomic.Pointer[string]
+	// memo remembers canonical copies by the bytes a decoder decoded them
+	// from (decode_share.go); made at first use.
+	memo atomic.Pointer[memo]
+	// mutations counts the canonical copies the Guard removed as
+	// mutated: a memo entry stored before the count changed is not used.
+	mutations atomic.Uint64
+	// exact, when not nil (NewExactTable), admits without loss.
+	exact *exactSeen
 }
 
 // internCacheBits sizes a Table's cache of canonical strings.
@@ -81,6 +89,9 @@ func (t *Table) admit(h uint64, addr unsafe.Pointer, obj uint64) bool {
 // admitWhere is admit of a value at where: its address shifted left by
 // objectBits, with obj in the low bits.
 func (t *Table) admitWhere(h, where, obj uint64) bool {
+	if t.exact != nil {
+		return t.exact.admit(h, where, obj)
+	}
 	b := (h >> (64 - seenBits)) &^ 1
 	first, second := &t.seen[b], &t.seen[b+1]
 	for _, s := range [2]*seenSlot{first, second} {
@@ -126,8 +137,15 @@ func InternString(s string) string {
 // A value not admitted (seen for the first time) is returned as it is,
 // at addr with length n, without a lookup.
 func (t *Table) lookup(typ reflect.Type, h uint64, obj uint64, addr unsafe.Pointer, n int, same func(p unsafe.Pointer, n int) bool, fresh func() (unsafe.Pointer, int, checkFunc)) (unsafe.Pointer, int) {
+	p, pn, _ := t.lookupCanonical(typ, h, obj, addr, n, same, fresh)
+	return p, pn
+}
+
+// lookupCanonical is lookup that also reports whether the value returned
+// is the table's canonical copy (false for a value not admitted).
+func (t *Table) lookupCanonical(typ reflect.Type, h uint64, obj uint64, addr unsafe.Pointer, n int, same func(p unsafe.Pointer, n int) bool, fresh func() (unsafe.Pointer, int, checkFunc)) (unsafe.Pointer, int, bool) {
 	if !t.admit(h, addr, obj) {
-		return addr, n
+		return addr, n, false
 	}
 	h = slotHash(h)
 	tw := typeWord(typ)
@@ -135,11 +153,11 @@ func (t *Table) lookup(typ reflect.Type, h uint64, obj uint64, addr unsafe.Point
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p, pn, ok := s.findLocked(tw, h, same); ok {
-		return p, pn // the common case: no write
+		return p, pn, true // the common case: no write
 	}
 	found, foundN, check := fresh()
 	s.addLocked(tw, h, found, foundN, check)
-	return found, foundN
+	return found, foundN, true
 }
 
 // Sweep drops every slot whose canonical copy was collected. Tables sweep

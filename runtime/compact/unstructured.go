@@ -155,7 +155,7 @@ func jsonMap(t *Table, p *map[string]any, h *Hash) bool {
 	}
 	c := m
 	if !opaque {
-		c = shareMap(t, m, walked, mh.sum, h.object(), equalJSON, Own[string], jsonValue)
+		c, _ = shareMap(t, m, walked, mh.sum, h.object(), equalJSON, Own[string], jsonValue)
 	}
 	if mapData(c) == mapData(m) && changed {
 		c = make(map[string]any, len(walked))
@@ -210,7 +210,7 @@ func jsonSlice(t *Table, p *[]any, h *Hash) bool {
 	}
 	c := out
 	if !sh.opaque {
-		c = shareSlice(t, out, sh.sum, h.object(), equalJSON, jsonValue)
+		c, _ = shareSlice(t, out, sh.sum, h.object(), equalJSON, jsonValue)
 	}
 	if unsafe.SliceData(c) == unsafe.SliceData(s) && cap(s) != len(s) {
 		c = append([]any(nil), s...)

@@ -42,6 +42,11 @@ type Decoder struct {
 	// itemsDepth, when not 0, is the nesting depth of a list's items
 	// (DecodeList): each object starting there gets its own object number.
 	itemsDepth int
+	// share, when not nil, is shareState: the decoder builds the compact
+	// object (share.go); child decodes the values Shared decodes.
+	share      *sharing
+	shareState sharing
+	child      *Decoder
 }
 
 // options are the tokenizer's options for sigs.k8s.io/json's (encoding/json
@@ -106,6 +111,7 @@ func (d *Decoder) reset(data []byte, t *compact.Table) {
 	d.table, d.err = t, nil
 	d.object = 0
 	d.typeDepth, d.folded, d.itemsDepth = 0, false, 0
+	d.share = nil
 	if t != nil {
 		d.object = compact.DecodedObject()
 	}

@@ -2,6 +2,7 @@ package jsondecode
 
 import (
 	"bytes"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -25,8 +26,25 @@ import (
 // and the caller decodes the frame as client-go does, for its result or
 // error.
 func DecodeEvent[T any](frame []byte, p *T, fn Func[T], t *compact.Table) (eventType watch.EventType, ok bool) {
+	return decodeEvent(frame, p, fn, t, nil)
+}
+
+// DecodeEventCompact is DecodeEvent building the compact object (see
+// Shared): with t not nil, *p comes out as the informer's compaction walk
+// would leave it, previous giving the version it replaces (see
+// Previous), provided fn's type's generated decoders share every part
+// the walk shares (RegisterCompact says so of a type).
+func DecodeEventCompact[T any](frame []byte, p *T, fn Func[T], t *compact.Table, previous Previous) (eventType watch.EventType, ok bool) {
+	return decodeEvent(frame, p, fn, t, previous)
+}
+
+func decodeEvent[T any](frame []byte, p *T, fn Func[T], t *compact.Table, previous Previous) (eventType watch.EventType, ok bool) {
 	d := decoders.Get().(*Decoder)
 	d.reset(frame, t)
+	if t != nil && previous != nil {
+		d.shareState = sharing{root: uintptr(unsafe.Pointer(p)), size: unsafe.Sizeof(*p), rootObj: p, previous: previous}
+		d.share = &d.shareState
+	}
 	sawType, sawObject := false, false
 	fine := d.Object()
 	for name, more := d.Field(); fine && more; name, more = d.Field() {
@@ -45,7 +63,7 @@ func DecodeEvent[T any](frame []byte, p *T, fn Func[T], t *compact.Table) (event
 	}
 	ok = fine && sawType && sawObject && !d.folded && d.finish() == nil
 	d.dec.Reset(bytes.NewReader(nil))
-	d.src, d.table = bytes.Buffer{}, nil
+	d.src, d.table, d.share, d.shareState = bytes.Buffer{}, nil, nil, sharing{}
 	decoders.Put(d)
 	return eventType, ok
 }

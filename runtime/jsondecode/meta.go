@@ -4,6 +4,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
 // The decoders of the apimachinery types every API package uses, written
@@ -65,10 +67,16 @@ func ObjectMeta(d *Decoder, p *metav1.ObjectMeta) {
 		return
 	}
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "name", "generateName", "namespace":
+		default:
+			d.metaReady(p)
+		}
 		if !objectMetaField(d, p, name) {
 			d.Skip()
 		}
 	}
+	d.metaReady(p)
 }
 
 // objectMetaField decodes the member name of an ObjectMeta.
@@ -92,9 +100,9 @@ func objectMetaField(d *Decoder, p *metav1.ObjectMeta, name []byte) bool {
 	case "creationTimestamp":
 		Time(d, &p.CreationTimestamp)
 	case "deletionTimestamp":
-		Pointer(d, &p.DeletionTimestamp, Time)
+		Shared(d, &p.DeletionTimestamp, timePointer, compact.WalkMetaTimePointer, compact.EqualMetaTimePointer)
 	case "deletionGracePeriodSeconds":
-		Pointer(d, &p.DeletionGracePeriodSeconds, Int[int64])
+		Shared(d, &p.DeletionGracePeriodSeconds, int64Pointer, compact.WalkInt64Pointer, compact.EqualInt64Pointer)
 	default:
 		return objectMetaCollection(d, p, name)
 	}
@@ -105,15 +113,15 @@ func objectMetaField(d *Decoder, p *metav1.ObjectMeta, name []byte) bool {
 func objectMetaCollection(d *Decoder, p *metav1.ObjectMeta, name []byte) bool {
 	switch string(name) {
 	case "labels":
-		Map(d, &p.Labels, String[string])
+		Shared(d, &p.Labels, stringMap, compact.WalkStringMap, compact.EqualStringMap)
 	case "annotations":
-		Map(d, &p.Annotations, String[string])
+		Shared(d, &p.Annotations, stringMap, compact.WalkStringMap, compact.EqualStringMap)
 	case "ownerReferences":
-		Slice(d, &p.OwnerReferences, OwnerReference)
+		Shared(d, &p.OwnerReferences, ownerReferences, compact.WalkOwnerReferences, compact.EqualOwnerReferences)
 	case "finalizers":
-		Slice(d, &p.Finalizers, String[string])
+		Shared(d, &p.Finalizers, stringSlice, compact.WalkStringSlice, compact.EqualStringSlice)
 	case "managedFields":
-		Slice(d, &p.ManagedFields, ManagedFieldsEntry)
+		Shared(d, &p.ManagedFields, managedFields, compact.WalkManagedFields, compact.EqualManagedFields)
 	default:
 		return false
 	}
@@ -231,4 +239,15 @@ func Condition(d *Decoder, p *metav1.Condition) {
 			d.Skip()
 		}
 	}
+}
+
+// The decoders of ObjectMeta's slices, maps and pointers (Shared decodes
+// through them).
+func timePointer(d *Decoder, p **metav1.Time)                { Pointer(d, p, Time) }
+func int64Pointer(d *Decoder, p **int64)                     { Pointer(d, p, Int[int64]) }
+func stringMap(d *Decoder, p *map[string]string)             { Map(d, p, String[string]) }
+func stringSlice(d *Decoder, p *[]string)                    { Slice(d, p, String[string]) }
+func ownerReferences(d *Decoder, p *[]metav1.OwnerReference) { Slice(d, p, OwnerReference) }
+func managedFields(d *Decoder, p *[]metav1.ManagedFieldsEntry) {
+	Slice(d, p, ManagedFieldsEntry)
 }

@@ -9,6 +9,10 @@ import (
 // decoder's table; null leaves it as it is.
 func String[S ~string](d *Decoder, p *S) {
 	if b, ok := d.stringBytes(); ok {
+		if d.share != nil {
+			stringFrom(d, p, b, false)
+			return
+		}
 		*p = S(d.intern(b))
 	}
 }
@@ -17,6 +21,10 @@ func String[S ~string](d *Decoder, p *S) {
 // for values no two objects share (an object's UID, its resourceVersion).
 func Own[S ~string](d *Decoder, p *S) {
 	if b, ok := d.stringBytes(); ok {
+		if d.share != nil {
+			stringFrom(d, p, b, true)
+			return
+		}
 		*p = S(b)
 	}
 }

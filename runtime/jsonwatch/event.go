@@ -19,12 +19,25 @@ import (
 // the informer enabled d.decoded (compact.Decoded).
 func (d *decoding[T, PT]) event(frame []byte) (watch.Event, error) {
 	obj := PT(new(T))
-	if t, ok := d.decode(frame, (*T)(obj)); ok && t != watch.Error {
+	compacting := d.decodeCompact != nil && d.decoded.Enabled()
+	var t watch.EventType
+	var ok bool
+	if compacting {
+		d.asked = askedPrevious{}
+		t, ok = d.decodeCompact(frame, (*T)(obj), d.previousFn)
+	} else {
+		t, ok = d.decode(frame, (*T)(obj))
+	}
+	if ok && t != watch.Error {
 		// apimachinery finds an object's kind as GroupVersionKind
 		// parses it; WithoutVersionDecoder then clears it.
 		if kind := obj.GetObjectKind(); kind.GroupVersionKind() == d.kind {
 			kind.SetGroupVersionKind(schema.GroupVersionKind{})
-			if t != watch.Bookmark {
+			switch {
+			case t == watch.Bookmark:
+			case compacting:
+				d.adopt(obj, t == watch.Deleted) // decoded compact
+			default:
 				d.decoded.Compact(obj, t == watch.Deleted) // as the informer would
 			}
 			return watch.Event{Type: t, Object: obj}, nil

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 )
 
 // stream is the watch.Interface of one watch stream (Watcher). Its
@@ -134,6 +135,14 @@ type decoding[T any, PT Object[T]] struct {
 	// decoded compacts the objects decode decoded for the informer
 	// (Watcher.Decoded); nil compacts none.
 	decoded *compact.Decoded
+	// decodeCompact, when not nil, decodes into the compact object
+	// (jsondecode.DecodeEventCompact, asking previous for the hint);
+	// the stream's goroutine uses it once decoded is enabled.
+	decodeCompact func(frame []byte, p *T, previous jsondecode.Previous) (watch.EventType, bool)
+	previousFn    jsondecode.Previous // d.previous, made once
+	// asked is what the last object decoded by decodeCompact was
+	// decoded against (previous); used by the stream's goroutine only.
+	asked askedPrevious
 }
 
 // events returns the decoder of the events of the stream r buffers: a

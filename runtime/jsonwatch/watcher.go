@@ -103,6 +103,12 @@ func (w *Watcher[T, PT]) decoding() *decoding[T, PT] {
 	d := &decoding[T, PT]{kind: w.Kind, codecs: w.Codecs, decoded: w.Decoded, decode: func(frame []byte, p *T) (watch.EventType, bool) {
 		return jsondecode.DecodeEvent(frame, p, decode, table)
 	}}
+	if table != nil && w.Decoded != nil && jsondecode.Compacts[T]() {
+		d.decodeCompact = func(frame []byte, p *T, previous jsondecode.Previous) (watch.EventType, bool) {
+			return jsondecode.DecodeEventCompact(frame, p, decode, table, previous)
+		}
+		d.previousFn = d.previous
+	}
 	if info, ok := runtime.SerializerInfoForMediaType(w.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON); ok && info.StreamSerializer != nil {
 		d.json = info
 		d.objects = w.Codecs.DecoderToVersion(info.Serializer, nil)

@@ -240,6 +240,22 @@ func init() {
 	jsondecode.Register(decodeVsphereVirtualDiskVolumeSource)
 	jsondecode.Register(decodeWeightedPodAffinityTerm)
 	jsondecode.Register(decodeWindowsSecurityContextOptions)
+	jsondecode.RegisterCompact(decodeComponentStatus)
+	jsondecode.RegisterCompact(decodeConfigMap)
+	jsondecode.RegisterCompact(decodeEndpoints)
+	jsondecode.RegisterCompact(decodeEvent)
+	jsondecode.RegisterCompact(decodeLimitRange)
+	jsondecode.RegisterCompact(decodeNamespace)
+	jsondecode.RegisterCompact(decodeNode)
+	jsondecode.RegisterCompact(decodePersistentVolume)
+	jsondecode.RegisterCompact(decodePersistentVolumeClaim)
+	jsondecode.RegisterCompact(decodePod)
+	jsondecode.RegisterCompact(decodePodTemplate)
+	jsondecode.RegisterCompact(decodeReplicationController)
+	jsondecode.RegisterCompact(decodeResourceQuota)
+	jsondecode.RegisterCompact(decodeSecret)
+	jsondecode.RegisterCompact(decodeService)
+	jsondecode.RegisterCompact(decodeServiceAccount)
 }
 
 // decodeAWSElasticBlockStoreVolumeSource decodes a AWSElasticBlockStoreVolumeSource.
@@ -271,11 +287,11 @@ func decodeAffinity(d *jsondecode.Decoder, p *corev1.Affinity) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "nodeAffinity":
-			decodePtrToNodeAffinity(d, &p.NodeAffinity)
+			jsondecode.Shared(d, &p.NodeAffinity, decodePtrToNodeAffinity, compactPtrToNodeAffinity, equalPtrToNodeAffinity)
 		case "podAffinity":
-			decodePtrToPodAffinity(d, &p.PodAffinity)
+			jsondecode.Shared(d, &p.PodAffinity, decodePtrToPodAffinity, compactPtrToPodAffinity, equalPtrToPodAffinity)
 		case "podAntiAffinity":
-			decodePtrToPodAntiAffinity(d, &p.PodAntiAffinity)
+			jsondecode.Shared(d, &p.PodAntiAffinity, decodePtrToPodAntiAffinity, compactPtrToPodAntiAffinity, equalPtrToPodAntiAffinity)
 		default:
 			d.Skip()
 		}
@@ -290,7 +306,7 @@ func decodeAppArmorProfile(d *jsondecode.Decoder, p *corev1.AppArmorProfile) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "localhostProfile":
-			decodePtrToString(d, &p.LocalhostProfile)
+			jsondecode.Shared(d, &p.LocalhostProfile, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "type":
 			jsondecode.String(d, &p.Type)
 		default:
@@ -324,17 +340,17 @@ func decodeAzureDiskVolumeSource(d *jsondecode.Decoder, p *corev1.AzureDiskVolum
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "cachingMode":
-			decodePtrToAzureDataDiskCachingMode(d, &p.CachingMode)
+			jsondecode.Shared(d, &p.CachingMode, decodePtrToAzureDataDiskCachingMode, compactPtrToAzureDataDiskCachingMode, equalPtrToAzureDataDiskCachingMode)
 		case "diskName":
 			jsondecode.String(d, &p.DiskName)
 		case "diskURI":
 			jsondecode.String(d, &p.DataDiskURI)
 		case "fsType":
-			decodePtrToString(d, &p.FSType)
+			jsondecode.Shared(d, &p.FSType, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "kind":
-			decodePtrToAzureDataDiskKind(d, &p.Kind)
+			jsondecode.Shared(d, &p.Kind, decodePtrToAzureDataDiskKind, compactPtrToAzureDataDiskKind, equalPtrToAzureDataDiskKind)
 		case "readOnly":
-			decodePtrToBool(d, &p.ReadOnly)
+			jsondecode.Shared(d, &p.ReadOnly, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -353,7 +369,7 @@ func decodeAzureFilePersistentVolumeSource(d *jsondecode.Decoder, p *corev1.Azur
 		case "secretName":
 			jsondecode.String(d, &p.SecretName)
 		case "secretNamespace":
-			decodePtrToString(d, &p.SecretNamespace)
+			jsondecode.Shared(d, &p.SecretNamespace, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "shareName":
 			jsondecode.String(d, &p.ShareName)
 		default:
@@ -389,23 +405,23 @@ func decodeCSIPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.CSIPersist
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "controllerExpandSecretRef":
-			decodePtrToSecretReference(d, &p.ControllerExpandSecretRef)
+			jsondecode.Shared(d, &p.ControllerExpandSecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "controllerPublishSecretRef":
-			decodePtrToSecretReference(d, &p.ControllerPublishSecretRef)
+			jsondecode.Shared(d, &p.ControllerPublishSecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "driver":
 			jsondecode.String(d, &p.Driver)
 		case "fsType":
 			jsondecode.String(d, &p.FSType)
 		case "nodeExpandSecretRef":
-			decodePtrToSecretReference(d, &p.NodeExpandSecretRef)
+			jsondecode.Shared(d, &p.NodeExpandSecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "nodePublishSecretRef":
-			decodePtrToSecretReference(d, &p.NodePublishSecretRef)
+			jsondecode.Shared(d, &p.NodePublishSecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "nodeStageSecretRef":
-			decodePtrToSecretReference(d, &p.NodeStageSecretRef)
+			jsondecode.Shared(d, &p.NodeStageSecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "volumeAttributes":
-			decodeMapOfStringToString(d, &p.VolumeAttributes)
+			jsondecode.Shared(d, &p.VolumeAttributes, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		case "volumeHandle":
 			jsondecode.String(d, &p.VolumeHandle)
 		default:
@@ -424,13 +440,13 @@ func decodeCSIVolumeSource(d *jsondecode.Decoder, p *corev1.CSIVolumeSource) {
 		case "driver":
 			jsondecode.String(d, &p.Driver)
 		case "fsType":
-			decodePtrToString(d, &p.FSType)
+			jsondecode.Shared(d, &p.FSType, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "nodePublishSecretRef":
-			decodePtrToLocalObjectReference(d, &p.NodePublishSecretRef)
+			jsondecode.Shared(d, &p.NodePublishSecretRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case "readOnly":
-			decodePtrToBool(d, &p.ReadOnly)
+			jsondecode.Shared(d, &p.ReadOnly, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "volumeAttributes":
-			decodeMapOfStringToString(d, &p.VolumeAttributes)
+			jsondecode.Shared(d, &p.VolumeAttributes, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		default:
 			d.Skip()
 		}
@@ -445,9 +461,9 @@ func decodeCapabilities(d *jsondecode.Decoder, p *corev1.Capabilities) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "add":
-			decodeSliceOfCapability(d, &p.Add)
+			jsondecode.Shared(d, &p.Add, decodeSliceOfCapability, compactSliceOfCapability, equalSliceOfCapability)
 		case "drop":
-			decodeSliceOfCapability(d, &p.Drop)
+			jsondecode.Shared(d, &p.Drop, decodeSliceOfCapability, compactSliceOfCapability, equalSliceOfCapability)
 		default:
 			d.Skip()
 		}
@@ -462,7 +478,7 @@ func decodeCephFSPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.CephFSP
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "monitors":
-			decodeSliceOfString(d, &p.Monitors)
+			jsondecode.Shared(d, &p.Monitors, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "readOnly":
@@ -470,7 +486,7 @@ func decodeCephFSPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.CephFSP
 		case "secretFile":
 			jsondecode.String(d, &p.SecretFile)
 		case "secretRef":
-			decodePtrToSecretReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "user":
 			jsondecode.String(d, &p.User)
 		default:
@@ -487,7 +503,7 @@ func decodeCephFSVolumeSource(d *jsondecode.Decoder, p *corev1.CephFSVolumeSourc
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "monitors":
-			decodeSliceOfString(d, &p.Monitors)
+			jsondecode.Shared(d, &p.Monitors, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "readOnly":
@@ -495,7 +511,7 @@ func decodeCephFSVolumeSource(d *jsondecode.Decoder, p *corev1.CephFSVolumeSourc
 		case "secretFile":
 			jsondecode.String(d, &p.SecretFile)
 		case "secretRef":
-			decodePtrToLocalObjectReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case "user":
 			jsondecode.String(d, &p.User)
 		default:
@@ -516,7 +532,7 @@ func decodeCinderPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.CinderP
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToSecretReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "volumeID":
 			jsondecode.String(d, &p.VolumeID)
 		default:
@@ -537,7 +553,7 @@ func decodeCinderVolumeSource(d *jsondecode.Decoder, p *corev1.CinderVolumeSourc
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToLocalObjectReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case "volumeID":
 			jsondecode.String(d, &p.VolumeID)
 		default:
@@ -554,7 +570,7 @@ func decodeClientIPConfig(d *jsondecode.Decoder, p *corev1.ClientIPConfig) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "timeoutSeconds":
-			decodePtrToInt32(d, &p.TimeoutSeconds)
+			jsondecode.Shared(d, &p.TimeoutSeconds, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		default:
 			d.Skip()
 		}
@@ -569,17 +585,17 @@ func decodeClusterTrustBundleProjection(d *jsondecode.Decoder, p *corev1.Cluster
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "labelSelector":
-			decodePtrToMetav1LabelSelector(d, &p.LabelSelector)
+			jsondecode.Shared(d, &p.LabelSelector, decodePtrToMetav1LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case "name":
-			decodePtrToString(d, &p.Name)
+			jsondecode.Shared(d, &p.Name, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "signerName":
-			decodePtrToString(d, &p.SignerName)
+			jsondecode.Shared(d, &p.SignerName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "user":
-			decodePtrToInt64(d, &p.User)
+			jsondecode.Shared(d, &p.User, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -617,7 +633,7 @@ func decodeComponentStatus(d *jsondecode.Decoder, p *corev1.ComponentStatus) {
 		case "apiVersion":
 			jsondecode.String(d, &p.TypeMeta.APIVersion)
 		case "conditions":
-			decodeSliceOfComponentCondition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfComponentCondition, compactSliceOfComponentCondition, equalSliceOfComponentCondition)
 		case "kind":
 			jsondecode.String(d, &p.TypeMeta.Kind)
 		case "metadata":
@@ -659,11 +675,11 @@ func decodeConfigMap(d *jsondecode.Decoder, p *corev1.ConfigMap) {
 		case "apiVersion":
 			jsondecode.String(d, &p.TypeMeta.APIVersion)
 		case "binaryData":
-			decodeMapOfStringToSliceOfByte(d, &p.BinaryData)
+			jsondecode.Shared(d, &p.BinaryData, decodeMapOfStringToSliceOfByte, compactMapOfStringToSliceOfByte, equalMapOfStringToSliceOfByte)
 		case "data":
-			decodeMapOfStringToString(d, &p.Data)
+			jsondecode.Shared(d, &p.Data, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		case "immutable":
-			decodePtrToBool(d, &p.Immutable)
+			jsondecode.Shared(d, &p.Immutable, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "kind":
 			jsondecode.String(d, &p.TypeMeta.Kind)
 		case "metadata":
@@ -684,7 +700,7 @@ func decodeConfigMapEnvSource(d *jsondecode.Decoder, p *corev1.ConfigMapEnvSourc
 		case "name":
 			jsondecode.String(d, &p.LocalObjectReference.Name)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -703,7 +719,7 @@ func decodeConfigMapKeySelector(d *jsondecode.Decoder, p *corev1.ConfigMapKeySel
 		case "name":
 			jsondecode.String(d, &p.LocalObjectReference.Name)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -762,11 +778,11 @@ func decodeConfigMapProjection(d *jsondecode.Decoder, p *corev1.ConfigMapProject
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "items":
-			decodeSliceOfKeyToPath(d, &p.Items)
+			jsondecode.Shared(d, &p.Items, decodeSliceOfKeyToPath, compactSliceOfKeyToPath, equalSliceOfKeyToPath)
 		case "name":
 			jsondecode.String(d, &p.LocalObjectReference.Name)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -781,15 +797,15 @@ func decodeConfigMapVolumeSource(d *jsondecode.Decoder, p *corev1.ConfigMapVolum
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "defaultMode":
-			decodePtrToInt32(d, &p.DefaultMode)
+			jsondecode.Shared(d, &p.DefaultMode, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "defaultUser":
-			decodePtrToInt64(d, &p.DefaultUser)
+			jsondecode.Shared(d, &p.DefaultUser, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "items":
-			decodeSliceOfKeyToPath(d, &p.Items)
+			jsondecode.Shared(d, &p.Items, decodeSliceOfKeyToPath, compactSliceOfKeyToPath, equalSliceOfKeyToPath)
 		case "name":
 			jsondecode.String(d, &p.LocalObjectReference.Name)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -804,39 +820,39 @@ func decodeContainer(d *jsondecode.Decoder, p *corev1.Container) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "args":
-			decodeSliceOfString(d, &p.Args)
+			jsondecode.Shared(d, &p.Args, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "command":
-			decodeSliceOfString(d, &p.Command)
+			jsondecode.Shared(d, &p.Command, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "env":
-			decodeSliceOfEnvVar(d, &p.Env)
+			jsondecode.Shared(d, &p.Env, decodeSliceOfEnvVar, compactSliceOfEnvVar, equalSliceOfEnvVar)
 		case "envFrom":
-			decodeSliceOfEnvFromSource(d, &p.EnvFrom)
+			jsondecode.Shared(d, &p.EnvFrom, decodeSliceOfEnvFromSource, compactSliceOfEnvFromSource, equalSliceOfEnvFromSource)
 		case "image":
 			jsondecode.String(d, &p.Image)
 		case "imagePullPolicy":
 			jsondecode.String(d, &p.ImagePullPolicy)
 		case "lifecycle":
-			decodePtrToLifecycle(d, &p.Lifecycle)
+			jsondecode.Shared(d, &p.Lifecycle, decodePtrToLifecycle, compactPtrToLifecycle, equalPtrToLifecycle)
 		case "livenessProbe":
-			decodePtrToProbe(d, &p.LivenessProbe)
+			jsondecode.Shared(d, &p.LivenessProbe, decodePtrToProbe, compactPtrToProbe, equalPtrToProbe)
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "ports":
-			decodeSliceOfContainerPort(d, &p.Ports)
+			jsondecode.Shared(d, &p.Ports, decodeSliceOfContainerPort, compactSliceOfContainerPort, equalSliceOfContainerPort)
 		case "readinessProbe":
-			decodePtrToProbe(d, &p.ReadinessProbe)
+			jsondecode.Shared(d, &p.ReadinessProbe, decodePtrToProbe, compactPtrToProbe, equalPtrToProbe)
 		case "resizePolicy":
-			decodeSliceOfContainerResizePolicy(d, &p.ResizePolicy)
+			jsondecode.Shared(d, &p.ResizePolicy, decodeSliceOfContainerResizePolicy, compactSliceOfContainerResizePolicy, equalSliceOfContainerResizePolicy)
 		case "resources":
 			decodeResourceRequirements(d, &p.Resources)
 		case "restartPolicy":
-			decodePtrToContainerRestartPolicy(d, &p.RestartPolicy)
+			jsondecode.Shared(d, &p.RestartPolicy, decodePtrToContainerRestartPolicy, compactPtrToContainerRestartPolicy, equalPtrToContainerRestartPolicy)
 		case "restartPolicyRules":
-			decodeSliceOfContainerRestartRule(d, &p.RestartPolicyRules)
+			jsondecode.Shared(d, &p.RestartPolicyRules, decodeSliceOfContainerRestartRule, compactSliceOfContainerRestartRule, equalSliceOfContainerRestartRule)
 		case "securityContext":
-			decodePtrToSecurityContext(d, &p.SecurityContext)
+			jsondecode.Shared(d, &p.SecurityContext, decodePtrToSecurityContext, compactPtrToSecurityContext, equalPtrToSecurityContext)
 		case "startupProbe":
-			decodePtrToProbe(d, &p.StartupProbe)
+			jsondecode.Shared(d, &p.StartupProbe, decodePtrToProbe, compactPtrToProbe, equalPtrToProbe)
 		case "stdin":
 			jsondecode.Bool(d, &p.Stdin)
 		case "stdinOnce":
@@ -848,9 +864,9 @@ func decodeContainer(d *jsondecode.Decoder, p *corev1.Container) {
 		case "tty":
 			jsondecode.Bool(d, &p.TTY)
 		case "volumeDevices":
-			decodeSliceOfVolumeDevice(d, &p.VolumeDevices)
+			jsondecode.Shared(d, &p.VolumeDevices, decodeSliceOfVolumeDevice, compactSliceOfVolumeDevice, equalSliceOfVolumeDevice)
 		case "volumeMounts":
-			decodeSliceOfVolumeMount(d, &p.VolumeMounts)
+			jsondecode.Shared(d, &p.VolumeMounts, decodeSliceOfVolumeMount, compactSliceOfVolumeMount, equalSliceOfVolumeMount)
 		case "workingDir":
 			jsondecode.String(d, &p.WorkingDir)
 		default:
@@ -886,7 +902,7 @@ func decodeContainerImage(d *jsondecode.Decoder, p *corev1.ContainerImage) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "names":
-			decodeSliceOfString(d, &p.Names)
+			jsondecode.Shared(d, &p.Names, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "sizeBytes":
 			jsondecode.Int(d, &p.SizeBytes)
 		default:
@@ -945,7 +961,7 @@ func decodeContainerRestartRule(d *jsondecode.Decoder, p *corev1.ContainerRestar
 		case "action":
 			jsondecode.String(d, &p.Action)
 		case "exitCodes":
-			decodePtrToContainerRestartRuleOnExitCodes(d, &p.ExitCodes)
+			jsondecode.Shared(d, &p.ExitCodes, decodePtrToContainerRestartRuleOnExitCodes, compactPtrToContainerRestartRuleOnExitCodes, equalPtrToContainerRestartRuleOnExitCodes)
 		default:
 			d.Skip()
 		}
@@ -962,7 +978,7 @@ func decodeContainerRestartRuleOnExitCodes(d *jsondecode.Decoder, p *corev1.Cont
 		case "operator":
 			jsondecode.String(d, &p.Operator)
 		case "values":
-			decodeSliceOfInt32(d, &p.Values)
+			jsondecode.Shared(d, &p.Values, decodeSliceOfInt32, compactSliceOfInt32, equalSliceOfInt32)
 		default:
 			d.Skip()
 		}
@@ -977,11 +993,11 @@ func decodeContainerState(d *jsondecode.Decoder, p *corev1.ContainerState) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "running":
-			decodePtrToContainerStateRunning(d, &p.Running)
+			jsondecode.Shared(d, &p.Running, decodePtrToContainerStateRunning, compactPtrToContainerStateRunning, equalPtrToContainerStateRunning)
 		case "terminated":
-			decodePtrToContainerStateTerminated(d, &p.Terminated)
+			jsondecode.Shared(d, &p.Terminated, decodePtrToContainerStateTerminated, compactPtrToContainerStateTerminated, equalPtrToContainerStateTerminated)
 		case "waiting":
-			decodePtrToContainerStateWaiting(d, &p.Waiting)
+			jsondecode.Shared(d, &p.Waiting, decodePtrToContainerStateWaiting, compactPtrToContainerStateWaiting, equalPtrToContainerStateWaiting)
 		default:
 			d.Skip()
 		}
@@ -1055,9 +1071,9 @@ func decodeContainerStatus(d *jsondecode.Decoder, p *corev1.ContainerStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "allocatedResources":
-			decodeResourceList(d, &p.AllocatedResources)
+			jsondecode.Shared(d, &p.AllocatedResources, decodeResourceList, compactResourceList, equalResourceList)
 		case "allocatedResourcesStatus":
-			decodeSliceOfResourceStatus(d, &p.AllocatedResourcesStatus)
+			jsondecode.Shared(d, &p.AllocatedResourcesStatus, decodeSliceOfResourceStatus, compactSliceOfResourceStatus, equalSliceOfResourceStatus)
 		case "containerID":
 			jsondecode.String(d, &p.ContainerID)
 		case "image":
@@ -1071,19 +1087,19 @@ func decodeContainerStatus(d *jsondecode.Decoder, p *corev1.ContainerStatus) {
 		case "ready":
 			jsondecode.Bool(d, &p.Ready)
 		case "resources":
-			decodePtrToResourceRequirements(d, &p.Resources)
+			jsondecode.Shared(d, &p.Resources, decodePtrToResourceRequirements, compactPtrToResourceRequirements, equalPtrToResourceRequirements)
 		case "restartCount":
 			jsondecode.Int(d, &p.RestartCount)
 		case "started":
-			decodePtrToBool(d, &p.Started)
+			jsondecode.Shared(d, &p.Started, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "state":
 			decodeContainerState(d, &p.State)
 		case "stopSignal":
-			decodePtrToSignal(d, &p.StopSignal)
+			jsondecode.Shared(d, &p.StopSignal, decodePtrToSignal, compactPtrToSignal, equalPtrToSignal)
 		case "user":
-			decodePtrToContainerUser(d, &p.User)
+			jsondecode.Shared(d, &p.User, decodePtrToContainerUser, compactPtrToContainerUser, equalPtrToContainerUser)
 		case "volumeMounts":
-			decodeSliceOfVolumeMountStatus(d, &p.VolumeMounts)
+			jsondecode.Shared(d, &p.VolumeMounts, decodeSliceOfVolumeMountStatus, compactSliceOfVolumeMountStatus, equalSliceOfVolumeMountStatus)
 		default:
 			d.Skip()
 		}
@@ -1098,7 +1114,7 @@ func decodeContainerUser(d *jsondecode.Decoder, p *corev1.ContainerUser) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "linux":
-			decodePtrToLinuxContainerUser(d, &p.Linux)
+			jsondecode.Shared(d, &p.Linux, decodePtrToLinuxContainerUser, compactPtrToLinuxContainerUser, equalPtrToLinuxContainerUser)
 		default:
 			d.Skip()
 		}
@@ -1128,7 +1144,7 @@ func decodeDownwardAPIProjection(d *jsondecode.Decoder, p *corev1.DownwardAPIPro
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "items":
-			decodeSliceOfDownwardAPIVolumeFile(d, &p.Items)
+			jsondecode.Shared(d, &p.Items, decodeSliceOfDownwardAPIVolumeFile, compactSliceOfDownwardAPIVolumeFile, equalSliceOfDownwardAPIVolumeFile)
 		default:
 			d.Skip()
 		}
@@ -1143,15 +1159,15 @@ func decodeDownwardAPIVolumeFile(d *jsondecode.Decoder, p *corev1.DownwardAPIVol
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "fieldRef":
-			decodePtrToObjectFieldSelector(d, &p.FieldRef)
+			jsondecode.Shared(d, &p.FieldRef, decodePtrToObjectFieldSelector, compactPtrToObjectFieldSelector, equalPtrToObjectFieldSelector)
 		case "mode":
-			decodePtrToInt32(d, &p.Mode)
+			jsondecode.Shared(d, &p.Mode, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "resourceFieldRef":
-			decodePtrToResourceFieldSelector(d, &p.ResourceFieldRef)
+			jsondecode.Shared(d, &p.ResourceFieldRef, decodePtrToResourceFieldSelector, compactPtrToResourceFieldSelector, equalPtrToResourceFieldSelector)
 		case "user":
-			decodePtrToInt64(d, &p.User)
+			jsondecode.Shared(d, &p.User, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -1166,11 +1182,11 @@ func decodeDownwardAPIVolumeSource(d *jsondecode.Decoder, p *corev1.DownwardAPIV
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "defaultMode":
-			decodePtrToInt32(d, &p.DefaultMode)
+			jsondecode.Shared(d, &p.DefaultMode, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "defaultUser":
-			decodePtrToInt64(d, &p.DefaultUser)
+			jsondecode.Shared(d, &p.DefaultUser, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "items":
-			decodeSliceOfDownwardAPIVolumeFile(d, &p.Items)
+			jsondecode.Shared(d, &p.Items, decodeSliceOfDownwardAPIVolumeFile, compactSliceOfDownwardAPIVolumeFile, equalSliceOfDownwardAPIVolumeFile)
 		default:
 			d.Skip()
 		}
@@ -1187,9 +1203,9 @@ func decodeEmptyDirVolumeSource(d *jsondecode.Decoder, p *corev1.EmptyDirVolumeS
 		case "medium":
 			jsondecode.String(d, &p.Medium)
 		case "mode":
-			decodePtrToInt32(d, &p.Mode)
+			jsondecode.Shared(d, &p.Mode, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "sizeLimit":
-			decodePtrToResourceQuantity(d, &p.SizeLimit)
+			jsondecode.Shared(d, &p.SizeLimit, decodePtrToResourceQuantity, compactPtrToResourceQuantity, equalPtrToResourceQuantity)
 		default:
 			d.Skip()
 		}
@@ -1208,9 +1224,9 @@ func decodeEndpointAddress(d *jsondecode.Decoder, p *corev1.EndpointAddress) {
 		case "ip":
 			jsondecode.String(d, &p.IP)
 		case "nodeName":
-			decodePtrToString(d, &p.NodeName)
+			jsondecode.Shared(d, &p.NodeName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "targetRef":
-			decodePtrToObjectReference(d, &p.TargetRef)
+			jsondecode.Shared(d, &p.TargetRef, decodePtrToObjectReference, compactPtrToObjectReference, equalPtrToObjectReference)
 		default:
 			d.Skip()
 		}
@@ -1225,7 +1241,7 @@ func decodeEndpointPort(d *jsondecode.Decoder, p *corev1.EndpointPort) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "appProtocol":
-			decodePtrToString(d, &p.AppProtocol)
+			jsondecode.Shared(d, &p.AppProtocol, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "port":
@@ -1246,11 +1262,11 @@ func decodeEndpointSubset(d *jsondecode.Decoder, p *corev1.EndpointSubset) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "addresses":
-			decodeSliceOfEndpointAddress(d, &p.Addresses)
+			jsondecode.Shared(d, &p.Addresses, decodeSliceOfEndpointAddress, compactSliceOfEndpointAddress, equalSliceOfEndpointAddress)
 		case "notReadyAddresses":
-			decodeSliceOfEndpointAddress(d, &p.NotReadyAddresses)
+			jsondecode.Shared(d, &p.NotReadyAddresses, decodeSliceOfEndpointAddress, compactSliceOfEndpointAddress, equalSliceOfEndpointAddress)
 		case "ports":
-			decodeSliceOfEndpointPort(d, &p.Ports)
+			jsondecode.Shared(d, &p.Ports, decodeSliceOfEndpointPort, compactSliceOfEndpointPort, equalSliceOfEndpointPort)
 		default:
 			d.Skip()
 		}
@@ -1271,7 +1287,7 @@ func decodeEndpoints(d *jsondecode.Decoder, p *corev1.Endpoints) {
 		case "metadata":
 			jsondecode.ObjectMeta(d, &p.ObjectMeta)
 		case "subsets":
-			decodeSliceOfEndpointSubset(d, &p.Subsets)
+			jsondecode.Shared(d, &p.Subsets, decodeSliceOfEndpointSubset, compactSliceOfEndpointSubset, equalSliceOfEndpointSubset)
 		default:
 			d.Skip()
 		}
@@ -1307,11 +1323,11 @@ func decodeEnvFromSource(d *jsondecode.Decoder, p *corev1.EnvFromSource) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "configMapRef":
-			decodePtrToConfigMapEnvSource(d, &p.ConfigMapRef)
+			jsondecode.Shared(d, &p.ConfigMapRef, decodePtrToConfigMapEnvSource, compactPtrToConfigMapEnvSource, equalPtrToConfigMapEnvSource)
 		case "prefix":
 			jsondecode.String(d, &p.Prefix)
 		case "secretRef":
-			decodePtrToSecretEnvSource(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToSecretEnvSource, compactPtrToSecretEnvSource, equalPtrToSecretEnvSource)
 		default:
 			d.Skip()
 		}
@@ -1330,7 +1346,7 @@ func decodeEnvVar(d *jsondecode.Decoder, p *corev1.EnvVar) {
 		case "value":
 			jsondecode.String(d, &p.Value)
 		case "valueFrom":
-			decodePtrToEnvVarSource(d, &p.ValueFrom)
+			jsondecode.Shared(d, &p.ValueFrom, decodePtrToEnvVarSource, compactPtrToEnvVarSource, equalPtrToEnvVarSource)
 		default:
 			d.Skip()
 		}
@@ -1345,15 +1361,15 @@ func decodeEnvVarSource(d *jsondecode.Decoder, p *corev1.EnvVarSource) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "configMapKeyRef":
-			decodePtrToConfigMapKeySelector(d, &p.ConfigMapKeyRef)
+			jsondecode.Shared(d, &p.ConfigMapKeyRef, decodePtrToConfigMapKeySelector, compactPtrToConfigMapKeySelector, equalPtrToConfigMapKeySelector)
 		case "fieldRef":
-			decodePtrToObjectFieldSelector(d, &p.FieldRef)
+			jsondecode.Shared(d, &p.FieldRef, decodePtrToObjectFieldSelector, compactPtrToObjectFieldSelector, equalPtrToObjectFieldSelector)
 		case "fileKeyRef":
-			decodePtrToFileKeySelector(d, &p.FileKeyRef)
+			jsondecode.Shared(d, &p.FileKeyRef, decodePtrToFileKeySelector, compactPtrToFileKeySelector, equalPtrToFileKeySelector)
 		case "resourceFieldRef":
-			decodePtrToResourceFieldSelector(d, &p.ResourceFieldRef)
+			jsondecode.Shared(d, &p.ResourceFieldRef, decodePtrToResourceFieldSelector, compactPtrToResourceFieldSelector, equalPtrToResourceFieldSelector)
 		case "secretKeyRef":
-			decodePtrToSecretKeySelector(d, &p.SecretKeyRef)
+			jsondecode.Shared(d, &p.SecretKeyRef, decodePtrToSecretKeySelector, compactPtrToSecretKeySelector, equalPtrToSecretKeySelector)
 		default:
 			d.Skip()
 		}
@@ -1368,39 +1384,39 @@ func decodeEphemeralContainer(d *jsondecode.Decoder, p *corev1.EphemeralContaine
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "args":
-			decodeSliceOfString(d, &p.EphemeralContainerCommon.Args)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.Args, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "command":
-			decodeSliceOfString(d, &p.EphemeralContainerCommon.Command)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.Command, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "env":
-			decodeSliceOfEnvVar(d, &p.EphemeralContainerCommon.Env)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.Env, decodeSliceOfEnvVar, compactSliceOfEnvVar, equalSliceOfEnvVar)
 		case "envFrom":
-			decodeSliceOfEnvFromSource(d, &p.EphemeralContainerCommon.EnvFrom)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.EnvFrom, decodeSliceOfEnvFromSource, compactSliceOfEnvFromSource, equalSliceOfEnvFromSource)
 		case "image":
 			jsondecode.String(d, &p.EphemeralContainerCommon.Image)
 		case "imagePullPolicy":
 			jsondecode.String(d, &p.EphemeralContainerCommon.ImagePullPolicy)
 		case "lifecycle":
-			decodePtrToLifecycle(d, &p.EphemeralContainerCommon.Lifecycle)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.Lifecycle, decodePtrToLifecycle, compactPtrToLifecycle, equalPtrToLifecycle)
 		case "livenessProbe":
-			decodePtrToProbe(d, &p.EphemeralContainerCommon.LivenessProbe)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.LivenessProbe, decodePtrToProbe, compactPtrToProbe, equalPtrToProbe)
 		case "name":
 			jsondecode.String(d, &p.EphemeralContainerCommon.Name)
 		case "ports":
-			decodeSliceOfContainerPort(d, &p.EphemeralContainerCommon.Ports)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.Ports, decodeSliceOfContainerPort, compactSliceOfContainerPort, equalSliceOfContainerPort)
 		case "readinessProbe":
-			decodePtrToProbe(d, &p.EphemeralContainerCommon.ReadinessProbe)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.ReadinessProbe, decodePtrToProbe, compactPtrToProbe, equalPtrToProbe)
 		case "resizePolicy":
-			decodeSliceOfContainerResizePolicy(d, &p.EphemeralContainerCommon.ResizePolicy)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.ResizePolicy, decodeSliceOfContainerResizePolicy, compactSliceOfContainerResizePolicy, equalSliceOfContainerResizePolicy)
 		case "resources":
 			decodeResourceRequirements(d, &p.EphemeralContainerCommon.Resources)
 		case "restartPolicy":
-			decodePtrToContainerRestartPolicy(d, &p.EphemeralContainerCommon.RestartPolicy)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.RestartPolicy, decodePtrToContainerRestartPolicy, compactPtrToContainerRestartPolicy, equalPtrToContainerRestartPolicy)
 		case "restartPolicyRules":
-			decodeSliceOfContainerRestartRule(d, &p.EphemeralContainerCommon.RestartPolicyRules)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.RestartPolicyRules, decodeSliceOfContainerRestartRule, compactSliceOfContainerRestartRule, equalSliceOfContainerRestartRule)
 		case "securityContext":
-			decodePtrToSecurityContext(d, &p.EphemeralContainerCommon.SecurityContext)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.SecurityContext, decodePtrToSecurityContext, compactPtrToSecurityContext, equalPtrToSecurityContext)
 		case "startupProbe":
-			decodePtrToProbe(d, &p.EphemeralContainerCommon.StartupProbe)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.StartupProbe, decodePtrToProbe, compactPtrToProbe, equalPtrToProbe)
 		case "stdin":
 			jsondecode.Bool(d, &p.EphemeralContainerCommon.Stdin)
 		case "stdinOnce":
@@ -1414,9 +1430,9 @@ func decodeEphemeralContainer(d *jsondecode.Decoder, p *corev1.EphemeralContaine
 		case "tty":
 			jsondecode.Bool(d, &p.EphemeralContainerCommon.TTY)
 		case "volumeDevices":
-			decodeSliceOfVolumeDevice(d, &p.EphemeralContainerCommon.VolumeDevices)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.VolumeDevices, decodeSliceOfVolumeDevice, compactSliceOfVolumeDevice, equalSliceOfVolumeDevice)
 		case "volumeMounts":
-			decodeSliceOfVolumeMount(d, &p.EphemeralContainerCommon.VolumeMounts)
+			jsondecode.Shared(d, &p.EphemeralContainerCommon.VolumeMounts, decodeSliceOfVolumeMount, compactSliceOfVolumeMount, equalSliceOfVolumeMount)
 		case "workingDir":
 			jsondecode.String(d, &p.EphemeralContainerCommon.WorkingDir)
 		default:
@@ -1433,7 +1449,7 @@ func decodeEphemeralVolumeSource(d *jsondecode.Decoder, p *corev1.EphemeralVolum
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "volumeClaimTemplate":
-			decodePtrToPersistentVolumeClaimTemplate(d, &p.VolumeClaimTemplate)
+			jsondecode.Shared(d, &p.VolumeClaimTemplate, decodePtrToPersistentVolumeClaimTemplate, compactPtrToPersistentVolumeClaimTemplate, equalPtrToPersistentVolumeClaimTemplate)
 		default:
 			d.Skip()
 		}
@@ -1470,13 +1486,13 @@ func decodeEvent(d *jsondecode.Decoder, p *corev1.Event) {
 		case "reason":
 			jsondecode.String(d, &p.Reason)
 		case "related":
-			decodePtrToObjectReference(d, &p.Related)
+			jsondecode.Shared(d, &p.Related, decodePtrToObjectReference, compactPtrToObjectReference, equalPtrToObjectReference)
 		case "reportingComponent":
 			jsondecode.String(d, &p.ReportingController)
 		case "reportingInstance":
 			jsondecode.String(d, &p.ReportingInstance)
 		case "series":
-			decodePtrToEventSeries(d, &p.Series)
+			jsondecode.Shared(d, &p.Series, decodePtrToEventSeries, compactPtrToEventSeries, equalPtrToEventSeries)
 		case "source":
 			decodeEventSource(d, &p.Source)
 		case "type":
@@ -1552,7 +1568,7 @@ func decodeEvictionResponder(d *jsondecode.Decoder, p *corev1.EvictionResponder)
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "priority":
-			decodePtrToInt32(d, &p.Priority)
+			jsondecode.Shared(d, &p.Priority, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		default:
 			d.Skip()
 		}
@@ -1567,7 +1583,7 @@ func decodeExecAction(d *jsondecode.Decoder, p *corev1.ExecAction) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "command":
-			decodeSliceOfString(d, &p.Command)
+			jsondecode.Shared(d, &p.Command, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -1584,13 +1600,13 @@ func decodeFCVolumeSource(d *jsondecode.Decoder, p *corev1.FCVolumeSource) {
 		case "fsType":
 			jsondecode.String(d, &p.FSType)
 		case "lun":
-			decodePtrToInt32(d, &p.Lun)
+			jsondecode.Shared(d, &p.Lun, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "targetWWNs":
-			decodeSliceOfString(d, &p.TargetWWNs)
+			jsondecode.Shared(d, &p.TargetWWNs, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "wwids":
-			decodeSliceOfString(d, &p.WWIDs)
+			jsondecode.Shared(d, &p.WWIDs, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -1607,7 +1623,7 @@ func decodeFileKeySelector(d *jsondecode.Decoder, p *corev1.FileKeySelector) {
 		case "key":
 			jsondecode.String(d, &p.Key)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "volumeName":
@@ -1630,11 +1646,11 @@ func decodeFlexPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.FlexPersi
 		case "fsType":
 			jsondecode.String(d, &p.FSType)
 		case "options":
-			decodeMapOfStringToString(d, &p.Options)
+			jsondecode.Shared(d, &p.Options, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToSecretReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		default:
 			d.Skip()
 		}
@@ -1653,11 +1669,11 @@ func decodeFlexVolumeSource(d *jsondecode.Decoder, p *corev1.FlexVolumeSource) {
 		case "fsType":
 			jsondecode.String(d, &p.FSType)
 		case "options":
-			decodeMapOfStringToString(d, &p.Options)
+			jsondecode.Shared(d, &p.Options, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToLocalObjectReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		default:
 			d.Skip()
 		}
@@ -1710,11 +1726,11 @@ func decodeGRPCAction(d *jsondecode.Decoder, p *corev1.GRPCAction) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "mode":
-			decodePtrToGRPCProbeMode(d, &p.Mode)
+			jsondecode.Shared(d, &p.Mode, decodePtrToGRPCProbeMode, compactPtrToGRPCProbeMode, equalPtrToGRPCProbeMode)
 		case "port":
 			jsondecode.Int(d, &p.Port)
 		case "service":
-			decodePtrToString(d, &p.Service)
+			jsondecode.Shared(d, &p.Service, decodePtrToString, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -1750,7 +1766,7 @@ func decodeGlusterfsPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.Glus
 		case "endpoints":
 			jsondecode.String(d, &p.EndpointsName)
 		case "endpointsNamespace":
-			decodePtrToString(d, &p.EndpointsNamespace)
+			jsondecode.Shared(d, &p.EndpointsNamespace, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "readOnly":
@@ -1790,13 +1806,13 @@ func decodeHTTPGetAction(d *jsondecode.Decoder, p *corev1.HTTPGetAction) {
 		case "host":
 			jsondecode.String(d, &p.Host)
 		case "httpHeaders":
-			decodeSliceOfHTTPHeader(d, &p.HTTPHeaders)
+			jsondecode.Shared(d, &p.HTTPHeaders, decodeSliceOfHTTPHeader, compactSliceOfHTTPHeader, equalSliceOfHTTPHeader)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "port":
 			jsondecode.IntOrString(d, &p.Port)
 		case "protocol":
-			decodePtrToHTTPProtocol(d, &p.Protocol)
+			jsondecode.Shared(d, &p.Protocol, decodePtrToHTTPProtocol, compactPtrToHTTPProtocol, equalPtrToHTTPProtocol)
 		case "scheme":
 			jsondecode.String(d, &p.Scheme)
 		default:
@@ -1830,7 +1846,7 @@ func decodeHostAlias(d *jsondecode.Decoder, p *corev1.HostAlias) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "hostnames":
-			decodeSliceOfString(d, &p.Hostnames)
+			jsondecode.Shared(d, &p.Hostnames, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "ip":
 			jsondecode.String(d, &p.IP)
 		default:
@@ -1864,7 +1880,7 @@ func decodeHostPathVolumeSource(d *jsondecode.Decoder, p *corev1.HostPathVolumeS
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "type":
-			decodePtrToHostPathType(d, &p.Type)
+			jsondecode.Shared(d, &p.Type, decodePtrToHostPathType, compactPtrToHostPathType, equalPtrToHostPathType)
 		default:
 			d.Skip()
 		}
@@ -1885,7 +1901,7 @@ func decodeISCSIPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.ISCSIPer
 		case "fsType":
 			jsondecode.String(d, &p.FSType)
 		case "initiatorName":
-			decodePtrToString(d, &p.InitiatorName)
+			jsondecode.Shared(d, &p.InitiatorName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "iqn":
 			jsondecode.String(d, &p.IQN)
 		case "iscsiInterface":
@@ -1893,11 +1909,11 @@ func decodeISCSIPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.ISCSIPer
 		case "lun":
 			jsondecode.Int(d, &p.Lun)
 		case "portals":
-			decodeSliceOfString(d, &p.Portals)
+			jsondecode.Shared(d, &p.Portals, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToSecretReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "targetPortal":
 			jsondecode.String(d, &p.TargetPortal)
 		default:
@@ -1920,7 +1936,7 @@ func decodeISCSIVolumeSource(d *jsondecode.Decoder, p *corev1.ISCSIVolumeSource)
 		case "fsType":
 			jsondecode.String(d, &p.FSType)
 		case "initiatorName":
-			decodePtrToString(d, &p.InitiatorName)
+			jsondecode.Shared(d, &p.InitiatorName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "iqn":
 			jsondecode.String(d, &p.IQN)
 		case "iscsiInterface":
@@ -1928,11 +1944,11 @@ func decodeISCSIVolumeSource(d *jsondecode.Decoder, p *corev1.ISCSIVolumeSource)
 		case "lun":
 			jsondecode.Int(d, &p.Lun)
 		case "portals":
-			decodeSliceOfString(d, &p.Portals)
+			jsondecode.Shared(d, &p.Portals, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToLocalObjectReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case "targetPortal":
 			jsondecode.String(d, &p.TargetPortal)
 		default:
@@ -1983,11 +1999,11 @@ func decodeKeyToPath(d *jsondecode.Decoder, p *corev1.KeyToPath) {
 		case "key":
 			jsondecode.String(d, &p.Key)
 		case "mode":
-			decodePtrToInt32(d, &p.Mode)
+			jsondecode.Shared(d, &p.Mode, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "user":
-			decodePtrToInt64(d, &p.User)
+			jsondecode.Shared(d, &p.User, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -2002,11 +2018,11 @@ func decodeLifecycle(d *jsondecode.Decoder, p *corev1.Lifecycle) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "postStart":
-			decodePtrToLifecycleHandler(d, &p.PostStart)
+			jsondecode.Shared(d, &p.PostStart, decodePtrToLifecycleHandler, compactPtrToLifecycleHandler, equalPtrToLifecycleHandler)
 		case "preStop":
-			decodePtrToLifecycleHandler(d, &p.PreStop)
+			jsondecode.Shared(d, &p.PreStop, decodePtrToLifecycleHandler, compactPtrToLifecycleHandler, equalPtrToLifecycleHandler)
 		case "stopSignal":
-			decodePtrToSignal(d, &p.StopSignal)
+			jsondecode.Shared(d, &p.StopSignal, decodePtrToSignal, compactPtrToSignal, equalPtrToSignal)
 		default:
 			d.Skip()
 		}
@@ -2021,13 +2037,13 @@ func decodeLifecycleHandler(d *jsondecode.Decoder, p *corev1.LifecycleHandler) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "exec":
-			decodePtrToExecAction(d, &p.Exec)
+			jsondecode.Shared(d, &p.Exec, decodePtrToExecAction, compactPtrToExecAction, equalPtrToExecAction)
 		case "httpGet":
-			decodePtrToHTTPGetAction(d, &p.HTTPGet)
+			jsondecode.Shared(d, &p.HTTPGet, decodePtrToHTTPGetAction, compactPtrToHTTPGetAction, equalPtrToHTTPGetAction)
 		case "sleep":
-			decodePtrToSleepAction(d, &p.Sleep)
+			jsondecode.Shared(d, &p.Sleep, decodePtrToSleepAction, compactPtrToSleepAction, equalPtrToSleepAction)
 		case "tcpSocket":
-			decodePtrToTCPSocketAction(d, &p.TCPSocket)
+			jsondecode.Shared(d, &p.TCPSocket, decodePtrToTCPSocketAction, compactPtrToTCPSocketAction, equalPtrToTCPSocketAction)
 		default:
 			d.Skip()
 		}
@@ -2063,15 +2079,15 @@ func decodeLimitRangeItem(d *jsondecode.Decoder, p *corev1.LimitRangeItem) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "default":
-			decodeResourceList(d, &p.Default)
+			jsondecode.Shared(d, &p.Default, decodeResourceList, compactResourceList, equalResourceList)
 		case "defaultRequest":
-			decodeResourceList(d, &p.DefaultRequest)
+			jsondecode.Shared(d, &p.DefaultRequest, decodeResourceList, compactResourceList, equalResourceList)
 		case "max":
-			decodeResourceList(d, &p.Max)
+			jsondecode.Shared(d, &p.Max, decodeResourceList, compactResourceList, equalResourceList)
 		case "maxLimitRequestRatio":
-			decodeResourceList(d, &p.MaxLimitRequestRatio)
+			jsondecode.Shared(d, &p.MaxLimitRequestRatio, decodeResourceList, compactResourceList, equalResourceList)
 		case "min":
-			decodeResourceList(d, &p.Min)
+			jsondecode.Shared(d, &p.Min, decodeResourceList, compactResourceList, equalResourceList)
 		case "type":
 			jsondecode.String(d, &p.Type)
 		default:
@@ -2109,7 +2125,7 @@ func decodeLimitRangeSpec(d *jsondecode.Decoder, p *corev1.LimitRangeSpec) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "limits":
-			decodeSliceOfLimitRangeItem(d, &p.Limits)
+			jsondecode.Shared(d, &p.Limits, decodeSliceOfLimitRangeItem, compactSliceOfLimitRangeItem, equalSliceOfLimitRangeItem)
 		default:
 			d.Skip()
 		}
@@ -2126,7 +2142,7 @@ func decodeLinuxContainerUser(d *jsondecode.Decoder, p *corev1.LinuxContainerUse
 		case "gid":
 			jsondecode.Int(d, &p.GID)
 		case "supplementalGroups":
-			decodeSliceOfInt64(d, &p.SupplementalGroups)
+			jsondecode.Shared(d, &p.SupplementalGroups, decodeSliceOfInt64, compactSliceOfInt64, equalSliceOfInt64)
 		case "uid":
 			jsondecode.Int(d, &p.UID)
 		default:
@@ -2147,9 +2163,9 @@ func decodeLoadBalancerIngress(d *jsondecode.Decoder, p *corev1.LoadBalancerIngr
 		case "ip":
 			jsondecode.String(d, &p.IP)
 		case "ipMode":
-			decodePtrToLoadBalancerIPMode(d, &p.IPMode)
+			jsondecode.Shared(d, &p.IPMode, decodePtrToLoadBalancerIPMode, compactPtrToLoadBalancerIPMode, equalPtrToLoadBalancerIPMode)
 		case "ports":
-			decodeSliceOfPortStatus(d, &p.Ports)
+			jsondecode.Shared(d, &p.Ports, decodeSliceOfPortStatus, compactSliceOfPortStatus, equalSliceOfPortStatus)
 		default:
 			d.Skip()
 		}
@@ -2164,7 +2180,7 @@ func decodeLoadBalancerStatus(d *jsondecode.Decoder, p *corev1.LoadBalancerStatu
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "ingress":
-			decodeSliceOfLoadBalancerIngress(d, &p.Ingress)
+			jsondecode.Shared(d, &p.Ingress, decodeSliceOfLoadBalancerIngress, compactSliceOfLoadBalancerIngress, equalSliceOfLoadBalancerIngress)
 		default:
 			d.Skip()
 		}
@@ -2194,7 +2210,7 @@ func decodeLocalVolumeSource(d *jsondecode.Decoder, p *corev1.LocalVolumeSource)
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "fsType":
-			decodePtrToString(d, &p.FSType)
+			jsondecode.Shared(d, &p.FSType, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		default:
@@ -2334,7 +2350,7 @@ func decodeNamespaceSpec(d *jsondecode.Decoder, p *corev1.NamespaceSpec) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "finalizers":
-			decodeSliceOfFinalizerName(d, &p.Finalizers)
+			jsondecode.Shared(d, &p.Finalizers, decodeSliceOfFinalizerName, compactSliceOfFinalizerName, equalSliceOfFinalizerName)
 		default:
 			d.Skip()
 		}
@@ -2349,7 +2365,7 @@ func decodeNamespaceStatus(d *jsondecode.Decoder, p *corev1.NamespaceStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "conditions":
-			decodeSliceOfNamespaceCondition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfNamespaceCondition, compactSliceOfNamespaceCondition, equalSliceOfNamespaceCondition)
 		case "phase":
 			jsondecode.String(d, &p.Phase)
 		default:
@@ -2406,9 +2422,9 @@ func decodeNodeAffinity(d *jsondecode.Decoder, p *corev1.NodeAffinity) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "preferredDuringSchedulingIgnoredDuringExecution":
-			decodeSliceOfPreferredSchedulingTerm(d, &p.PreferredDuringSchedulingIgnoredDuringExecution)
+			jsondecode.Shared(d, &p.PreferredDuringSchedulingIgnoredDuringExecution, decodeSliceOfPreferredSchedulingTerm, compactSliceOfPreferredSchedulingTerm, equalSliceOfPreferredSchedulingTerm)
 		case "requiredDuringSchedulingIgnoredDuringExecution":
-			decodePtrToNodeSelector(d, &p.RequiredDuringSchedulingIgnoredDuringExecution)
+			jsondecode.Shared(d, &p.RequiredDuringSchedulingIgnoredDuringExecution, decodePtrToNodeSelector, compactPtrToNodeSelector, equalPtrToNodeSelector)
 		default:
 			d.Skip()
 		}
@@ -2425,7 +2441,7 @@ func decodeNodeAllocatableMappedResources(d *jsondecode.Decoder, p *corev1.NodeA
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "quantity":
-			decodePtrToResourceQuantity(d, &p.Quantity)
+			jsondecode.Shared(d, &p.Quantity, decodePtrToResourceQuantity, compactPtrToResourceQuantity, equalPtrToResourceQuantity)
 		default:
 			d.Skip()
 		}
@@ -2442,9 +2458,9 @@ func decodeNodeAllocatableOverheadResources(d *jsondecode.Decoder, p *corev1.Nod
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "perContainer":
-			decodePtrToResourceQuantity(d, &p.PerContainer)
+			jsondecode.Shared(d, &p.PerContainer, decodePtrToResourceQuantity, compactPtrToResourceQuantity, equalPtrToResourceQuantity)
 		case "perPod":
-			decodePtrToResourceQuantity(d, &p.PerPod)
+			jsondecode.Shared(d, &p.PerPod, decodePtrToResourceQuantity, compactPtrToResourceQuantity, equalPtrToResourceQuantity)
 		default:
 			d.Skip()
 		}
@@ -2459,11 +2475,11 @@ func decodeNodeAllocatableResourceClaimStatus(d *jsondecode.Decoder, p *corev1.N
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "containers":
-			decodeSliceOfString(d, &p.Containers)
+			jsondecode.Shared(d, &p.Containers, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "mapping":
-			decodeSliceOfNodeAllocatableMappedResources(d, &p.Mapping)
+			jsondecode.Shared(d, &p.Mapping, decodeSliceOfNodeAllocatableMappedResources, compactSliceOfNodeAllocatableMappedResources, equalSliceOfNodeAllocatableMappedResources)
 		case "overhead":
-			decodeSliceOfNodeAllocatableOverheadResources(d, &p.Overhead)
+			jsondecode.Shared(d, &p.Overhead, decodeSliceOfNodeAllocatableOverheadResources, compactSliceOfNodeAllocatableOverheadResources, equalSliceOfNodeAllocatableOverheadResources)
 		case "resourceClaimName":
 			jsondecode.String(d, &p.ResourceClaimName)
 		default:
@@ -2505,7 +2521,7 @@ func decodeNodeConfigSource(d *jsondecode.Decoder, p *corev1.NodeConfigSource) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "configMap":
-			decodePtrToConfigMapNodeConfigSource(d, &p.ConfigMap)
+			jsondecode.Shared(d, &p.ConfigMap, decodePtrToConfigMapNodeConfigSource, compactPtrToConfigMapNodeConfigSource, equalPtrToConfigMapNodeConfigSource)
 		default:
 			d.Skip()
 		}
@@ -2520,13 +2536,13 @@ func decodeNodeConfigStatus(d *jsondecode.Decoder, p *corev1.NodeConfigStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "active":
-			decodePtrToNodeConfigSource(d, &p.Active)
+			jsondecode.Shared(d, &p.Active, decodePtrToNodeConfigSource, compactPtrToNodeConfigSource, equalPtrToNodeConfigSource)
 		case "assigned":
-			decodePtrToNodeConfigSource(d, &p.Assigned)
+			jsondecode.Shared(d, &p.Assigned, decodePtrToNodeConfigSource, compactPtrToNodeConfigSource, equalPtrToNodeConfigSource)
 		case "error":
 			jsondecode.String(d, &p.Error)
 		case "lastKnownGood":
-			decodePtrToNodeConfigSource(d, &p.LastKnownGood)
+			jsondecode.Shared(d, &p.LastKnownGood, decodePtrToNodeConfigSource, compactPtrToNodeConfigSource, equalPtrToNodeConfigSource)
 		default:
 			d.Skip()
 		}
@@ -2556,7 +2572,7 @@ func decodeNodeFeatures(d *jsondecode.Decoder, p *corev1.NodeFeatures) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "supplementalGroupsPolicy":
-			decodePtrToBool(d, &p.SupplementalGroupsPolicy)
+			jsondecode.Shared(d, &p.SupplementalGroupsPolicy, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -2592,7 +2608,7 @@ func decodeNodePodPreemptionPolicy(d *jsondecode.Decoder, p *corev1.NodePodPreem
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "disableResizePreemption":
-			decodeSliceOfString(d, &p.DisableResizePreemption)
+			jsondecode.Shared(d, &p.DisableResizePreemption, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -2607,7 +2623,7 @@ func decodeNodeRuntimeHandler(d *jsondecode.Decoder, p *corev1.NodeRuntimeHandle
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "features":
-			decodePtrToNodeRuntimeHandlerFeatures(d, &p.Features)
+			jsondecode.Shared(d, &p.Features, decodePtrToNodeRuntimeHandlerFeatures, compactPtrToNodeRuntimeHandlerFeatures, equalPtrToNodeRuntimeHandlerFeatures)
 		case "name":
 			jsondecode.String(d, &p.Name)
 		default:
@@ -2624,9 +2640,9 @@ func decodeNodeRuntimeHandlerFeatures(d *jsondecode.Decoder, p *corev1.NodeRunti
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "recursiveReadOnlyMounts":
-			decodePtrToBool(d, &p.RecursiveReadOnlyMounts)
+			jsondecode.Shared(d, &p.RecursiveReadOnlyMounts, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "userNamespaces":
-			decodePtrToBool(d, &p.UserNamespaces)
+			jsondecode.Shared(d, &p.UserNamespaces, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -2641,7 +2657,7 @@ func decodeNodeSelector(d *jsondecode.Decoder, p *corev1.NodeSelector) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "nodeSelectorTerms":
-			decodeSliceOfNodeSelectorTerm(d, &p.NodeSelectorTerms)
+			jsondecode.Shared(d, &p.NodeSelectorTerms, decodeSliceOfNodeSelectorTerm, compactSliceOfNodeSelectorTerm, equalSliceOfNodeSelectorTerm)
 		default:
 			d.Skip()
 		}
@@ -2660,7 +2676,7 @@ func decodeNodeSelectorRequirement(d *jsondecode.Decoder, p *corev1.NodeSelector
 		case "operator":
 			jsondecode.String(d, &p.Operator)
 		case "values":
-			decodeSliceOfString(d, &p.Values)
+			jsondecode.Shared(d, &p.Values, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -2675,9 +2691,9 @@ func decodeNodeSelectorTerm(d *jsondecode.Decoder, p *corev1.NodeSelectorTerm) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "matchExpressions":
-			decodeSliceOfNodeSelectorRequirement(d, &p.MatchExpressions)
+			jsondecode.Shared(d, &p.MatchExpressions, decodeSliceOfNodeSelectorRequirement, compactSliceOfNodeSelectorRequirement, equalSliceOfNodeSelectorRequirement)
 		case "matchFields":
-			decodeSliceOfNodeSelectorRequirement(d, &p.MatchFields)
+			jsondecode.Shared(d, &p.MatchFields, decodeSliceOfNodeSelectorRequirement, compactSliceOfNodeSelectorRequirement, equalSliceOfNodeSelectorRequirement)
 		default:
 			d.Skip()
 		}
@@ -2692,19 +2708,19 @@ func decodeNodeSpec(d *jsondecode.Decoder, p *corev1.NodeSpec) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "configSource":
-			decodePtrToNodeConfigSource(d, &p.ConfigSource)
+			jsondecode.Shared(d, &p.ConfigSource, decodePtrToNodeConfigSource, compactPtrToNodeConfigSource, equalPtrToNodeConfigSource)
 		case "externalID":
 			jsondecode.String(d, &p.DoNotUseExternalID)
 		case "podCIDR":
 			jsondecode.String(d, &p.PodCIDR)
 		case "podCIDRs":
-			decodeSliceOfString(d, &p.PodCIDRs)
+			jsondecode.Shared(d, &p.PodCIDRs, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "podPreemptionPolicy":
-			decodePtrToNodePodPreemptionPolicy(d, &p.PodPreemptionPolicy)
+			jsondecode.Shared(d, &p.PodPreemptionPolicy, decodePtrToNodePodPreemptionPolicy, compactPtrToNodePodPreemptionPolicy, equalPtrToNodePodPreemptionPolicy)
 		case "providerID":
 			jsondecode.String(d, &p.ProviderID)
 		case "taints":
-			decodeSliceOfTaint(d, &p.Taints)
+			jsondecode.Shared(d, &p.Taints, decodeSliceOfTaint, compactSliceOfTaint, equalSliceOfTaint)
 		case "unschedulable":
 			jsondecode.Bool(d, &p.Unschedulable)
 		default:
@@ -2721,33 +2737,33 @@ func decodeNodeStatus(d *jsondecode.Decoder, p *corev1.NodeStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "addresses":
-			decodeSliceOfNodeAddress(d, &p.Addresses)
+			jsondecode.Shared(d, &p.Addresses, decodeSliceOfNodeAddress, compactSliceOfNodeAddress, equalSliceOfNodeAddress)
 		case "allocatable":
-			decodeResourceList(d, &p.Allocatable)
+			jsondecode.Shared(d, &p.Allocatable, decodeResourceList, compactResourceList, equalResourceList)
 		case "capacity":
-			decodeResourceList(d, &p.Capacity)
+			jsondecode.Shared(d, &p.Capacity, decodeResourceList, compactResourceList, equalResourceList)
 		case "conditions":
-			decodeSliceOfNodeCondition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfNodeCondition, compactSliceOfNodeCondition, equalSliceOfNodeCondition)
 		case "config":
-			decodePtrToNodeConfigStatus(d, &p.Config)
+			jsondecode.Shared(d, &p.Config, decodePtrToNodeConfigStatus, compactPtrToNodeConfigStatus, equalPtrToNodeConfigStatus)
 		case "daemonEndpoints":
 			decodeNodeDaemonEndpoints(d, &p.DaemonEndpoints)
 		case "declaredFeatures":
-			decodeSliceOfString(d, &p.DeclaredFeatures)
+			jsondecode.Shared(d, &p.DeclaredFeatures, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "features":
-			decodePtrToNodeFeatures(d, &p.Features)
+			jsondecode.Shared(d, &p.Features, decodePtrToNodeFeatures, compactPtrToNodeFeatures, equalPtrToNodeFeatures)
 		case "images":
-			decodeSliceOfContainerImage(d, &p.Images)
+			jsondecode.Shared(d, &p.Images, decodeSliceOfContainerImage, compactSliceOfContainerImage, equalSliceOfContainerImage)
 		case "nodeInfo":
 			decodeNodeSystemInfo(d, &p.NodeInfo)
 		case "phase":
 			jsondecode.String(d, &p.Phase)
 		case "runtimeHandlers":
-			decodeSliceOfNodeRuntimeHandler(d, &p.RuntimeHandlers)
+			jsondecode.Shared(d, &p.RuntimeHandlers, decodeSliceOfNodeRuntimeHandler, compactSliceOfNodeRuntimeHandler, equalSliceOfNodeRuntimeHandler)
 		case "volumesAttached":
-			decodeSliceOfAttachedVolume(d, &p.VolumesAttached)
+			jsondecode.Shared(d, &p.VolumesAttached, decodeSliceOfAttachedVolume, compactSliceOfAttachedVolume, equalSliceOfAttachedVolume)
 		case "volumesInUse":
-			decodeSliceOfUniqueVolumeName(d, &p.VolumesInUse)
+			jsondecode.Shared(d, &p.VolumesInUse, decodeSliceOfUniqueVolumeName, compactSliceOfUniqueVolumeName, equalSliceOfUniqueVolumeName)
 		default:
 			d.Skip()
 		}
@@ -2762,7 +2778,7 @@ func decodeNodeSwapStatus(d *jsondecode.Decoder, p *corev1.NodeSwapStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "capacity":
-			decodePtrToInt64(d, &p.Capacity)
+			jsondecode.Shared(d, &p.Capacity, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -2795,9 +2811,9 @@ func decodeNodeSystemInfo(d *jsondecode.Decoder, p *corev1.NodeSystemInfo) {
 		case "osImage":
 			jsondecode.String(d, &p.OSImage)
 		case "runningInUserNamespace":
-			decodePtrToBool(d, &p.RunningInUserNamespace)
+			jsondecode.Shared(d, &p.RunningInUserNamespace, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "swap":
-			decodePtrToNodeSwapStatus(d, &p.Swap)
+			jsondecode.Shared(d, &p.Swap, decodePtrToNodeSwapStatus, compactPtrToNodeSwapStatus, equalPtrToNodeSwapStatus)
 		case "systemUUID":
 			jsondecode.String(d, &p.SystemUUID)
 		default:
@@ -2950,21 +2966,21 @@ func decodePersistentVolumeClaimSpec(d *jsondecode.Decoder, p *corev1.Persistent
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "accessModes":
-			decodeSliceOfPersistentVolumeAccessMode(d, &p.AccessModes)
+			jsondecode.Shared(d, &p.AccessModes, decodeSliceOfPersistentVolumeAccessMode, compactSliceOfPersistentVolumeAccessMode, equalSliceOfPersistentVolumeAccessMode)
 		case "dataSource":
-			decodePtrToTypedLocalObjectReference(d, &p.DataSource)
+			jsondecode.Shared(d, &p.DataSource, decodePtrToTypedLocalObjectReference, compactPtrToTypedLocalObjectReference, equalPtrToTypedLocalObjectReference)
 		case "dataSourceRef":
-			decodePtrToTypedObjectReference(d, &p.DataSourceRef)
+			jsondecode.Shared(d, &p.DataSourceRef, decodePtrToTypedObjectReference, compactPtrToTypedObjectReference, equalPtrToTypedObjectReference)
 		case "resources":
 			decodeVolumeResourceRequirements(d, &p.Resources)
 		case "selector":
-			decodePtrToMetav1LabelSelector(d, &p.Selector)
+			jsondecode.Shared(d, &p.Selector, decodePtrToMetav1LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case "storageClassName":
-			decodePtrToString(d, &p.StorageClassName)
+			jsondecode.Shared(d, &p.StorageClassName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "volumeAttributesClassName":
-			decodePtrToString(d, &p.VolumeAttributesClassName)
+			jsondecode.Shared(d, &p.VolumeAttributesClassName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "volumeMode":
-			decodePtrToPersistentVolumeMode(d, &p.VolumeMode)
+			jsondecode.Shared(d, &p.VolumeMode, decodePtrToPersistentVolumeMode, compactPtrToPersistentVolumeMode, equalPtrToPersistentVolumeMode)
 		case "volumeName":
 			jsondecode.String(d, &p.VolumeName)
 		default:
@@ -2981,21 +2997,21 @@ func decodePersistentVolumeClaimStatus(d *jsondecode.Decoder, p *corev1.Persiste
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "accessModes":
-			decodeSliceOfPersistentVolumeAccessMode(d, &p.AccessModes)
+			jsondecode.Shared(d, &p.AccessModes, decodeSliceOfPersistentVolumeAccessMode, compactSliceOfPersistentVolumeAccessMode, equalSliceOfPersistentVolumeAccessMode)
 		case "allocatedResourceStatuses":
-			decodeMapOfResourceNameToClaimResourceStatus(d, &p.AllocatedResourceStatuses)
+			jsondecode.Shared(d, &p.AllocatedResourceStatuses, decodeMapOfResourceNameToClaimResourceStatus, compactMapOfResourceNameToClaimResourceStatus, equalMapOfResourceNameToClaimResourceStatus)
 		case "allocatedResources":
-			decodeResourceList(d, &p.AllocatedResources)
+			jsondecode.Shared(d, &p.AllocatedResources, decodeResourceList, compactResourceList, equalResourceList)
 		case "capacity":
-			decodeResourceList(d, &p.Capacity)
+			jsondecode.Shared(d, &p.Capacity, decodeResourceList, compactResourceList, equalResourceList)
 		case "conditions":
-			decodeSliceOfPersistentVolumeClaimCondition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfPersistentVolumeClaimCondition, compactSliceOfPersistentVolumeClaimCondition, equalSliceOfPersistentVolumeClaimCondition)
 		case "currentVolumeAttributesClassName":
-			decodePtrToString(d, &p.CurrentVolumeAttributesClassName)
+			jsondecode.Shared(d, &p.CurrentVolumeAttributesClassName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "healthStatus":
-			decodePtrToVolumeHealthStatus(d, &p.HealthStatus)
+			jsondecode.Shared(d, &p.HealthStatus, decodePtrToVolumeHealthStatus, compactPtrToVolumeHealthStatus, equalPtrToVolumeHealthStatus)
 		case "modifyVolumeStatus":
-			decodePtrToModifyVolumeStatus(d, &p.ModifyVolumeStatus)
+			jsondecode.Shared(d, &p.ModifyVolumeStatus, decodePtrToModifyVolumeStatus, compactPtrToModifyVolumeStatus, equalPtrToModifyVolumeStatus)
 		case "phase":
 			jsondecode.String(d, &p.Phase)
 		default:
@@ -3067,67 +3083,67 @@ func decodePersistentVolumeSpec(d *jsondecode.Decoder, p *corev1.PersistentVolum
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "accessModes":
-			decodeSliceOfPersistentVolumeAccessMode(d, &p.AccessModes)
+			jsondecode.Shared(d, &p.AccessModes, decodeSliceOfPersistentVolumeAccessMode, compactSliceOfPersistentVolumeAccessMode, equalSliceOfPersistentVolumeAccessMode)
 		case "awsElasticBlockStore":
-			decodePtrToAWSElasticBlockStoreVolumeSource(d, &p.PersistentVolumeSource.AWSElasticBlockStore)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.AWSElasticBlockStore, decodePtrToAWSElasticBlockStoreVolumeSource, compactPtrToAWSElasticBlockStoreVolumeSource, equalPtrToAWSElasticBlockStoreVolumeSource)
 		case "azureDisk":
-			decodePtrToAzureDiskVolumeSource(d, &p.PersistentVolumeSource.AzureDisk)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.AzureDisk, decodePtrToAzureDiskVolumeSource, compactPtrToAzureDiskVolumeSource, equalPtrToAzureDiskVolumeSource)
 		case "azureFile":
-			decodePtrToAzureFilePersistentVolumeSource(d, &p.PersistentVolumeSource.AzureFile)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.AzureFile, decodePtrToAzureFilePersistentVolumeSource, compactPtrToAzureFilePersistentVolumeSource, equalPtrToAzureFilePersistentVolumeSource)
 		case "capacity":
-			decodeResourceList(d, &p.Capacity)
+			jsondecode.Shared(d, &p.Capacity, decodeResourceList, compactResourceList, equalResourceList)
 		case "cephfs":
-			decodePtrToCephFSPersistentVolumeSource(d, &p.PersistentVolumeSource.CephFS)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.CephFS, decodePtrToCephFSPersistentVolumeSource, compactPtrToCephFSPersistentVolumeSource, equalPtrToCephFSPersistentVolumeSource)
 		case "cinder":
-			decodePtrToCinderPersistentVolumeSource(d, &p.PersistentVolumeSource.Cinder)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.Cinder, decodePtrToCinderPersistentVolumeSource, compactPtrToCinderPersistentVolumeSource, equalPtrToCinderPersistentVolumeSource)
 		case "claimRef":
-			decodePtrToObjectReference(d, &p.ClaimRef)
+			jsondecode.Shared(d, &p.ClaimRef, decodePtrToObjectReference, compactPtrToObjectReference, equalPtrToObjectReference)
 		case "csi":
-			decodePtrToCSIPersistentVolumeSource(d, &p.PersistentVolumeSource.CSI)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.CSI, decodePtrToCSIPersistentVolumeSource, compactPtrToCSIPersistentVolumeSource, equalPtrToCSIPersistentVolumeSource)
 		case "fc":
-			decodePtrToFCVolumeSource(d, &p.PersistentVolumeSource.FC)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.FC, decodePtrToFCVolumeSource, compactPtrToFCVolumeSource, equalPtrToFCVolumeSource)
 		case "flexVolume":
-			decodePtrToFlexPersistentVolumeSource(d, &p.PersistentVolumeSource.FlexVolume)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.FlexVolume, decodePtrToFlexPersistentVolumeSource, compactPtrToFlexPersistentVolumeSource, equalPtrToFlexPersistentVolumeSource)
 		case "flocker":
-			decodePtrToFlockerVolumeSource(d, &p.PersistentVolumeSource.Flocker)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.Flocker, decodePtrToFlockerVolumeSource, compactPtrToFlockerVolumeSource, equalPtrToFlockerVolumeSource)
 		case "gcePersistentDisk":
-			decodePtrToGCEPersistentDiskVolumeSource(d, &p.PersistentVolumeSource.GCEPersistentDisk)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.GCEPersistentDisk, decodePtrToGCEPersistentDiskVolumeSource, compactPtrToGCEPersistentDiskVolumeSource, equalPtrToGCEPersistentDiskVolumeSource)
 		case "glusterfs":
-			decodePtrToGlusterfsPersistentVolumeSource(d, &p.PersistentVolumeSource.Glusterfs)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.Glusterfs, decodePtrToGlusterfsPersistentVolumeSource, compactPtrToGlusterfsPersistentVolumeSource, equalPtrToGlusterfsPersistentVolumeSource)
 		case "hostPath":
-			decodePtrToHostPathVolumeSource(d, &p.PersistentVolumeSource.HostPath)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.HostPath, decodePtrToHostPathVolumeSource, compactPtrToHostPathVolumeSource, equalPtrToHostPathVolumeSource)
 		case "iscsi":
-			decodePtrToISCSIPersistentVolumeSource(d, &p.PersistentVolumeSource.ISCSI)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.ISCSI, decodePtrToISCSIPersistentVolumeSource, compactPtrToISCSIPersistentVolumeSource, equalPtrToISCSIPersistentVolumeSource)
 		case "local":
-			decodePtrToLocalVolumeSource(d, &p.PersistentVolumeSource.Local)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.Local, decodePtrToLocalVolumeSource, compactPtrToLocalVolumeSource, equalPtrToLocalVolumeSource)
 		case "mountOptions":
-			decodeSliceOfString(d, &p.MountOptions)
+			jsondecode.Shared(d, &p.MountOptions, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "nfs":
-			decodePtrToNFSVolumeSource(d, &p.PersistentVolumeSource.NFS)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.NFS, decodePtrToNFSVolumeSource, compactPtrToNFSVolumeSource, equalPtrToNFSVolumeSource)
 		case "nodeAffinity":
-			decodePtrToVolumeNodeAffinity(d, &p.NodeAffinity)
+			jsondecode.Shared(d, &p.NodeAffinity, decodePtrToVolumeNodeAffinity, compactPtrToVolumeNodeAffinity, equalPtrToVolumeNodeAffinity)
 		case "persistentVolumeReclaimPolicy":
 			jsondecode.String(d, &p.PersistentVolumeReclaimPolicy)
 		case "photonPersistentDisk":
-			decodePtrToPhotonPersistentDiskVolumeSource(d, &p.PersistentVolumeSource.PhotonPersistentDisk)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.PhotonPersistentDisk, decodePtrToPhotonPersistentDiskVolumeSource, compactPtrToPhotonPersistentDiskVolumeSource, equalPtrToPhotonPersistentDiskVolumeSource)
 		case "portworxVolume":
-			decodePtrToPortworxVolumeSource(d, &p.PersistentVolumeSource.PortworxVolume)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.PortworxVolume, decodePtrToPortworxVolumeSource, compactPtrToPortworxVolumeSource, equalPtrToPortworxVolumeSource)
 		case "quobyte":
-			decodePtrToQuobyteVolumeSource(d, &p.PersistentVolumeSource.Quobyte)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.Quobyte, decodePtrToQuobyteVolumeSource, compactPtrToQuobyteVolumeSource, equalPtrToQuobyteVolumeSource)
 		case "rbd":
-			decodePtrToRBDPersistentVolumeSource(d, &p.PersistentVolumeSource.RBD)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.RBD, decodePtrToRBDPersistentVolumeSource, compactPtrToRBDPersistentVolumeSource, equalPtrToRBDPersistentVolumeSource)
 		case "scaleIO":
-			decodePtrToScaleIOPersistentVolumeSource(d, &p.PersistentVolumeSource.ScaleIO)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.ScaleIO, decodePtrToScaleIOPersistentVolumeSource, compactPtrToScaleIOPersistentVolumeSource, equalPtrToScaleIOPersistentVolumeSource)
 		case "storageClassName":
 			jsondecode.String(d, &p.StorageClassName)
 		case "storageos":
-			decodePtrToStorageOSPersistentVolumeSource(d, &p.PersistentVolumeSource.StorageOS)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.StorageOS, decodePtrToStorageOSPersistentVolumeSource, compactPtrToStorageOSPersistentVolumeSource, equalPtrToStorageOSPersistentVolumeSource)
 		case "volumeAttributesClassName":
-			decodePtrToString(d, &p.VolumeAttributesClassName)
+			jsondecode.Shared(d, &p.VolumeAttributesClassName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "volumeMode":
-			decodePtrToPersistentVolumeMode(d, &p.VolumeMode)
+			jsondecode.Shared(d, &p.VolumeMode, decodePtrToPersistentVolumeMode, compactPtrToPersistentVolumeMode, equalPtrToPersistentVolumeMode)
 		case "vsphereVolume":
-			decodePtrToVsphereVirtualDiskVolumeSource(d, &p.PersistentVolumeSource.VsphereVolume)
+			jsondecode.Shared(d, &p.PersistentVolumeSource.VsphereVolume, decodePtrToVsphereVirtualDiskVolumeSource, compactPtrToVsphereVirtualDiskVolumeSource, equalPtrToVsphereVirtualDiskVolumeSource)
 		default:
 			d.Skip()
 		}
@@ -3142,7 +3158,7 @@ func decodePersistentVolumeStatus(d *jsondecode.Decoder, p *corev1.PersistentVol
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "lastPhaseTransitionTime":
-			decodePtrToMetav1Time(d, &p.LastPhaseTransitionTime)
+			jsondecode.Shared(d, &p.LastPhaseTransitionTime, decodePtrToMetav1Time, compactPtrToMetav1Time, equalPtrToMetav1Time)
 		case "message":
 			jsondecode.String(d, &p.Message)
 		case "phase":
@@ -3203,9 +3219,9 @@ func decodePodAffinity(d *jsondecode.Decoder, p *corev1.PodAffinity) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "preferredDuringSchedulingIgnoredDuringExecution":
-			decodeSliceOfWeightedPodAffinityTerm(d, &p.PreferredDuringSchedulingIgnoredDuringExecution)
+			jsondecode.Shared(d, &p.PreferredDuringSchedulingIgnoredDuringExecution, decodeSliceOfWeightedPodAffinityTerm, compactSliceOfWeightedPodAffinityTerm, equalSliceOfWeightedPodAffinityTerm)
 		case "requiredDuringSchedulingIgnoredDuringExecution":
-			decodeSliceOfPodAffinityTerm(d, &p.RequiredDuringSchedulingIgnoredDuringExecution)
+			jsondecode.Shared(d, &p.RequiredDuringSchedulingIgnoredDuringExecution, decodeSliceOfPodAffinityTerm, compactSliceOfPodAffinityTerm, equalSliceOfPodAffinityTerm)
 		default:
 			d.Skip()
 		}
@@ -3220,15 +3236,15 @@ func decodePodAffinityTerm(d *jsondecode.Decoder, p *corev1.PodAffinityTerm) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "labelSelector":
-			decodePtrToMetav1LabelSelector(d, &p.LabelSelector)
+			jsondecode.Shared(d, &p.LabelSelector, decodePtrToMetav1LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case "matchLabelKeys":
-			decodeSliceOfString(d, &p.MatchLabelKeys)
+			jsondecode.Shared(d, &p.MatchLabelKeys, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "mismatchLabelKeys":
-			decodeSliceOfString(d, &p.MismatchLabelKeys)
+			jsondecode.Shared(d, &p.MismatchLabelKeys, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "namespaceSelector":
-			decodePtrToMetav1LabelSelector(d, &p.NamespaceSelector)
+			jsondecode.Shared(d, &p.NamespaceSelector, decodePtrToMetav1LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case "namespaces":
-			decodeSliceOfString(d, &p.Namespaces)
+			jsondecode.Shared(d, &p.Namespaces, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "topologyKey":
 			jsondecode.String(d, &p.TopologyKey)
 		default:
@@ -3245,9 +3261,9 @@ func decodePodAntiAffinity(d *jsondecode.Decoder, p *corev1.PodAntiAffinity) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "preferredDuringSchedulingIgnoredDuringExecution":
-			decodeSliceOfWeightedPodAffinityTerm(d, &p.PreferredDuringSchedulingIgnoredDuringExecution)
+			jsondecode.Shared(d, &p.PreferredDuringSchedulingIgnoredDuringExecution, decodeSliceOfWeightedPodAffinityTerm, compactSliceOfWeightedPodAffinityTerm, equalSliceOfWeightedPodAffinityTerm)
 		case "requiredDuringSchedulingIgnoredDuringExecution":
-			decodeSliceOfPodAffinityTerm(d, &p.RequiredDuringSchedulingIgnoredDuringExecution)
+			jsondecode.Shared(d, &p.RequiredDuringSchedulingIgnoredDuringExecution, decodeSliceOfPodAffinityTerm, compactSliceOfPodAffinityTerm, equalSliceOfPodAffinityTerm)
 		default:
 			d.Skip()
 		}
@@ -3270,13 +3286,13 @@ func decodePodCertificateProjection(d *jsondecode.Decoder, p *corev1.PodCertific
 		case "keyType":
 			jsondecode.String(d, &p.KeyType)
 		case "maxExpirationSeconds":
-			decodePtrToInt32(d, &p.MaxExpirationSeconds)
+			jsondecode.Shared(d, &p.MaxExpirationSeconds, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "signerName":
 			jsondecode.String(d, &p.SignerName)
 		case "user":
-			decodePtrToInt64(d, &p.User)
+			jsondecode.Shared(d, &p.User, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "userAnnotations":
-			decodeMapOfStringToString(d, &p.UserAnnotations)
+			jsondecode.Shared(d, &p.UserAnnotations, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		default:
 			d.Skip()
 		}
@@ -3318,11 +3334,11 @@ func decodePodDNSConfig(d *jsondecode.Decoder, p *corev1.PodDNSConfig) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "nameservers":
-			decodeSliceOfString(d, &p.Nameservers)
+			jsondecode.Shared(d, &p.Nameservers, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "options":
-			decodeSliceOfPodDNSConfigOption(d, &p.Options)
+			jsondecode.Shared(d, &p.Options, decodeSliceOfPodDNSConfigOption, compactSliceOfPodDNSConfigOption, equalSliceOfPodDNSConfigOption)
 		case "searches":
-			decodeSliceOfString(d, &p.Searches)
+			jsondecode.Shared(d, &p.Searches, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -3339,7 +3355,7 @@ func decodePodDNSConfigOption(d *jsondecode.Decoder, p *corev1.PodDNSConfigOptio
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "value":
-			decodePtrToString(d, &p.Value)
+			jsondecode.Shared(d, &p.Value, decodePtrToString, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -3354,7 +3370,7 @@ func decodePodExtendedResourceClaimStatus(d *jsondecode.Decoder, p *corev1.PodEx
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "requestMappings":
-			decodeSliceOfContainerExtendedResourceRequest(d, &p.RequestMappings)
+			jsondecode.Shared(d, &p.RequestMappings, decodeSliceOfContainerExtendedResourceRequest, compactSliceOfContainerExtendedResourceRequest, equalSliceOfContainerExtendedResourceRequest)
 		case "resourceClaimName":
 			jsondecode.String(d, &p.ResourceClaimName)
 		default:
@@ -3439,9 +3455,9 @@ func decodePodResourceClaim(d *jsondecode.Decoder, p *corev1.PodResourceClaim) {
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "resourceClaimName":
-			decodePtrToString(d, &p.ResourceClaimName)
+			jsondecode.Shared(d, &p.ResourceClaimName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "resourceClaimTemplateName":
-			decodePtrToString(d, &p.ResourceClaimTemplateName)
+			jsondecode.Shared(d, &p.ResourceClaimTemplateName, decodePtrToString, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -3458,7 +3474,7 @@ func decodePodResourceClaimStatus(d *jsondecode.Decoder, p *corev1.PodResourceCl
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "resourceClaimName":
-			decodePtrToString(d, &p.ResourceClaimName)
+			jsondecode.Shared(d, &p.ResourceClaimName, decodePtrToString, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -3488,7 +3504,7 @@ func decodePodSchedulingGroup(d *jsondecode.Decoder, p *corev1.PodSchedulingGrou
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "podGroupName":
-			decodePtrToString(d, &p.PodGroupName)
+			jsondecode.Shared(d, &p.PodGroupName, decodePtrToString, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -3503,31 +3519,31 @@ func decodePodSecurityContext(d *jsondecode.Decoder, p *corev1.PodSecurityContex
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "appArmorProfile":
-			decodePtrToAppArmorProfile(d, &p.AppArmorProfile)
+			jsondecode.Shared(d, &p.AppArmorProfile, decodePtrToAppArmorProfile, compactPtrToAppArmorProfile, equalPtrToAppArmorProfile)
 		case "fsGroup":
-			decodePtrToInt64(d, &p.FSGroup)
+			jsondecode.Shared(d, &p.FSGroup, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "fsGroupChangePolicy":
-			decodePtrToPodFSGroupChangePolicy(d, &p.FSGroupChangePolicy)
+			jsondecode.Shared(d, &p.FSGroupChangePolicy, decodePtrToPodFSGroupChangePolicy, compactPtrToPodFSGroupChangePolicy, equalPtrToPodFSGroupChangePolicy)
 		case "runAsGroup":
-			decodePtrToInt64(d, &p.RunAsGroup)
+			jsondecode.Shared(d, &p.RunAsGroup, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "runAsNonRoot":
-			decodePtrToBool(d, &p.RunAsNonRoot)
+			jsondecode.Shared(d, &p.RunAsNonRoot, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "runAsUser":
-			decodePtrToInt64(d, &p.RunAsUser)
+			jsondecode.Shared(d, &p.RunAsUser, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "seLinuxChangePolicy":
-			decodePtrToPodSELinuxChangePolicy(d, &p.SELinuxChangePolicy)
+			jsondecode.Shared(d, &p.SELinuxChangePolicy, decodePtrToPodSELinuxChangePolicy, compactPtrToPodSELinuxChangePolicy, equalPtrToPodSELinuxChangePolicy)
 		case "seLinuxOptions":
-			decodePtrToSELinuxOptions(d, &p.SELinuxOptions)
+			jsondecode.Shared(d, &p.SELinuxOptions, decodePtrToSELinuxOptions, compactPtrToSELinuxOptions, equalPtrToSELinuxOptions)
 		case "seccompProfile":
-			decodePtrToSeccompProfile(d, &p.SeccompProfile)
+			jsondecode.Shared(d, &p.SeccompProfile, decodePtrToSeccompProfile, compactPtrToSeccompProfile, equalPtrToSeccompProfile)
 		case "supplementalGroups":
-			decodeSliceOfInt64(d, &p.SupplementalGroups)
+			jsondecode.Shared(d, &p.SupplementalGroups, decodeSliceOfInt64, compactSliceOfInt64, equalSliceOfInt64)
 		case "supplementalGroupsPolicy":
-			decodePtrToSupplementalGroupsPolicy(d, &p.SupplementalGroupsPolicy)
+			jsondecode.Shared(d, &p.SupplementalGroupsPolicy, decodePtrToSupplementalGroupsPolicy, compactPtrToSupplementalGroupsPolicy, equalPtrToSupplementalGroupsPolicy)
 		case "sysctls":
-			decodeSliceOfSysctl(d, &p.Sysctls)
+			jsondecode.Shared(d, &p.Sysctls, decodeSliceOfSysctl, compactSliceOfSysctl, equalSliceOfSysctl)
 		case "windowsOptions":
-			decodePtrToWindowsSecurityContextOptions(d, &p.WindowsOptions)
+			jsondecode.Shared(d, &p.WindowsOptions, decodePtrToWindowsSecurityContextOptions, compactPtrToWindowsSecurityContextOptions, equalPtrToWindowsSecurityContextOptions)
 		default:
 			d.Skip()
 		}
@@ -3542,25 +3558,25 @@ func decodePodSpec(d *jsondecode.Decoder, p *corev1.PodSpec) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "activeDeadlineSeconds":
-			decodePtrToInt64(d, &p.ActiveDeadlineSeconds)
+			jsondecode.Shared(d, &p.ActiveDeadlineSeconds, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "affinity":
-			decodePtrToAffinity(d, &p.Affinity)
+			jsondecode.Shared(d, &p.Affinity, decodePtrToAffinity, compactPtrToAffinity, equalPtrToAffinity)
 		case "automountServiceAccountToken":
-			decodePtrToBool(d, &p.AutomountServiceAccountToken)
+			jsondecode.Shared(d, &p.AutomountServiceAccountToken, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "containers":
-			decodeSliceOfContainer(d, &p.Containers)
+			jsondecode.Shared(d, &p.Containers, decodeSliceOfContainer, compactSliceOfContainer, equalSliceOfContainer)
 		case "dnsConfig":
-			decodePtrToPodDNSConfig(d, &p.DNSConfig)
+			jsondecode.Shared(d, &p.DNSConfig, decodePtrToPodDNSConfig, compactPtrToPodDNSConfig, equalPtrToPodDNSConfig)
 		case "dnsPolicy":
 			jsondecode.String(d, &p.DNSPolicy)
 		case "enableServiceLinks":
-			decodePtrToBool(d, &p.EnableServiceLinks)
+			jsondecode.Shared(d, &p.EnableServiceLinks, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "ephemeralContainers":
-			decodeSliceOfEphemeralContainer(d, &p.EphemeralContainers)
+			jsondecode.Shared(d, &p.EphemeralContainers, decodeSliceOfEphemeralContainer, compactSliceOfEphemeralContainer, equalSliceOfEphemeralContainer)
 		case "evictionResponders":
-			decodeSliceOfEvictionResponder(d, &p.EvictionResponders)
+			jsondecode.Shared(d, &p.EvictionResponders, decodeSliceOfEvictionResponder, compactSliceOfEvictionResponder, equalSliceOfEvictionResponder)
 		case "hostAliases":
-			decodeSliceOfHostAlias(d, &p.HostAliases)
+			jsondecode.Shared(d, &p.HostAliases, decodeSliceOfHostAlias, compactSliceOfHostAlias, equalSliceOfHostAlias)
 		case "hostIPC":
 			jsondecode.Bool(d, &p.HostIPC)
 		case "hostNetwork":
@@ -3568,65 +3584,65 @@ func decodePodSpec(d *jsondecode.Decoder, p *corev1.PodSpec) {
 		case "hostPID":
 			jsondecode.Bool(d, &p.HostPID)
 		case "hostUsers":
-			decodePtrToBool(d, &p.HostUsers)
+			jsondecode.Shared(d, &p.HostUsers, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "hostname":
 			jsondecode.String(d, &p.Hostname)
 		case "hostnameOverride":
-			decodePtrToString(d, &p.HostnameOverride)
+			jsondecode.Shared(d, &p.HostnameOverride, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "imagePullSecrets":
-			decodeSliceOfLocalObjectReference(d, &p.ImagePullSecrets)
+			jsondecode.Shared(d, &p.ImagePullSecrets, decodeSliceOfLocalObjectReference, compactSliceOfLocalObjectReference, equalSliceOfLocalObjectReference)
 		case "initContainers":
-			decodeSliceOfContainer(d, &p.InitContainers)
+			jsondecode.Shared(d, &p.InitContainers, decodeSliceOfContainer, compactSliceOfContainer, equalSliceOfContainer)
 		case "nodeName":
 			jsondecode.String(d, &p.NodeName)
 		case "nodeSelector":
-			decodeMapOfStringToString(d, &p.NodeSelector)
+			jsondecode.Shared(d, &p.NodeSelector, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		case "os":
-			decodePtrToPodOS(d, &p.OS)
+			jsondecode.Shared(d, &p.OS, decodePtrToPodOS, compactPtrToPodOS, equalPtrToPodOS)
 		case "overhead":
-			decodeResourceList(d, &p.Overhead)
+			jsondecode.Shared(d, &p.Overhead, decodeResourceList, compactResourceList, equalResourceList)
 		case "preemptionPolicy":
-			decodePtrToPreemptionPolicy(d, &p.PreemptionPolicy)
+			jsondecode.Shared(d, &p.PreemptionPolicy, decodePtrToPreemptionPolicy, compactPtrToPreemptionPolicy, equalPtrToPreemptionPolicy)
 		case "priority":
-			decodePtrToInt32(d, &p.Priority)
+			jsondecode.Shared(d, &p.Priority, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "priorityClassName":
 			jsondecode.String(d, &p.PriorityClassName)
 		case "readinessGates":
-			decodeSliceOfPodReadinessGate(d, &p.ReadinessGates)
+			jsondecode.Shared(d, &p.ReadinessGates, decodeSliceOfPodReadinessGate, compactSliceOfPodReadinessGate, equalSliceOfPodReadinessGate)
 		case "resourceClaims":
-			decodeSliceOfPodResourceClaim(d, &p.ResourceClaims)
+			jsondecode.Shared(d, &p.ResourceClaims, decodeSliceOfPodResourceClaim, compactSliceOfPodResourceClaim, equalSliceOfPodResourceClaim)
 		case "resources":
-			decodePtrToResourceRequirements(d, &p.Resources)
+			jsondecode.Shared(d, &p.Resources, decodePtrToResourceRequirements, compactPtrToResourceRequirements, equalPtrToResourceRequirements)
 		case "restartPolicy":
 			jsondecode.String(d, &p.RestartPolicy)
 		case "runtimeClassName":
-			decodePtrToString(d, &p.RuntimeClassName)
+			jsondecode.Shared(d, &p.RuntimeClassName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "schedulerName":
 			jsondecode.String(d, &p.SchedulerName)
 		case "schedulingGates":
-			decodeSliceOfPodSchedulingGate(d, &p.SchedulingGates)
+			jsondecode.Shared(d, &p.SchedulingGates, decodeSliceOfPodSchedulingGate, compactSliceOfPodSchedulingGate, equalSliceOfPodSchedulingGate)
 		case "schedulingGroup":
-			decodePtrToPodSchedulingGroup(d, &p.SchedulingGroup)
+			jsondecode.Shared(d, &p.SchedulingGroup, decodePtrToPodSchedulingGroup, compactPtrToPodSchedulingGroup, equalPtrToPodSchedulingGroup)
 		case "securityContext":
-			decodePtrToPodSecurityContext(d, &p.SecurityContext)
+			jsondecode.Shared(d, &p.SecurityContext, decodePtrToPodSecurityContext, compactPtrToPodSecurityContext, equalPtrToPodSecurityContext)
 		case "serviceAccount":
 			jsondecode.String(d, &p.DeprecatedServiceAccount)
 		case "serviceAccountName":
 			jsondecode.String(d, &p.ServiceAccountName)
 		case "setHostnameAsFQDN":
-			decodePtrToBool(d, &p.SetHostnameAsFQDN)
+			jsondecode.Shared(d, &p.SetHostnameAsFQDN, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "shareProcessNamespace":
-			decodePtrToBool(d, &p.ShareProcessNamespace)
+			jsondecode.Shared(d, &p.ShareProcessNamespace, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "subdomain":
 			jsondecode.String(d, &p.Subdomain)
 		case "terminationGracePeriodSeconds":
-			decodePtrToInt64(d, &p.TerminationGracePeriodSeconds)
+			jsondecode.Shared(d, &p.TerminationGracePeriodSeconds, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "tolerations":
-			decodeSliceOfToleration(d, &p.Tolerations)
+			jsondecode.Shared(d, &p.Tolerations, decodeSliceOfToleration, compactSliceOfToleration, equalSliceOfToleration)
 		case "topologySpreadConstraints":
-			decodeSliceOfTopologySpreadConstraint(d, &p.TopologySpreadConstraints)
+			jsondecode.Shared(d, &p.TopologySpreadConstraints, decodeSliceOfTopologySpreadConstraint, compactSliceOfTopologySpreadConstraint, equalSliceOfTopologySpreadConstraint)
 		case "volumes":
-			decodeSliceOfVolume(d, &p.Volumes)
+			jsondecode.Shared(d, &p.Volumes, decodeSliceOfVolume, compactSliceOfVolume, equalSliceOfVolume)
 		default:
 			d.Skip()
 		}
@@ -3641,25 +3657,25 @@ func decodePodStatus(d *jsondecode.Decoder, p *corev1.PodStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "allocatedResources":
-			decodeResourceList(d, &p.AllocatedResources)
+			jsondecode.Shared(d, &p.AllocatedResources, decodeResourceList, compactResourceList, equalResourceList)
 		case "conditions":
-			decodeSliceOfPodCondition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfPodCondition, compactSliceOfPodCondition, equalSliceOfPodCondition)
 		case "containerStatuses":
-			decodeSliceOfContainerStatus(d, &p.ContainerStatuses)
+			jsondecode.Shared(d, &p.ContainerStatuses, decodeSliceOfContainerStatus, compactSliceOfContainerStatus, equalSliceOfContainerStatus)
 		case "ephemeralContainerStatuses":
-			decodeSliceOfContainerStatus(d, &p.EphemeralContainerStatuses)
+			jsondecode.Shared(d, &p.EphemeralContainerStatuses, decodeSliceOfContainerStatus, compactSliceOfContainerStatus, equalSliceOfContainerStatus)
 		case "extendedResourceClaimStatus":
-			decodePtrToPodExtendedResourceClaimStatus(d, &p.ExtendedResourceClaimStatus)
+			jsondecode.Shared(d, &p.ExtendedResourceClaimStatus, decodePtrToPodExtendedResourceClaimStatus, compactPtrToPodExtendedResourceClaimStatus, equalPtrToPodExtendedResourceClaimStatus)
 		case "hostIP":
 			jsondecode.String(d, &p.HostIP)
 		case "hostIPs":
-			decodeSliceOfHostIP(d, &p.HostIPs)
+			jsondecode.Shared(d, &p.HostIPs, decodeSliceOfHostIP, compactSliceOfHostIP, equalSliceOfHostIP)
 		case "initContainerStatuses":
-			decodeSliceOfContainerStatus(d, &p.InitContainerStatuses)
+			jsondecode.Shared(d, &p.InitContainerStatuses, decodeSliceOfContainerStatus, compactSliceOfContainerStatus, equalSliceOfContainerStatus)
 		case "message":
 			jsondecode.String(d, &p.Message)
 		case "nodeAllocatableResourceClaimStatuses":
-			decodeSliceOfNodeAllocatableResourceClaimStatus(d, &p.NodeAllocatableResourceClaimStatuses)
+			jsondecode.Shared(d, &p.NodeAllocatableResourceClaimStatuses, decodeSliceOfNodeAllocatableResourceClaimStatus, compactSliceOfNodeAllocatableResourceClaimStatus, equalSliceOfNodeAllocatableResourceClaimStatus)
 		case "nominatedNodeName":
 			jsondecode.String(d, &p.NominatedNodeName)
 		case "observedGeneration":
@@ -3669,7 +3685,7 @@ func decodePodStatus(d *jsondecode.Decoder, p *corev1.PodStatus) {
 		case "podIP":
 			jsondecode.String(d, &p.PodIP)
 		case "podIPs":
-			decodeSliceOfPodIP(d, &p.PodIPs)
+			jsondecode.Shared(d, &p.PodIPs, decodeSliceOfPodIP, compactSliceOfPodIP, equalSliceOfPodIP)
 		case "qosClass":
 			jsondecode.String(d, &p.QOSClass)
 		case "reason":
@@ -3677,13 +3693,13 @@ func decodePodStatus(d *jsondecode.Decoder, p *corev1.PodStatus) {
 		case "resize":
 			jsondecode.String(d, &p.Resize)
 		case "resourceClaimStatuses":
-			decodeSliceOfPodResourceClaimStatus(d, &p.ResourceClaimStatuses)
+			jsondecode.Shared(d, &p.ResourceClaimStatuses, decodeSliceOfPodResourceClaimStatus, compactSliceOfPodResourceClaimStatus, equalSliceOfPodResourceClaimStatus)
 		case "resources":
-			decodePtrToResourceRequirements(d, &p.Resources)
+			jsondecode.Shared(d, &p.Resources, decodePtrToResourceRequirements, compactPtrToResourceRequirements, equalPtrToResourceRequirements)
 		case "startTime":
-			decodePtrToMetav1Time(d, &p.StartTime)
+			jsondecode.Shared(d, &p.StartTime, decodePtrToMetav1Time, compactPtrToMetav1Time, equalPtrToMetav1Time)
 		case "volumeHealth":
-			decodeSliceOfPodVolumeHealth(d, &p.VolumeHealth)
+			jsondecode.Shared(d, &p.VolumeHealth, decodeSliceOfPodVolumeHealth, compactSliceOfPodVolumeHealth, equalSliceOfPodVolumeHealth)
 		default:
 			d.Skip()
 		}
@@ -3757,7 +3773,7 @@ func decodePodVolumeHealth(d *jsondecode.Decoder, p *corev1.PodVolumeHealth) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "healthConditions":
-			decodeSliceOfVolumeHealthCondition(d, &p.HealthConditions)
+			jsondecode.Shared(d, &p.HealthConditions, decodeSliceOfVolumeHealthCondition, compactSliceOfVolumeHealthCondition, equalSliceOfVolumeHealthCondition)
 		case "lastTransitionTime":
 			jsondecode.Time(d, &p.LastTransitionTime)
 		case "name":
@@ -3776,7 +3792,7 @@ func decodePortStatus(d *jsondecode.Decoder, p *corev1.PortStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "error":
-			decodePtrToString(d, &p.Error)
+			jsondecode.Shared(d, &p.Error, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "port":
 			jsondecode.Int(d, &p.Port)
 		case "protocol":
@@ -3831,13 +3847,13 @@ func decodeProbe(d *jsondecode.Decoder, p *corev1.Probe) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "exec":
-			decodePtrToExecAction(d, &p.ProbeHandler.Exec)
+			jsondecode.Shared(d, &p.ProbeHandler.Exec, decodePtrToExecAction, compactPtrToExecAction, equalPtrToExecAction)
 		case "failureThreshold":
 			jsondecode.Int(d, &p.FailureThreshold)
 		case "grpc":
-			decodePtrToGRPCAction(d, &p.ProbeHandler.GRPC)
+			jsondecode.Shared(d, &p.ProbeHandler.GRPC, decodePtrToGRPCAction, compactPtrToGRPCAction, equalPtrToGRPCAction)
 		case "httpGet":
-			decodePtrToHTTPGetAction(d, &p.ProbeHandler.HTTPGet)
+			jsondecode.Shared(d, &p.ProbeHandler.HTTPGet, decodePtrToHTTPGetAction, compactPtrToHTTPGetAction, equalPtrToHTTPGetAction)
 		case "initialDelaySeconds":
 			jsondecode.Int(d, &p.InitialDelaySeconds)
 		case "periodSeconds":
@@ -3845,9 +3861,9 @@ func decodeProbe(d *jsondecode.Decoder, p *corev1.Probe) {
 		case "successThreshold":
 			jsondecode.Int(d, &p.SuccessThreshold)
 		case "tcpSocket":
-			decodePtrToTCPSocketAction(d, &p.ProbeHandler.TCPSocket)
+			jsondecode.Shared(d, &p.ProbeHandler.TCPSocket, decodePtrToTCPSocketAction, compactPtrToTCPSocketAction, equalPtrToTCPSocketAction)
 		case "terminationGracePeriodSeconds":
-			decodePtrToInt64(d, &p.TerminationGracePeriodSeconds)
+			jsondecode.Shared(d, &p.TerminationGracePeriodSeconds, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "timeoutSeconds":
 			jsondecode.Int(d, &p.TimeoutSeconds)
 		default:
@@ -3864,11 +3880,11 @@ func decodeProjectedVolumeSource(d *jsondecode.Decoder, p *corev1.ProjectedVolum
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "defaultMode":
-			decodePtrToInt32(d, &p.DefaultMode)
+			jsondecode.Shared(d, &p.DefaultMode, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "defaultUser":
-			decodePtrToInt64(d, &p.DefaultUser)
+			jsondecode.Shared(d, &p.DefaultUser, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "sources":
-			decodeSliceOfVolumeProjection(d, &p.Sources)
+			jsondecode.Shared(d, &p.Sources, decodeSliceOfVolumeProjection, compactSliceOfVolumeProjection, equalSliceOfVolumeProjection)
 		default:
 			d.Skip()
 		}
@@ -4589,13 +4605,13 @@ func decodeRBDPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.RBDPersist
 		case "keyring":
 			jsondecode.String(d, &p.Keyring)
 		case "monitors":
-			decodeSliceOfString(d, &p.CephMonitors)
+			jsondecode.Shared(d, &p.CephMonitors, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "pool":
 			jsondecode.String(d, &p.RBDPool)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToSecretReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "user":
 			jsondecode.String(d, &p.RadosUser)
 		default:
@@ -4618,13 +4634,13 @@ func decodeRBDVolumeSource(d *jsondecode.Decoder, p *corev1.RBDVolumeSource) {
 		case "keyring":
 			jsondecode.String(d, &p.Keyring)
 		case "monitors":
-			decodeSliceOfString(d, &p.CephMonitors)
+			jsondecode.Shared(d, &p.CephMonitors, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "pool":
 			jsondecode.String(d, &p.RBDPool)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToLocalObjectReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case "user":
 			jsondecode.String(d, &p.RadosUser)
 		default:
@@ -4710,11 +4726,11 @@ func decodeReplicationControllerSpec(d *jsondecode.Decoder, p *corev1.Replicatio
 		case "minReadySeconds":
 			jsondecode.Int(d, &p.MinReadySeconds)
 		case "replicas":
-			decodePtrToInt32(d, &p.Replicas)
+			jsondecode.Shared(d, &p.Replicas, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "selector":
-			decodeMapOfStringToString(d, &p.Selector)
+			jsondecode.Shared(d, &p.Selector, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		case "template":
-			decodePtrToPodTemplateSpec(d, &p.Template)
+			jsondecode.Shared(d, &p.Template, decodePtrToPodTemplateSpec, compactPtrToPodTemplateSpec, equalPtrToPodTemplateSpec)
 		default:
 			d.Skip()
 		}
@@ -4731,7 +4747,7 @@ func decodeReplicationControllerStatus(d *jsondecode.Decoder, p *corev1.Replicat
 		case "availableReplicas":
 			jsondecode.Int(d, &p.AvailableReplicas)
 		case "conditions":
-			decodeSliceOfReplicationControllerCondition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfReplicationControllerCondition, compactSliceOfReplicationControllerCondition, equalSliceOfReplicationControllerCondition)
 		case "fullyLabeledReplicas":
 			jsondecode.Int(d, &p.FullyLabeledReplicas)
 		case "observedGeneration":
@@ -4792,7 +4808,7 @@ func decodeResourceHealth(d *jsondecode.Decoder, p *corev1.ResourceHealth) {
 		case "health":
 			jsondecode.String(d, &p.Health)
 		case "message":
-			decodePtrToString(d, &p.Message)
+			jsondecode.Shared(d, &p.Message, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "resourceID":
 			jsondecode.String(d, &p.ResourceID)
 		default:
@@ -4858,11 +4874,11 @@ func decodeResourceQuotaSpec(d *jsondecode.Decoder, p *corev1.ResourceQuotaSpec)
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "hard":
-			decodeResourceList(d, &p.Hard)
+			jsondecode.Shared(d, &p.Hard, decodeResourceList, compactResourceList, equalResourceList)
 		case "scopeSelector":
-			decodePtrToScopeSelector(d, &p.ScopeSelector)
+			jsondecode.Shared(d, &p.ScopeSelector, decodePtrToScopeSelector, compactPtrToScopeSelector, equalPtrToScopeSelector)
 		case "scopes":
-			decodeSliceOfResourceQuotaScope(d, &p.Scopes)
+			jsondecode.Shared(d, &p.Scopes, decodeSliceOfResourceQuotaScope, compactSliceOfResourceQuotaScope, equalSliceOfResourceQuotaScope)
 		default:
 			d.Skip()
 		}
@@ -4877,9 +4893,9 @@ func decodeResourceQuotaStatus(d *jsondecode.Decoder, p *corev1.ResourceQuotaSta
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "hard":
-			decodeResourceList(d, &p.Hard)
+			jsondecode.Shared(d, &p.Hard, decodeResourceList, compactResourceList, equalResourceList)
 		case "used":
-			decodeResourceList(d, &p.Used)
+			jsondecode.Shared(d, &p.Used, decodeResourceList, compactResourceList, equalResourceList)
 		default:
 			d.Skip()
 		}
@@ -4894,11 +4910,11 @@ func decodeResourceRequirements(d *jsondecode.Decoder, p *corev1.ResourceRequire
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "claims":
-			decodeSliceOfResourceClaim(d, &p.Claims)
+			jsondecode.Shared(d, &p.Claims, decodeSliceOfResourceClaim, compactSliceOfResourceClaim, equalSliceOfResourceClaim)
 		case "limits":
-			decodeResourceList(d, &p.Limits)
+			jsondecode.Shared(d, &p.Limits, decodeResourceList, compactResourceList, equalResourceList)
 		case "requests":
-			decodeResourceList(d, &p.Requests)
+			jsondecode.Shared(d, &p.Requests, decodeResourceList, compactResourceList, equalResourceList)
 		default:
 			d.Skip()
 		}
@@ -4915,7 +4931,7 @@ func decodeResourceStatus(d *jsondecode.Decoder, p *corev1.ResourceStatus) {
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "resources":
-			decodeSliceOfResourceHealth(d, &p.Resources)
+			jsondecode.Shared(d, &p.Resources, decodeSliceOfResourceHealth, compactSliceOfResourceHealth, equalSliceOfResourceHealth)
 		default:
 			d.Skip()
 		}
@@ -4959,7 +4975,7 @@ func decodeScaleIOPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.ScaleI
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToSecretReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case "sslEnabled":
 			jsondecode.Bool(d, &p.SSLEnabled)
 		case "storageMode":
@@ -4992,7 +5008,7 @@ func decodeScaleIOVolumeSource(d *jsondecode.Decoder, p *corev1.ScaleIOVolumeSou
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToLocalObjectReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case "sslEnabled":
 			jsondecode.Bool(d, &p.SSLEnabled)
 		case "storageMode":
@@ -5017,7 +5033,7 @@ func decodeScopeSelector(d *jsondecode.Decoder, p *corev1.ScopeSelector) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "matchExpressions":
-			decodeSliceOfScopedResourceSelectorRequirement(d, &p.MatchExpressions)
+			jsondecode.Shared(d, &p.MatchExpressions, decodeSliceOfScopedResourceSelectorRequirement, compactSliceOfScopedResourceSelectorRequirement, equalSliceOfScopedResourceSelectorRequirement)
 		default:
 			d.Skip()
 		}
@@ -5036,7 +5052,7 @@ func decodeScopedResourceSelectorRequirement(d *jsondecode.Decoder, p *corev1.Sc
 		case "scopeName":
 			jsondecode.String(d, &p.ScopeName)
 		case "values":
-			decodeSliceOfString(d, &p.Values)
+			jsondecode.Shared(d, &p.Values, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -5051,7 +5067,7 @@ func decodeSeccompProfile(d *jsondecode.Decoder, p *corev1.SeccompProfile) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "localhostProfile":
-			decodePtrToString(d, &p.LocalhostProfile)
+			jsondecode.Shared(d, &p.LocalhostProfile, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "type":
 			jsondecode.String(d, &p.Type)
 		default:
@@ -5070,15 +5086,15 @@ func decodeSecret(d *jsondecode.Decoder, p *corev1.Secret) {
 		case "apiVersion":
 			jsondecode.String(d, &p.TypeMeta.APIVersion)
 		case "data":
-			decodeMapOfStringToSliceOfByte(d, &p.Data)
+			jsondecode.Shared(d, &p.Data, decodeMapOfStringToSliceOfByte, compactMapOfStringToSliceOfByte, equalMapOfStringToSliceOfByte)
 		case "immutable":
-			decodePtrToBool(d, &p.Immutable)
+			jsondecode.Shared(d, &p.Immutable, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "kind":
 			jsondecode.String(d, &p.TypeMeta.Kind)
 		case "metadata":
 			jsondecode.ObjectMeta(d, &p.ObjectMeta)
 		case "stringData":
-			decodeMapOfStringToString(d, &p.StringData)
+			jsondecode.Shared(d, &p.StringData, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		case "type":
 			jsondecode.String(d, &p.Type)
 		default:
@@ -5097,7 +5113,7 @@ func decodeSecretEnvSource(d *jsondecode.Decoder, p *corev1.SecretEnvSource) {
 		case "name":
 			jsondecode.String(d, &p.LocalObjectReference.Name)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -5116,7 +5132,7 @@ func decodeSecretKeySelector(d *jsondecode.Decoder, p *corev1.SecretKeySelector)
 		case "name":
 			jsondecode.String(d, &p.LocalObjectReference.Name)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -5152,11 +5168,11 @@ func decodeSecretProjection(d *jsondecode.Decoder, p *corev1.SecretProjection) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "items":
-			decodeSliceOfKeyToPath(d, &p.Items)
+			jsondecode.Shared(d, &p.Items, decodeSliceOfKeyToPath, compactSliceOfKeyToPath, equalSliceOfKeyToPath)
 		case "name":
 			jsondecode.String(d, &p.LocalObjectReference.Name)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -5188,13 +5204,13 @@ func decodeSecretVolumeSource(d *jsondecode.Decoder, p *corev1.SecretVolumeSourc
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "defaultMode":
-			decodePtrToInt32(d, &p.DefaultMode)
+			jsondecode.Shared(d, &p.DefaultMode, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "defaultUser":
-			decodePtrToInt64(d, &p.DefaultUser)
+			jsondecode.Shared(d, &p.DefaultUser, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "items":
-			decodeSliceOfKeyToPath(d, &p.Items)
+			jsondecode.Shared(d, &p.Items, decodeSliceOfKeyToPath, compactSliceOfKeyToPath, equalSliceOfKeyToPath)
 		case "optional":
-			decodePtrToBool(d, &p.Optional)
+			jsondecode.Shared(d, &p.Optional, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "secretName":
 			jsondecode.String(d, &p.SecretName)
 		default:
@@ -5211,29 +5227,29 @@ func decodeSecurityContext(d *jsondecode.Decoder, p *corev1.SecurityContext) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "allowPrivilegeEscalation":
-			decodePtrToBool(d, &p.AllowPrivilegeEscalation)
+			jsondecode.Shared(d, &p.AllowPrivilegeEscalation, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "appArmorProfile":
-			decodePtrToAppArmorProfile(d, &p.AppArmorProfile)
+			jsondecode.Shared(d, &p.AppArmorProfile, decodePtrToAppArmorProfile, compactPtrToAppArmorProfile, equalPtrToAppArmorProfile)
 		case "capabilities":
-			decodePtrToCapabilities(d, &p.Capabilities)
+			jsondecode.Shared(d, &p.Capabilities, decodePtrToCapabilities, compactPtrToCapabilities, equalPtrToCapabilities)
 		case "privileged":
-			decodePtrToBool(d, &p.Privileged)
+			jsondecode.Shared(d, &p.Privileged, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "procMount":
-			decodePtrToProcMountType(d, &p.ProcMount)
+			jsondecode.Shared(d, &p.ProcMount, decodePtrToProcMountType, compactPtrToProcMountType, equalPtrToProcMountType)
 		case "readOnlyRootFilesystem":
-			decodePtrToBool(d, &p.ReadOnlyRootFilesystem)
+			jsondecode.Shared(d, &p.ReadOnlyRootFilesystem, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "runAsGroup":
-			decodePtrToInt64(d, &p.RunAsGroup)
+			jsondecode.Shared(d, &p.RunAsGroup, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "runAsNonRoot":
-			decodePtrToBool(d, &p.RunAsNonRoot)
+			jsondecode.Shared(d, &p.RunAsNonRoot, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "runAsUser":
-			decodePtrToInt64(d, &p.RunAsUser)
+			jsondecode.Shared(d, &p.RunAsUser, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "seLinuxOptions":
-			decodePtrToSELinuxOptions(d, &p.SELinuxOptions)
+			jsondecode.Shared(d, &p.SELinuxOptions, decodePtrToSELinuxOptions, compactPtrToSELinuxOptions, equalPtrToSELinuxOptions)
 		case "seccompProfile":
-			decodePtrToSeccompProfile(d, &p.SeccompProfile)
+			jsondecode.Shared(d, &p.SeccompProfile, decodePtrToSeccompProfile, compactPtrToSeccompProfile, equalPtrToSeccompProfile)
 		case "windowsOptions":
-			decodePtrToWindowsSecurityContextOptions(d, &p.WindowsOptions)
+			jsondecode.Shared(d, &p.WindowsOptions, decodePtrToWindowsSecurityContextOptions, compactPtrToWindowsSecurityContextOptions, equalPtrToWindowsSecurityContextOptions)
 		default:
 			d.Skip()
 		}
@@ -5273,15 +5289,15 @@ func decodeServiceAccount(d *jsondecode.Decoder, p *corev1.ServiceAccount) {
 		case "apiVersion":
 			jsondecode.String(d, &p.TypeMeta.APIVersion)
 		case "automountServiceAccountToken":
-			decodePtrToBool(d, &p.AutomountServiceAccountToken)
+			jsondecode.Shared(d, &p.AutomountServiceAccountToken, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "imagePullSecrets":
-			decodeSliceOfLocalObjectReference(d, &p.ImagePullSecrets)
+			jsondecode.Shared(d, &p.ImagePullSecrets, decodeSliceOfLocalObjectReference, compactSliceOfLocalObjectReference, equalSliceOfLocalObjectReference)
 		case "kind":
 			jsondecode.String(d, &p.TypeMeta.Kind)
 		case "metadata":
 			jsondecode.ObjectMeta(d, &p.ObjectMeta)
 		case "secrets":
-			decodeSliceOfObjectReference(d, &p.Secrets)
+			jsondecode.Shared(d, &p.Secrets, decodeSliceOfObjectReference, compactSliceOfObjectReference, equalSliceOfObjectReference)
 		default:
 			d.Skip()
 		}
@@ -5319,11 +5335,11 @@ func decodeServiceAccountTokenProjection(d *jsondecode.Decoder, p *corev1.Servic
 		case "audience":
 			jsondecode.String(d, &p.Audience)
 		case "expirationSeconds":
-			decodePtrToInt64(d, &p.ExpirationSeconds)
+			jsondecode.Shared(d, &p.ExpirationSeconds, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "path":
 			jsondecode.String(d, &p.Path)
 		case "user":
-			decodePtrToInt64(d, &p.User)
+			jsondecode.Shared(d, &p.User, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -5359,7 +5375,7 @@ func decodeServicePort(d *jsondecode.Decoder, p *corev1.ServicePort) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "appProtocol":
-			decodePtrToString(d, &p.AppProtocol)
+			jsondecode.Shared(d, &p.AppProtocol, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "nodePort":
@@ -5384,13 +5400,13 @@ func decodeServiceSpec(d *jsondecode.Decoder, p *corev1.ServiceSpec) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "allocateLoadBalancerNodePorts":
-			decodePtrToBool(d, &p.AllocateLoadBalancerNodePorts)
+			jsondecode.Shared(d, &p.AllocateLoadBalancerNodePorts, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "clusterIP":
 			jsondecode.String(d, &p.ClusterIP)
 		case "clusterIPs":
-			decodeSliceOfString(d, &p.ClusterIPs)
+			jsondecode.Shared(d, &p.ClusterIPs, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "externalIPs":
-			decodeSliceOfString(d, &p.ExternalIPs)
+			jsondecode.Shared(d, &p.ExternalIPs, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "externalName":
 			jsondecode.String(d, &p.ExternalName)
 		case "externalTrafficPolicy":
@@ -5398,29 +5414,29 @@ func decodeServiceSpec(d *jsondecode.Decoder, p *corev1.ServiceSpec) {
 		case "healthCheckNodePort":
 			jsondecode.Int(d, &p.HealthCheckNodePort)
 		case "internalTrafficPolicy":
-			decodePtrToServiceInternalTrafficPolicy(d, &p.InternalTrafficPolicy)
+			jsondecode.Shared(d, &p.InternalTrafficPolicy, decodePtrToServiceInternalTrafficPolicy, compactPtrToServiceInternalTrafficPolicy, equalPtrToServiceInternalTrafficPolicy)
 		case "ipFamilies":
-			decodeSliceOfIPFamily(d, &p.IPFamilies)
+			jsondecode.Shared(d, &p.IPFamilies, decodeSliceOfIPFamily, compactSliceOfIPFamily, equalSliceOfIPFamily)
 		case "ipFamilyPolicy":
-			decodePtrToIPFamilyPolicy(d, &p.IPFamilyPolicy)
+			jsondecode.Shared(d, &p.IPFamilyPolicy, decodePtrToIPFamilyPolicy, compactPtrToIPFamilyPolicy, equalPtrToIPFamilyPolicy)
 		case "loadBalancerClass":
-			decodePtrToString(d, &p.LoadBalancerClass)
+			jsondecode.Shared(d, &p.LoadBalancerClass, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "loadBalancerIP":
 			jsondecode.String(d, &p.LoadBalancerIP)
 		case "loadBalancerSourceRanges":
-			decodeSliceOfString(d, &p.LoadBalancerSourceRanges)
+			jsondecode.Shared(d, &p.LoadBalancerSourceRanges, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "ports":
-			decodeSliceOfServicePort(d, &p.Ports)
+			jsondecode.Shared(d, &p.Ports, decodeSliceOfServicePort, compactSliceOfServicePort, equalSliceOfServicePort)
 		case "publishNotReadyAddresses":
 			jsondecode.Bool(d, &p.PublishNotReadyAddresses)
 		case "selector":
-			decodeMapOfStringToString(d, &p.Selector)
+			jsondecode.Shared(d, &p.Selector, decodeMapOfStringToString, compactMapOfStringToString, equalMapOfStringToString)
 		case "sessionAffinity":
 			jsondecode.String(d, &p.SessionAffinity)
 		case "sessionAffinityConfig":
-			decodePtrToSessionAffinityConfig(d, &p.SessionAffinityConfig)
+			jsondecode.Shared(d, &p.SessionAffinityConfig, decodePtrToSessionAffinityConfig, compactPtrToSessionAffinityConfig, equalPtrToSessionAffinityConfig)
 		case "trafficDistribution":
-			decodePtrToString(d, &p.TrafficDistribution)
+			jsondecode.Shared(d, &p.TrafficDistribution, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "type":
 			jsondecode.String(d, &p.Type)
 		default:
@@ -5437,7 +5453,7 @@ func decodeServiceStatus(d *jsondecode.Decoder, p *corev1.ServiceStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "conditions":
-			decodeSliceOfMetav1Condition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 		case "loadBalancer":
 			decodeLoadBalancerStatus(d, &p.LoadBalancer)
 		default:
@@ -5454,7 +5470,7 @@ func decodeSessionAffinityConfig(d *jsondecode.Decoder, p *corev1.SessionAffinit
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "clientIP":
-			decodePtrToClientIPConfig(d, &p.ClientIP)
+			jsondecode.Shared(d, &p.ClientIP, decodePtrToClientIPConfig, compactPtrToClientIPConfig, equalPtrToClientIPConfig)
 		default:
 			d.Skip()
 		}
@@ -5933,7 +5949,7 @@ func decodeStorageOSPersistentVolumeSource(d *jsondecode.Decoder, p *corev1.Stor
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToObjectReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToObjectReference, compactPtrToObjectReference, equalPtrToObjectReference)
 		case "volumeName":
 			jsondecode.String(d, &p.VolumeName)
 		case "volumeNamespace":
@@ -5956,7 +5972,7 @@ func decodeStorageOSVolumeSource(d *jsondecode.Decoder, p *corev1.StorageOSVolum
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "secretRef":
-			decodePtrToLocalObjectReference(d, &p.SecretRef)
+			jsondecode.Shared(d, &p.SecretRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case "volumeName":
 			jsondecode.String(d, &p.VolumeName)
 		case "volumeNamespace":
@@ -6013,7 +6029,7 @@ func decodeTaint(d *jsondecode.Decoder, p *corev1.Taint) {
 		case "key":
 			jsondecode.String(d, &p.Key)
 		case "timeAdded":
-			decodePtrToMetav1Time(d, &p.TimeAdded)
+			jsondecode.Shared(d, &p.TimeAdded, decodePtrToMetav1Time, compactPtrToMetav1Time, equalPtrToMetav1Time)
 		case "value":
 			jsondecode.String(d, &p.Value)
 		default:
@@ -6036,7 +6052,7 @@ func decodeToleration(d *jsondecode.Decoder, p *corev1.Toleration) {
 		case "operator":
 			jsondecode.String(d, &p.Operator)
 		case "tolerationSeconds":
-			decodePtrToInt64(d, &p.TolerationSeconds)
+			jsondecode.Shared(d, &p.TolerationSeconds, decodePtrToInt64, compactPtrToInt64, equalPtrToInt64)
 		case "value":
 			jsondecode.String(d, &p.Value)
 		default:
@@ -6053,17 +6069,17 @@ func decodeTopologySpreadConstraint(d *jsondecode.Decoder, p *corev1.TopologySpr
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "labelSelector":
-			decodePtrToMetav1LabelSelector(d, &p.LabelSelector)
+			jsondecode.Shared(d, &p.LabelSelector, decodePtrToMetav1LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case "matchLabelKeys":
-			decodeSliceOfString(d, &p.MatchLabelKeys)
+			jsondecode.Shared(d, &p.MatchLabelKeys, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "maxSkew":
 			jsondecode.Int(d, &p.MaxSkew)
 		case "minDomains":
-			decodePtrToInt32(d, &p.MinDomains)
+			jsondecode.Shared(d, &p.MinDomains, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "nodeAffinityPolicy":
-			decodePtrToNodeInclusionPolicy(d, &p.NodeAffinityPolicy)
+			jsondecode.Shared(d, &p.NodeAffinityPolicy, decodePtrToNodeInclusionPolicy, compactPtrToNodeInclusionPolicy, equalPtrToNodeInclusionPolicy)
 		case "nodeTaintsPolicy":
-			decodePtrToNodeInclusionPolicy(d, &p.NodeTaintsPolicy)
+			jsondecode.Shared(d, &p.NodeTaintsPolicy, decodePtrToNodeInclusionPolicy, compactPtrToNodeInclusionPolicy, equalPtrToNodeInclusionPolicy)
 		case "topologyKey":
 			jsondecode.String(d, &p.TopologyKey)
 		case "whenUnsatisfiable":
@@ -6082,7 +6098,7 @@ func decodeTypedLocalObjectReference(d *jsondecode.Decoder, p *corev1.TypedLocal
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "apiGroup":
-			decodePtrToString(d, &p.APIGroup)
+			jsondecode.Shared(d, &p.APIGroup, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "kind":
 			jsondecode.String(d, &p.Kind)
 		case "name":
@@ -6101,13 +6117,13 @@ func decodeTypedObjectReference(d *jsondecode.Decoder, p *corev1.TypedObjectRefe
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "apiGroup":
-			decodePtrToString(d, &p.APIGroup)
+			jsondecode.Shared(d, &p.APIGroup, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "kind":
 			jsondecode.String(d, &p.Kind)
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "namespace":
-			decodePtrToString(d, &p.Namespace)
+			jsondecode.Shared(d, &p.Namespace, decodePtrToString, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -6122,67 +6138,67 @@ func decodeVolume(d *jsondecode.Decoder, p *corev1.Volume) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "awsElasticBlockStore":
-			decodePtrToAWSElasticBlockStoreVolumeSource(d, &p.VolumeSource.AWSElasticBlockStore)
+			jsondecode.Shared(d, &p.VolumeSource.AWSElasticBlockStore, decodePtrToAWSElasticBlockStoreVolumeSource, compactPtrToAWSElasticBlockStoreVolumeSource, equalPtrToAWSElasticBlockStoreVolumeSource)
 		case "azureDisk":
-			decodePtrToAzureDiskVolumeSource(d, &p.VolumeSource.AzureDisk)
+			jsondecode.Shared(d, &p.VolumeSource.AzureDisk, decodePtrToAzureDiskVolumeSource, compactPtrToAzureDiskVolumeSource, equalPtrToAzureDiskVolumeSource)
 		case "azureFile":
-			decodePtrToAzureFileVolumeSource(d, &p.VolumeSource.AzureFile)
+			jsondecode.Shared(d, &p.VolumeSource.AzureFile, decodePtrToAzureFileVolumeSource, compactPtrToAzureFileVolumeSource, equalPtrToAzureFileVolumeSource)
 		case "cephfs":
-			decodePtrToCephFSVolumeSource(d, &p.VolumeSource.CephFS)
+			jsondecode.Shared(d, &p.VolumeSource.CephFS, decodePtrToCephFSVolumeSource, compactPtrToCephFSVolumeSource, equalPtrToCephFSVolumeSource)
 		case "cinder":
-			decodePtrToCinderVolumeSource(d, &p.VolumeSource.Cinder)
+			jsondecode.Shared(d, &p.VolumeSource.Cinder, decodePtrToCinderVolumeSource, compactPtrToCinderVolumeSource, equalPtrToCinderVolumeSource)
 		case "configMap":
-			decodePtrToConfigMapVolumeSource(d, &p.VolumeSource.ConfigMap)
+			jsondecode.Shared(d, &p.VolumeSource.ConfigMap, decodePtrToConfigMapVolumeSource, compactPtrToConfigMapVolumeSource, equalPtrToConfigMapVolumeSource)
 		case "csi":
-			decodePtrToCSIVolumeSource(d, &p.VolumeSource.CSI)
+			jsondecode.Shared(d, &p.VolumeSource.CSI, decodePtrToCSIVolumeSource, compactPtrToCSIVolumeSource, equalPtrToCSIVolumeSource)
 		case "downwardAPI":
-			decodePtrToDownwardAPIVolumeSource(d, &p.VolumeSource.DownwardAPI)
+			jsondecode.Shared(d, &p.VolumeSource.DownwardAPI, decodePtrToDownwardAPIVolumeSource, compactPtrToDownwardAPIVolumeSource, equalPtrToDownwardAPIVolumeSource)
 		case "emptyDir":
-			decodePtrToEmptyDirVolumeSource(d, &p.VolumeSource.EmptyDir)
+			jsondecode.Shared(d, &p.VolumeSource.EmptyDir, decodePtrToEmptyDirVolumeSource, compactPtrToEmptyDirVolumeSource, equalPtrToEmptyDirVolumeSource)
 		case "ephemeral":
-			decodePtrToEphemeralVolumeSource(d, &p.VolumeSource.Ephemeral)
+			jsondecode.Shared(d, &p.VolumeSource.Ephemeral, decodePtrToEphemeralVolumeSource, compactPtrToEphemeralVolumeSource, equalPtrToEphemeralVolumeSource)
 		case "fc":
-			decodePtrToFCVolumeSource(d, &p.VolumeSource.FC)
+			jsondecode.Shared(d, &p.VolumeSource.FC, decodePtrToFCVolumeSource, compactPtrToFCVolumeSource, equalPtrToFCVolumeSource)
 		case "flexVolume":
-			decodePtrToFlexVolumeSource(d, &p.VolumeSource.FlexVolume)
+			jsondecode.Shared(d, &p.VolumeSource.FlexVolume, decodePtrToFlexVolumeSource, compactPtrToFlexVolumeSource, equalPtrToFlexVolumeSource)
 		case "flocker":
-			decodePtrToFlockerVolumeSource(d, &p.VolumeSource.Flocker)
+			jsondecode.Shared(d, &p.VolumeSource.Flocker, decodePtrToFlockerVolumeSource, compactPtrToFlockerVolumeSource, equalPtrToFlockerVolumeSource)
 		case "gcePersistentDisk":
-			decodePtrToGCEPersistentDiskVolumeSource(d, &p.VolumeSource.GCEPersistentDisk)
+			jsondecode.Shared(d, &p.VolumeSource.GCEPersistentDisk, decodePtrToGCEPersistentDiskVolumeSource, compactPtrToGCEPersistentDiskVolumeSource, equalPtrToGCEPersistentDiskVolumeSource)
 		case "gitRepo":
-			decodePtrToGitRepoVolumeSource(d, &p.VolumeSource.GitRepo)
+			jsondecode.Shared(d, &p.VolumeSource.GitRepo, decodePtrToGitRepoVolumeSource, compactPtrToGitRepoVolumeSource, equalPtrToGitRepoVolumeSource)
 		case "glusterfs":
-			decodePtrToGlusterfsVolumeSource(d, &p.VolumeSource.Glusterfs)
+			jsondecode.Shared(d, &p.VolumeSource.Glusterfs, decodePtrToGlusterfsVolumeSource, compactPtrToGlusterfsVolumeSource, equalPtrToGlusterfsVolumeSource)
 		case "hostPath":
-			decodePtrToHostPathVolumeSource(d, &p.VolumeSource.HostPath)
+			jsondecode.Shared(d, &p.VolumeSource.HostPath, decodePtrToHostPathVolumeSource, compactPtrToHostPathVolumeSource, equalPtrToHostPathVolumeSource)
 		case "image":
-			decodePtrToImageVolumeSource(d, &p.VolumeSource.Image)
+			jsondecode.Shared(d, &p.VolumeSource.Image, decodePtrToImageVolumeSource, compactPtrToImageVolumeSource, equalPtrToImageVolumeSource)
 		case "iscsi":
-			decodePtrToISCSIVolumeSource(d, &p.VolumeSource.ISCSI)
+			jsondecode.Shared(d, &p.VolumeSource.ISCSI, decodePtrToISCSIVolumeSource, compactPtrToISCSIVolumeSource, equalPtrToISCSIVolumeSource)
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "nfs":
-			decodePtrToNFSVolumeSource(d, &p.VolumeSource.NFS)
+			jsondecode.Shared(d, &p.VolumeSource.NFS, decodePtrToNFSVolumeSource, compactPtrToNFSVolumeSource, equalPtrToNFSVolumeSource)
 		case "persistentVolumeClaim":
-			decodePtrToPersistentVolumeClaimVolumeSource(d, &p.VolumeSource.PersistentVolumeClaim)
+			jsondecode.Shared(d, &p.VolumeSource.PersistentVolumeClaim, decodePtrToPersistentVolumeClaimVolumeSource, compactPtrToPersistentVolumeClaimVolumeSource, equalPtrToPersistentVolumeClaimVolumeSource)
 		case "photonPersistentDisk":
-			decodePtrToPhotonPersistentDiskVolumeSource(d, &p.VolumeSource.PhotonPersistentDisk)
+			jsondecode.Shared(d, &p.VolumeSource.PhotonPersistentDisk, decodePtrToPhotonPersistentDiskVolumeSource, compactPtrToPhotonPersistentDiskVolumeSource, equalPtrToPhotonPersistentDiskVolumeSource)
 		case "portworxVolume":
-			decodePtrToPortworxVolumeSource(d, &p.VolumeSource.PortworxVolume)
+			jsondecode.Shared(d, &p.VolumeSource.PortworxVolume, decodePtrToPortworxVolumeSource, compactPtrToPortworxVolumeSource, equalPtrToPortworxVolumeSource)
 		case "projected":
-			decodePtrToProjectedVolumeSource(d, &p.VolumeSource.Projected)
+			jsondecode.Shared(d, &p.VolumeSource.Projected, decodePtrToProjectedVolumeSource, compactPtrToProjectedVolumeSource, equalPtrToProjectedVolumeSource)
 		case "quobyte":
-			decodePtrToQuobyteVolumeSource(d, &p.VolumeSource.Quobyte)
+			jsondecode.Shared(d, &p.VolumeSource.Quobyte, decodePtrToQuobyteVolumeSource, compactPtrToQuobyteVolumeSource, equalPtrToQuobyteVolumeSource)
 		case "rbd":
-			decodePtrToRBDVolumeSource(d, &p.VolumeSource.RBD)
+			jsondecode.Shared(d, &p.VolumeSource.RBD, decodePtrToRBDVolumeSource, compactPtrToRBDVolumeSource, equalPtrToRBDVolumeSource)
 		case "scaleIO":
-			decodePtrToScaleIOVolumeSource(d, &p.VolumeSource.ScaleIO)
+			jsondecode.Shared(d, &p.VolumeSource.ScaleIO, decodePtrToScaleIOVolumeSource, compactPtrToScaleIOVolumeSource, equalPtrToScaleIOVolumeSource)
 		case "secret":
-			decodePtrToSecretVolumeSource(d, &p.VolumeSource.Secret)
+			jsondecode.Shared(d, &p.VolumeSource.Secret, decodePtrToSecretVolumeSource, compactPtrToSecretVolumeSource, equalPtrToSecretVolumeSource)
 		case "storageos":
-			decodePtrToStorageOSVolumeSource(d, &p.VolumeSource.StorageOS)
+			jsondecode.Shared(d, &p.VolumeSource.StorageOS, decodePtrToStorageOSVolumeSource, compactPtrToStorageOSVolumeSource, equalPtrToStorageOSVolumeSource)
 		case "vsphereVolume":
-			decodePtrToVsphereVirtualDiskVolumeSource(d, &p.VolumeSource.VsphereVolume)
+			jsondecode.Shared(d, &p.VolumeSource.VsphereVolume, decodePtrToVsphereVirtualDiskVolumeSource, compactPtrToVsphereVirtualDiskVolumeSource, equalPtrToVsphereVirtualDiskVolumeSource)
 		default:
 			d.Skip()
 		}
@@ -6233,7 +6249,7 @@ func decodeVolumeHealthStatus(d *jsondecode.Decoder, p *corev1.VolumeHealthStatu
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "healthConditions":
-			decodeSliceOfVolumeHealthCondition(d, &p.HealthConditions)
+			jsondecode.Shared(d, &p.HealthConditions, decodeSliceOfVolumeHealthCondition, compactSliceOfVolumeHealthCondition, equalSliceOfVolumeHealthCondition)
 		case "lastTransitionTime":
 			jsondecode.Time(d, &p.LastTransitionTime)
 		default:
@@ -6250,17 +6266,17 @@ func decodeVolumeMount(d *jsondecode.Decoder, p *corev1.VolumeMount) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "bindMountOptions":
-			decodeSliceOfString(d, &p.BindMountOptions)
+			jsondecode.Shared(d, &p.BindMountOptions, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		case "mountPath":
 			jsondecode.String(d, &p.MountPath)
 		case "mountPropagation":
-			decodePtrToMountPropagationMode(d, &p.MountPropagation)
+			jsondecode.Shared(d, &p.MountPropagation, decodePtrToMountPropagationMode, compactPtrToMountPropagationMode, equalPtrToMountPropagationMode)
 		case "name":
 			jsondecode.String(d, &p.Name)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "recursiveReadOnly":
-			decodePtrToRecursiveReadOnlyMode(d, &p.RecursiveReadOnly)
+			jsondecode.Shared(d, &p.RecursiveReadOnly, decodePtrToRecursiveReadOnlyMode, compactPtrToRecursiveReadOnlyMode, equalPtrToRecursiveReadOnlyMode)
 		case "subPath":
 			jsondecode.String(d, &p.SubPath)
 		case "subPathExpr":
@@ -6285,9 +6301,9 @@ func decodeVolumeMountStatus(d *jsondecode.Decoder, p *corev1.VolumeMountStatus)
 		case "readOnly":
 			jsondecode.Bool(d, &p.ReadOnly)
 		case "recursiveReadOnly":
-			decodePtrToRecursiveReadOnlyMode(d, &p.RecursiveReadOnly)
+			jsondecode.Shared(d, &p.RecursiveReadOnly, decodePtrToRecursiveReadOnlyMode, compactPtrToRecursiveReadOnlyMode, equalPtrToRecursiveReadOnlyMode)
 		case "volumeStatus":
-			decodePtrToVolumeStatus(d, &p.VolumeStatus)
+			jsondecode.Shared(d, &p.VolumeStatus, decodePtrToVolumeStatus, compactPtrToVolumeStatus, equalPtrToVolumeStatus)
 		default:
 			d.Skip()
 		}
@@ -6302,7 +6318,7 @@ func decodeVolumeNodeAffinity(d *jsondecode.Decoder, p *corev1.VolumeNodeAffinit
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "required":
-			decodePtrToNodeSelector(d, &p.Required)
+			jsondecode.Shared(d, &p.Required, decodePtrToNodeSelector, compactPtrToNodeSelector, equalPtrToNodeSelector)
 		default:
 			d.Skip()
 		}
@@ -6317,17 +6333,17 @@ func decodeVolumeProjection(d *jsondecode.Decoder, p *corev1.VolumeProjection) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "clusterTrustBundle":
-			decodePtrToClusterTrustBundleProjection(d, &p.ClusterTrustBundle)
+			jsondecode.Shared(d, &p.ClusterTrustBundle, decodePtrToClusterTrustBundleProjection, compactPtrToClusterTrustBundleProjection, equalPtrToClusterTrustBundleProjection)
 		case "configMap":
-			decodePtrToConfigMapProjection(d, &p.ConfigMap)
+			jsondecode.Shared(d, &p.ConfigMap, decodePtrToConfigMapProjection, compactPtrToConfigMapProjection, equalPtrToConfigMapProjection)
 		case "downwardAPI":
-			decodePtrToDownwardAPIProjection(d, &p.DownwardAPI)
+			jsondecode.Shared(d, &p.DownwardAPI, decodePtrToDownwardAPIProjection, compactPtrToDownwardAPIProjection, equalPtrToDownwardAPIProjection)
 		case "podCertificate":
-			decodePtrToPodCertificateProjection(d, &p.PodCertificate)
+			jsondecode.Shared(d, &p.PodCertificate, decodePtrToPodCertificateProjection, compactPtrToPodCertificateProjection, equalPtrToPodCertificateProjection)
 		case "secret":
-			decodePtrToSecretProjection(d, &p.Secret)
+			jsondecode.Shared(d, &p.Secret, decodePtrToSecretProjection, compactPtrToSecretProjection, equalPtrToSecretProjection)
 		case "serviceAccountToken":
-			decodePtrToServiceAccountTokenProjection(d, &p.ServiceAccountToken)
+			jsondecode.Shared(d, &p.ServiceAccountToken, decodePtrToServiceAccountTokenProjection, compactPtrToServiceAccountTokenProjection, equalPtrToServiceAccountTokenProjection)
 		default:
 			d.Skip()
 		}
@@ -6342,9 +6358,9 @@ func decodeVolumeResourceRequirements(d *jsondecode.Decoder, p *corev1.VolumeRes
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "limits":
-			decodeResourceList(d, &p.Limits)
+			jsondecode.Shared(d, &p.Limits, decodeResourceList, compactResourceList, equalResourceList)
 		case "requests":
-			decodeResourceList(d, &p.Requests)
+			jsondecode.Shared(d, &p.Requests, decodeResourceList, compactResourceList, equalResourceList)
 		default:
 			d.Skip()
 		}
@@ -6359,7 +6375,7 @@ func decodeVolumeStatus(d *jsondecode.Decoder, p *corev1.VolumeStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "image":
-			decodePtrToImageVolumeStatus(d, &p.Image)
+			jsondecode.Shared(d, &p.Image, decodePtrToImageVolumeStatus, compactPtrToImageVolumeStatus, equalPtrToImageVolumeStatus)
 		default:
 			d.Skip()
 		}
@@ -6412,13 +6428,13 @@ func decodeWindowsSecurityContextOptions(d *jsondecode.Decoder, p *corev1.Window
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "gmsaCredentialSpec":
-			decodePtrToString(d, &p.GMSACredentialSpec)
+			jsondecode.Shared(d, &p.GMSACredentialSpec, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "gmsaCredentialSpecName":
-			decodePtrToString(d, &p.GMSACredentialSpecName)
+			jsondecode.Shared(d, &p.GMSACredentialSpecName, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "hostProcess":
-			decodePtrToBool(d, &p.HostProcess)
+			jsondecode.Shared(d, &p.HostProcess, decodePtrToBool, compactPtrToBool, equalPtrToBool)
 		case "runAsUserName":
-			decodePtrToString(d, &p.RunAsUserName)
+			jsondecode.Shared(d, &p.RunAsUserName, decodePtrToString, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}

@@ -71,6 +71,7 @@ func init() {
 	jsondecode.Register(decodeUDPRouteList)
 	jsondecode.Register(decodeUDPRouteSpec)
 	jsondecode.Register(decodeUDPRouteStatus)
+	jsondecode.RegisterCompact(decodeReferenceGrant)
 }
 
 // decodeAllowedListeners decodes a AllowedListeners.
@@ -81,7 +82,7 @@ func decodeAllowedListeners(d *jsondecode.Decoder, p *gatewayv1.AllowedListeners
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "namespaces":
-			decodePtrToListenerNamespaces(d, &p.Namespaces)
+			jsondecode.Shared(d, &p.Namespaces, decodePtrToListenerNamespaces, compactPtrToListenerNamespaces, equalPtrToListenerNamespaces)
 		default:
 			d.Skip()
 		}
@@ -96,9 +97,9 @@ func decodeAllowedRoutes(d *jsondecode.Decoder, p *gatewayv1.AllowedRoutes) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "kinds":
-			decodeSliceOfRouteGroupKind(d, &p.Kinds)
+			jsondecode.Shared(d, &p.Kinds, decodeSliceOfRouteGroupKind, compactSliceOfRouteGroupKind, equalSliceOfRouteGroupKind)
 		case "namespaces":
-			decodePtrToRouteNamespaces(d, &p.Namespaces)
+			jsondecode.Shared(d, &p.Namespaces, decodePtrToRouteNamespaces, compactPtrToRouteNamespaces, equalPtrToRouteNamespaces)
 		default:
 			d.Skip()
 		}
@@ -164,7 +165,7 @@ func decodeFrontendTLSConfig(d *jsondecode.Decoder, p *gatewayv1.FrontendTLSConf
 		case "default":
 			decodeTLSConfig(d, &p.Default)
 		case "perPort":
-			decodeSliceOfTLSPortConfig(d, &p.PerPort)
+			jsondecode.Shared(d, &p.PerPort, decodeSliceOfTLSPortConfig, compactSliceOfTLSPortConfig, equalSliceOfTLSPortConfig)
 		default:
 			d.Skip()
 		}
@@ -312,9 +313,9 @@ func decodeGatewayClassSpec(d *jsondecode.Decoder, p *gatewayv1.GatewayClassSpec
 		case "controllerName":
 			jsondecode.Reflective(d, &p.ControllerName)
 		case "description":
-			decodePtrToString(d, &p.Description)
+			jsondecode.Shared(d, &p.Description, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "parametersRef":
-			decodePtrToParametersReference(d, &p.ParametersRef)
+			jsondecode.Shared(d, &p.ParametersRef, decodePtrToParametersReference, compactPtrToParametersReference, equalPtrToParametersReference)
 		default:
 			d.Skip()
 		}
@@ -329,9 +330,9 @@ func decodeGatewayClassStatus(d *jsondecode.Decoder, p *gatewayv1.GatewayClassSt
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "conditions":
-			decodeSliceOfMetav1Condition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 		case "supportedFeatures":
-			decodeSliceOfSupportedFeature(d, &p.SupportedFeatures)
+			jsondecode.Shared(d, &p.SupportedFeatures, decodeSliceOfSupportedFeature, compactSliceOfSupportedFeature, equalSliceOfSupportedFeature)
 		default:
 			d.Skip()
 		}
@@ -372,19 +373,19 @@ func decodeGatewaySpec(d *jsondecode.Decoder, p *gatewayv1.GatewaySpec) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "addresses":
-			decodeSliceOfGatewaySpecAddress(d, &p.Addresses)
+			jsondecode.Shared(d, &p.Addresses, decodeSliceOfGatewaySpecAddress, compactSliceOfGatewaySpecAddress, equalSliceOfGatewaySpecAddress)
 		case "allowedListeners":
-			decodePtrToAllowedListeners(d, &p.AllowedListeners)
+			jsondecode.Shared(d, &p.AllowedListeners, decodePtrToAllowedListeners, compactPtrToAllowedListeners, equalPtrToAllowedListeners)
 		case "defaultScope":
 			jsondecode.Reflective(d, &p.DefaultScope)
 		case "gatewayClassName":
 			jsondecode.Reflective(d, &p.GatewayClassName)
 		case "infrastructure":
-			decodePtrToGatewayInfrastructure(d, &p.Infrastructure)
+			jsondecode.Shared(d, &p.Infrastructure, decodePtrToGatewayInfrastructure, compactPtrToGatewayInfrastructure, equalPtrToGatewayInfrastructure)
 		case "listeners":
-			decodeSliceOfListener(d, &p.Listeners)
+			jsondecode.Shared(d, &p.Listeners, decodeSliceOfListener, compactSliceOfListener, equalSliceOfListener)
 		case "tls":
-			decodePtrToGatewayTLSConfig(d, &p.TLS)
+			jsondecode.Shared(d, &p.TLS, decodePtrToGatewayTLSConfig, compactPtrToGatewayTLSConfig, equalPtrToGatewayTLSConfig)
 		default:
 			d.Skip()
 		}
@@ -404,13 +405,13 @@ func decodeGatewayStatus(d *jsondecode.Decoder, p *gatewayv1.GatewayStatus) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "addresses":
-			decodeSliceOfGatewayStatusAddress(d, &p.Addresses)
+			jsondecode.Shared(d, &p.Addresses, decodeSliceOfGatewayStatusAddress, compactSliceOfGatewayStatusAddress, equalSliceOfGatewayStatusAddress)
 		case "attachedListenerSets":
-			decodePtrToInt32(d, &p.AttachedListenerSets)
+			jsondecode.Shared(d, &p.AttachedListenerSets, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		case "conditions":
-			decodeSliceOfMetav1Condition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 		case "listeners":
-			decodeSliceOfListenerStatus(d, &p.Listeners)
+			jsondecode.Shared(d, &p.Listeners, decodeSliceOfListenerStatus, compactSliceOfListenerStatus, equalSliceOfListenerStatus)
 		default:
 			d.Skip()
 		}
@@ -430,9 +431,9 @@ func decodeGatewayTLSConfig(d *jsondecode.Decoder, p *gatewayv1.GatewayTLSConfig
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "backend":
-			decodePtrToGatewayBackendTLS(d, &p.Backend)
+			jsondecode.Shared(d, &p.Backend, decodePtrToGatewayBackendTLS, compactPtrToGatewayBackendTLS, equalPtrToGatewayBackendTLS)
 		case "frontend":
-			decodePtrToFrontendTLSConfig(d, &p.Frontend)
+			jsondecode.Shared(d, &p.Frontend, decodePtrToFrontendTLSConfig, compactPtrToFrontendTLSConfig, equalPtrToFrontendTLSConfig)
 		default:
 			d.Skip()
 		}
@@ -513,11 +514,11 @@ func decodeListenerEntryStatus(d *jsondecode.Decoder, p *gatewayv1.ListenerEntry
 		case "attachedRoutes":
 			jsondecode.Int(d, &p.AttachedRoutes)
 		case "conditions":
-			decodeSliceOfMetav1Condition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 		case "name":
 			jsondecode.Reflective(d, &p.Name)
 		case "supportedKinds":
-			decodeSliceOfRouteGroupKind(d, &p.SupportedKinds)
+			jsondecode.Shared(d, &p.SupportedKinds, decodeSliceOfRouteGroupKind, compactSliceOfRouteGroupKind, equalSliceOfRouteGroupKind)
 		default:
 			d.Skip()
 		}
@@ -532,9 +533,9 @@ func decodeListenerNamespaces(d *jsondecode.Decoder, p *gatewayv1.ListenerNamesp
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "from":
-			decodePtrToFromNamespaces(d, &p.From)
+			jsondecode.Shared(d, &p.From, decodePtrToFromNamespaces, compactPtrToFromNamespaces, equalPtrToFromNamespaces)
 		case "selector":
-			decodePtrToMetav1LabelSelector(d, &p.Selector)
+			jsondecode.Shared(d, &p.Selector, decodePtrToMetav1LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		default:
 			d.Skip()
 		}
@@ -593,7 +594,7 @@ func decodeListenerSetSpec(d *jsondecode.Decoder, p *gatewayv1.ListenerSetSpec) 
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "listeners":
-			decodeSliceOfListenerEntry(d, &p.Listeners)
+			jsondecode.Shared(d, &p.Listeners, decodeSliceOfListenerEntry, compactSliceOfListenerEntry, equalSliceOfListenerEntry)
 		case "parentRef":
 			jsondecode.Reflective(d, &p.ParentRef)
 		default:
@@ -610,9 +611,9 @@ func decodeListenerSetStatus(d *jsondecode.Decoder, p *gatewayv1.ListenerSetStat
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "conditions":
-			decodeSliceOfMetav1Condition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 		case "listeners":
-			decodeSliceOfListenerEntryStatus(d, &p.Listeners)
+			jsondecode.Shared(d, &p.Listeners, decodeSliceOfListenerEntryStatus, compactSliceOfListenerEntryStatus, equalSliceOfListenerEntryStatus)
 		default:
 			d.Skip()
 		}
@@ -629,11 +630,11 @@ func decodeListenerStatus(d *jsondecode.Decoder, p *gatewayv1.ListenerStatus) {
 		case "attachedRoutes":
 			jsondecode.Int(d, &p.AttachedRoutes)
 		case "conditions":
-			decodeSliceOfMetav1Condition(d, &p.Conditions)
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 		case "name":
 			jsondecode.Reflective(d, &p.Name)
 		case "supportedKinds":
-			decodeSliceOfRouteGroupKind(d, &p.SupportedKinds)
+			jsondecode.Shared(d, &p.SupportedKinds, decodeSliceOfRouteGroupKind, compactSliceOfRouteGroupKind, equalSliceOfRouteGroupKind)
 		default:
 			d.Skip()
 		}
@@ -784,9 +785,9 @@ func decodeReferenceGrantSpec(d *jsondecode.Decoder, p *gatewayv1.ReferenceGrant
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "from":
-			decodeSliceOfReferenceGrantFrom(d, &p.From)
+			jsondecode.Shared(d, &p.From, decodeSliceOfReferenceGrantFrom, compactSliceOfReferenceGrantFrom, equalSliceOfReferenceGrantFrom)
 		case "to":
-			decodeSliceOfReferenceGrantTo(d, &p.To)
+			jsondecode.Shared(d, &p.To, decodeSliceOfReferenceGrantTo, compactSliceOfReferenceGrantTo, equalSliceOfReferenceGrantTo)
 		default:
 			d.Skip()
 		}
@@ -811,9 +812,9 @@ func decodeRouteNamespaces(d *jsondecode.Decoder, p *gatewayv1.RouteNamespaces) 
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "from":
-			decodePtrToFromNamespaces(d, &p.From)
+			jsondecode.Shared(d, &p.From, decodePtrToFromNamespaces, compactPtrToFromNamespaces, equalPtrToFromNamespaces)
 		case "selector":
-			decodePtrToMetav1LabelSelector(d, &p.Selector)
+			jsondecode.Shared(d, &p.Selector, decodePtrToMetav1LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		default:
 			d.Skip()
 		}
@@ -992,7 +993,7 @@ func decodeTLSConfig(d *jsondecode.Decoder, p *gatewayv1.TLSConfig) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "validation":
-			decodePtrToFrontendTLSValidation(d, &p.Validation)
+			jsondecode.Shared(d, &p.Validation, decodePtrToFrontendTLSValidation, compactPtrToFrontendTLSValidation, equalPtrToFrontendTLSValidation)
 		default:
 			d.Skip()
 		}

@@ -34,6 +34,8 @@ func init() {
 	jsondecode.Register(decodeWidgetList)
 	jsondecode.Register(decodeWidgetSpec)
 	jsondecode.Register(decodeWidgetStatus)
+	jsondecode.RegisterCompact(decodeGadget)
+	jsondecode.RegisterCompact(decodeWidget)
 }
 
 // decodeGadget decodes a Gadget.
@@ -166,7 +168,7 @@ func decodeWidgetSpec(d *jsondecode.Decoder, p *stablev1.WidgetSpec) {
 		case "size":
 			jsondecode.Int(d, &p.Size)
 		case "tags":
-			decodeSliceOfString(d, &p.Tags)
+			jsondecode.Shared(d, &p.Tags, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}

@@ -15,6 +15,7 @@ func init() {
 	jsondecode.Register(decodeFooList)
 	jsondecode.Register(decodeFooSpec)
 	jsondecode.Register(decodeFooStatus)
+	jsondecode.RegisterCompact(decodeFoo)
 }
 
 // decodeFoo decodes a Foo.
@@ -71,7 +72,7 @@ func decodeFooSpec(d *jsondecode.Decoder, p *samplecontrollerv1alpha1.FooSpec) {
 		case "deploymentName":
 			jsondecode.String(d, &p.DeploymentName)
 		case "replicas":
-			decodePtrToInt32(d, &p.Replicas)
+			jsondecode.Shared(d, &p.Replicas, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
 		default:
 			d.Skip()
 		}
