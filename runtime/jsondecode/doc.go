@@ -20,6 +20,20 @@
 //	                  v
 //	   on any error: *p zeroed, decoded again by sigs.k8s.io/json, whose error is returned
 //
+// # Decoding into the compact object
+//
+// DecodeEventCompact (runtime/jsonwatch, for an informer that compacts
+// and registered kinds, RegisterCompact) decodes a watch event's object
+// into what the informer's compaction walk would make of it (share.go):
+//
+//	slice, map or pointer member --> Shared
+//	   previous version has it (hint, Previous) --> decoded in place --> equal: the old part
+//	                                                                 \-> else: compact.ShareDecoded
+//	   no previous version --> raw bytes --> Table memo hit: the canonical copy, nothing decoded
+//	                                     \-> miss: decoded (nested parts Shared too) --> compact.ShareDecoded
+//	                                                      --> canonical? memoized by its bytes
+//	strings --> the previous version's when equal, else interned (Table.InternBytes)
+//
 // # Semantics
 //
 // encoding/json v1's, which sigs.k8s.io/json forks, case-sensitively:
