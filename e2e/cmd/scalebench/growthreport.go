@@ -48,8 +48,6 @@ var growthMetrics = []growthMetric{
 		func(m measurement, n int) float64 { return metricSync.value(m) * 1e6 / float64(n) }, true},
 	{"Informer CPU per watch event", "µs",
 		func(m measurement, _ int) float64 { return metricCPUPerEvent.value(m) }, false},
-	{"Peak live heap during the relist per Pod", "B/pod",
-		func(m measurement, n int) float64 { return metrics[9].value(m) * (1 << 20) / float64(n) }, false},
 }
 
 // perPod returns metric gm of variant at every size, one series each.
