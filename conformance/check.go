@@ -73,7 +73,7 @@ func (c Counts) String() string {
 //     delete and an add) and end in the same state.
 func Check(r *Result) (Counts, []error) {
 	var errs []error
-	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	fail := failFunc(func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) })
 
 	cgSum, ourSum := r.ClientGo.Trace.Summarize(), r.Ours.Trace.Summarize()
 	counts := Counts{
@@ -105,8 +105,20 @@ func Check(r *Result) (Counts, []error) {
 	}
 
 	checkInitialFlags(cgNotes, ourNotes, fail)
+	checkOurDifferences(r, ourSum, ourNotes, lagging, &counts, fail)
+	counts.Noise = checkClientGoReference(r, cgSum, cgNotes, fail)
+	checkSameElsewhere(cgNotes, ourNotes, fail)
+	return counts, errs
+}
 
-	// runtime/cache: the deliberate differences.
+// failFunc records a failed check.
+type failFunc func(format string, args ...any)
+
+// checkOurDifferences checks runtime/cache's deliberate differences: no
+// update with an unchanged resourceVersion or a changed UID, and exactly
+// one tombstone per object that vanished or changed UID across a relist
+// (then the add of the new object), counting tombstones and UID changes.
+func checkOurDifferences(r *Result, ourSum TraceSummary, ourNotes map[string][]Note, lagging bool, counts *Counts, fail failFunc) {
 	wantTombs := map[string][]State{}
 	wantRecreate := map[string][][2]State{}
 	for _, rl := range ourSum.Relists {
@@ -131,38 +143,50 @@ func Check(r *Result) (Counts, []error) {
 		}
 	}
 	for _, k := range unionKeys(ourNotes, wantTombs) {
-		var got []State
-		notes, recreates := ourNotes[k], wantRecreate[k]
-		for i, n := range notes {
-			if !n.Tombstone {
-				continue
-			}
-			got = append(got, n.Old)
-			counts.Tombstones++
-			if !lagging && len(recreates) > 0 && n.Old == recreates[0][0] {
-				// The tombstone of a UID change: the new object follows.
-				if i+1 >= len(notes) || notes[i+1].Kind != NoteAdd || notes[i+1].New.UID != recreates[0][1].UID {
-					fail("runtime/cache: %s: tombstone of %s not followed by the add of %s: %v", k, n.Old, recreates[0][1], notes[i+1:])
-				}
-				recreates = recreates[1:]
-			}
+		counts.Tombstones += checkOurTombstones(k, ourNotes[k], wantTombs[k], wantRecreate[k], lagging, fail)
+	}
+}
+
+// checkOurTombstones checks runtime/cache's tombstones of key k (notes)
+// against the states that vanished or changed UID across its relists
+// (want; recreates: the UID changes, each to be followed by the add of
+// the new object), and returns how many it got.
+func checkOurTombstones(k string, notes []Note, want []State, recreates [][2]State, lagging bool, fail failFunc) int {
+	var got []State
+	for i, n := range notes {
+		if !n.Tombstone {
+			continue
 		}
-		switch {
-		case lagging:
-			// A coalescing listener drops the tombstone of an object
-			// whose add the handler had not received yet.
-			if !isSubsequence(got, wantTombs[k]) {
-				fail("runtime/cache: %s: tombstones %v, not a subsequence of %v (the objects that vanished or changed UID across a relist, with their last received state)", k, got, wantTombs[k])
+		got = append(got, n.Old)
+		if !lagging && len(recreates) > 0 && n.Old == recreates[0][0] {
+			// The tombstone of a UID change: the new object follows.
+			if i+1 >= len(notes) || notes[i+1].Kind != NoteAdd || notes[i+1].New.UID != recreates[0][1].UID {
+				fail("runtime/cache: %s: tombstone of %s not followed by the add of %s: %v", k, n.Old, recreates[0][1], notes[i+1:])
 			}
-		case !statesSliceEqual(got, wantTombs[k]):
-			fail("runtime/cache: %s: tombstones %v, want %v (one per object that vanished or changed UID across a relist, with its last received state)", k, got, wantTombs[k])
-		}
-		if !lagging && len(recreates) > 0 {
-			fail("runtime/cache: %s: UID changes %v across relists not delivered as tombstone then add: %v", k, recreates, notes)
+			recreates = recreates[1:]
 		}
 	}
+	switch {
+	case lagging:
+		// A coalescing listener drops the tombstone of an object
+		// whose add the handler had not received yet.
+		if !isSubsequence(got, want) {
+			fail("runtime/cache: %s: tombstones %v, not a subsequence of %v (the objects that vanished or changed UID across a relist, with their last received state)", k, got, want)
+		}
+	case !statesSliceEqual(got, want):
+		fail("runtime/cache: %s: tombstones %v, want %v (one per object that vanished or changed UID across a relist, with its last received state)", k, got, want)
+	}
+	if !lagging && len(recreates) > 0 {
+		fail("runtime/cache: %s: UID changes %v across relists not delivered as tombstone then add: %v", k, recreates, notes)
+	}
+	return len(got)
+}
 
-	// client-go, the reference: what it does where runtime/cache differs.
+// checkClientGoReference checks client-go, the reference, where
+// runtime/cache differs: one update per object a relist left unchanged,
+// one per UID change, one tombstone per vanished object. It returns the
+// updates with an unchanged resourceVersion (relist noise) it got.
+func checkClientGoReference(r *Result, cgSum TraceSummary, cgNotes map[string][]Note, fail failFunc) int {
 	wantNoise, wantUIDUpdates := 0, 0
 	cgWantTombs := map[string][]State{}
 	for _, rl := range cgSum.Relists {
@@ -183,7 +207,6 @@ func Check(r *Result) (Counts, []error) {
 			gotUIDUpdates++
 		}
 	}
-	counts.Noise = gotNoise
 	if gotNoise != wantNoise {
 		fail("client-go reference: %d updates with an unchanged resourceVersion, want one per object a relist left unchanged: %d", gotNoise, wantNoise)
 	}
@@ -201,8 +224,13 @@ func Check(r *Result) (Counts, []error) {
 			fail("client-go reference: %s: tombstones %v, want %v", k, got, cgWantTombs[k])
 		}
 	}
+	return gotNoise
+}
 
-	// Everywhere else, runtime/cache matches client-go.
+// checkSameElsewhere checks that everywhere else runtime/cache matches
+// client-go: per key, its states are a subsequence of client-go's and end
+// in the same one.
+func checkSameElsewhere(cgNotes, ourNotes map[string][]Note, fail failFunc) {
 	for _, k := range unionKeys(cgNotes, ourNotes) {
 		cg := clientGoStates(cgNotes[k])
 		ours := statesOf(ourNotes[k])
@@ -213,7 +241,6 @@ func Check(r *Result) (Counts, []error) {
 			fail("%s: runtime/cache ended in %s, client-go in %s", k, last(ours), last(cg))
 		}
 	}
-	return counts, errs
 }
 
 // fastCapacity mirrors runtime/cache's per-handler in-order buffer: a
