@@ -115,6 +115,11 @@ function informer_gen::internal::parse_args() {
                 shift
                 continue
                 ;;
+            "--without-proto-decoders")
+                proto_decoders="false"
+                shift
+                continue
+                ;;
             --*)
                 ;;
             *)
@@ -242,6 +247,12 @@ function informer_gen::internal::goflags() {
 #     informer-gen writes them (zz_generated.decoders.go beside each
 #     version's informers).
 #
+#   --without-proto-decoders
+#     Write no protobuf decoders (informer-gen --proto-decoders=false): the
+#     informers of types with go-to-protobuf tags then decode watch events
+#     with the types' Unmarshal. By default informer-gen writes them
+#     (zz_generated.protodecoders.go beside each version's informers).
+#
 #   --with-watch, --with-applyconfig, --prefers-protobuf,
 #   --applyconfig-name <string>, --applyconfig-externals <string>,
 #   --applyconfig-openapi-schema <string>
@@ -275,6 +286,7 @@ function informer_gen::gen_informers() {
     local plural_exceptions=""
     local lint_rules=""
     local json_decoders="true"
+    local proto_decoders="true"
     local v="${KUBE_VERBOSE:-0}"
 
     informer_gen::internal::parse_args "$@" || return 1
@@ -320,6 +332,7 @@ function informer_gen::gen_informers() {
         --versioned-clientset-package "${out_pkg}/${clientset_subdir}/${clientset_versioned_name}" \
         --plural-exceptions "${plural_exceptions}" \
         --json-decoders="${json_decoders}" \
+        --proto-decoders="${proto_decoders}" \
         "${extra_args[@]:+"${extra_args[@]}"}" \
         "${input_pkgs[@]}"
 }

@@ -36,6 +36,7 @@ require (
 	github.com/google/gnostic-models v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/informer-gen/informer-gen/examples/crd v0.0.0-00010101000000-000000000000
+	github.com/informer-gen/informer-gen/internal/corev1gen v0.0.0
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
@@ -65,3 +66,5 @@ replace github.com/informer-gen/informer-gen => ..
 replace github.com/informer-gen/informer-gen/examples/crd => ../examples/crd
 
 replace github.com/informer-gen/informer-gen/shard => ../shard
+
+replace github.com/informer-gen/informer-gen/internal/corev1gen => ../internal/corev1gen

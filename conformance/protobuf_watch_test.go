@@ -22,6 +22,9 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	restclientwatch "k8s.io/client-go/rest/watch"
 
+	_ "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/core/v1" // registers the generated decoders
+	"github.com/informer-gen/informer-gen/runtime/compact"
+	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 )
 
@@ -74,10 +77,29 @@ func clientGoEventsOf(mediaType string, stream []byte) []watch.Event {
 	return drain(w)
 }
 
-// ourEvents decodes stream with protowatch.Watcher.
+// ourEvents decodes stream with protowatch.Watcher, the way every
+// decoding variant does; it fails t when two variants disagree, and
+// returns the events of the first (Pod.Unmarshal's).
 func ourEvents(t *testing.T, stream []byte) []watch.Event {
 	t.Helper()
+	first := ourEventsWith(t, stream, nil)
+	generated, ok := protodecode.For[corev1.Pod]()
+	if !ok {
+		t.Fatal("no generated protobuf decoder registered for Pod")
+	}
+	if !sameEvents(t, ourEventsWith(t, stream, generated), first) {
+		t.Errorf("the generated protobuf decoder (want) and Pod.Unmarshal (got) decode %q differently", stream)
+	}
+	return first
+}
+
+// ourEventsWith decodes stream with a protowatch.Watcher whose Decode is
+// decode (nil: Pod.Unmarshal), interning strings in a table of its own.
+func ourEventsWith(t *testing.T, stream []byte, decode protodecode.Func[corev1.Pod]) []watch.Event {
+	t.Helper()
 	pw := &protowatch.Watcher[corev1.Pod, *corev1.Pod]{
+		Decode: decode,
+		Table:  compact.NewTable(),
 		Open: func(context.Context, metav1.ListOptions) (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(stream)), nil
 		},

@@ -39,7 +39,7 @@ func Generate(opts Options) (*Output, error) {
 	if err := in.checkClientset(m, t); err != nil {
 		return nil, err
 	}
-	files, err := render(plan(m, t.out, t.clientset, opts.Boilerplate, opts.JSONDecoders))
+	files, err := render(plan(m, t.out, t.clientset, opts.Boilerplate, decoders{json: opts.JSONDecoders, proto: opts.ProtoDecoders}))
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,7 @@ func fixtureOptions(t *testing.T) Options {
 		ClientsetPackage: "./clientset",
 		Boilerplate:      string(boilerplate),
 		JSONDecoders:     true,
+		ProtoDecoders:    true,
 	}
 }
 

@@ -29,6 +29,13 @@ type informerFile struct {
 	// generated JSON decoder (jsonwatch.Watcher): with
 	// Options.JSONDecoders, for a kind that is not Protobuf.
 	JSONDecoders bool
+	// ProtoDecoders is true when the kind's informer decodes watch events
+	// with its generated protobuf decoder (protowatch.Watcher's Decode):
+	// with Options.ProtoDecoders, for a Protobuf kind with protobuf tags.
+	ProtoDecoders bool
+	// Decoded is true when the informer's watch hands its objects over
+	// compact (compact.Decoded): JSONDecoders or ProtoDecoders.
+	Decoded bool
 	// RawStream is true when the informer opens the raw watch stream
 	// itself: Protobuf or JSONDecoders.
 	RawStream bool
@@ -56,6 +63,8 @@ func (p *planner) informerFiles() {
 				f.Compactor = compactionFunc(k) + "()"
 				f.JSONDecoders = p.jsonDecoders && !k.Protobuf
 			}
+			f.ProtoDecoders = p.protoDecoded(v, k)
+			f.Decoded = f.JSONDecoders || f.ProtoDecoders
 			f.RawStream = k.Protobuf || f.JSONDecoders
 			f.GroupClient = v.Group.GoName + v.GoName
 			f.Client = fmt.Sprintf("client.%s().%s(%s)", f.GroupClient, k.Plural, namespace)

@@ -78,6 +78,14 @@ type Options struct {
 	// of types without protobuf list and watch (runtime/jsonwatch).
 	// informer-gen's command line sets it unless --json-decoders=false.
 	JSONDecoders bool
+
+	// ProtoDecoders writes, beside each version's informers, the protobuf
+	// decoders of its types that decode themselves from protobuf (the
+	// types of k8s.io/api; zz_generated.protodecoders.go, package
+	// runtime/protodecode), through which their informers decode watch
+	// events (runtime/protowatch). informer-gen's command line sets it
+	// unless --proto-decoders=false.
+	ProtoDecoders bool
 }
 
 const (

@@ -33,16 +33,23 @@ type planner struct {
 	files        []plannedFile
 	// jsonDecoders plans the JSON decoders (Options.JSONDecoders).
 	jsonDecoders bool
+	// protoDecoders plans the protobuf decoders (Options.ProtoDecoders).
+	protoDecoders bool
+	// protoTagged reads each version's types for protoDecoded.
+	protoTagged map[*version]*protoWriter
 }
+
+// decoders are the generated decoders a plan has: JSON, protobuf.
+type decoders struct{ json, proto bool }
 
 // plan lists every file the model produces in the trees out has folders
 // for.
-func plan(m *model, out layout, clientsetPkg, boilerplate string, jsonDecoders bool) []plannedFile {
-	p := &planner{m: m, out: out, header: header(boilerplate), clientsetPkg: clientsetPkg, jsonDecoders: jsonDecoders}
+func plan(m *model, out layout, clientsetPkg, boilerplate string, dec decoders) []plannedFile {
+	p := &planner{m: m, out: out, header: header(boilerplate), clientsetPkg: clientsetPkg, jsonDecoders: dec.json, protoDecoders: dec.proto}
 	var kinds []func()
 	if out.informersDir != "" {
 		kinds = append(kinds, p.factoryFile, p.genericFile, p.metadataFile, p.interfacesFile,
-			p.groupFiles, p.versionFiles, p.informerFiles, p.compactionFiles, p.decoderFiles)
+			p.groupFiles, p.versionFiles, p.informerFiles, p.compactionFiles, p.decoderFiles, p.protoDecoderFiles)
 	}
 	if out.listersDir != "" {
 		kinds = append(kinds, p.expansionFiles, p.listerFiles)

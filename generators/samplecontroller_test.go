@@ -87,6 +87,7 @@ func sampleControllerOptions(t *testing.T) Options {
 		ClientsetPackage: sampleControllerClientset,
 		PluralExceptions: map[string]string{"Endpoints": "Endpoints"},
 		JSONDecoders:     true, // informer-gen's default
+		ProtoDecoders:    true, // informer-gen's default
 	}
 }
 

@@ -74,7 +74,7 @@ func templateLogic(n parse.Node) []string {
 			out = append(out, templateLogic(c)...)
 		}
 	case *parse.IfNode:
-		if p := n.Pipe.String(); p != ".Namespaced" && p != ".Protobuf" && p != ".JSONDecoders" && p != ".RawStream" {
+		if p := n.Pipe.String(); p != ".Namespaced" && p != ".Protobuf" && p != ".JSONDecoders" && p != ".RawStream" && p != ".ProtoDecoders" && p != ".Decoded" {
 			out = append(out, "decides in the template: {{if "+n.Pipe.String()+"}}")
 		}
 		out = append(out, templateLogic(n.List)...)

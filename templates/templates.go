@@ -15,6 +15,9 @@
 //   - decoder.go.tmpl: zz_generated.decoders.go, the JSON decoders
 //     (package runtime/jsondecode) of a group version's types, with
 //     --json-decoders;
+//   - protodecoder.go.tmpl: zz_generated.protodecoders.go, the protobuf
+//     decoders (package runtime/protodecode) of a group version's types
+//     that decode themselves from protobuf, with --proto-decoders;
 //   - compaction.go.tmpl: zz_generated.compaction.go, the compaction walks
 //     (package runtime/compact) of a group version's types, registered
 //     from init;

@@ -90,6 +90,7 @@ type flags struct {
 	verbose          int
 	lintRules        []string
 	jsonDecoders     bool
+	protoDecoders    bool
 	listersOnly      bool // run as lister-gen
 	walksOnly        bool
 	help             bool
@@ -118,6 +119,7 @@ func newFlagSet(f *flags, stderr io.Writer) *pflag.FlagSet {
 	fs.BoolVar(&f.walksOnly, "walks-only", false, "write only the compaction walks of the input packages' object types (structs with ObjectMeta), for API packages without a clientset: into each package itself, or with --output-dir into OUTPUT-DIR/GROUP/VERSION plus OUTPUT-DIR's package importing them all")
 	addKlogFlags(fs, &f.verbose)
 	fs.BoolVar(&f.jsonDecoders, "json-decoders", true, "write each version's JSON decoders (zz_generated.decoders.go, package runtime/jsondecode), through which the informers of types without protobuf decode their lists and watch streams (runtime/jsonwatch); --json-decoders=false leaves them out (informers then decode through the typed clients)")
+	fs.BoolVar(&f.protoDecoders, "proto-decoders", true, "write each version's protobuf decoders (zz_generated.protodecoders.go, package runtime/protodecode) of its types with go-to-protobuf struct tags (k8s.io/api's), with which their informers decode watch events into interned objects (runtime/protowatch); --proto-decoders=false leaves them out (informers then decode watch events with the types' Unmarshal)")
 	fs.StringSliceVar(&f.lintRules, "lint-rules", nil, "comma-separated list of tag-checking lint rules to enable, as code-generator v0.37's; supports: "+strings.Join(generators.LintRules, ","))
 	// --help has no -h: gengo v1 generators took -h for --go-header-file,
 	// and "-h FILE" must not print help and exit 0 under go generate, so
@@ -268,6 +270,7 @@ func options(fs *pflag.FlagSet, f *flags, stderr io.Writer) (generators.Options,
 		PluralExceptions: plural,
 		LintRules:        f.lintRules,
 		JSONDecoders:     f.jsonDecoders,
+		ProtoDecoders:    f.protoDecoders,
 		ListersPackage:   f.listersPackage,
 		ListersOnly:      f.listersOnly,
 		WalksOnly:        f.walksOnly,

@@ -17,6 +17,8 @@ import (
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
 // stream is the watch.Interface of one protobuf watch stream
@@ -60,6 +62,12 @@ type envelopeKinds struct {
 	apiVersion, kind string
 	other            runtime.Decoder
 	codecs           runtime.NegotiatedSerializer
+	// decode, when set, decodes a T (p, a *T) in place of its Unmarshal:
+	// the generated decoder, with Unmarshal's result on any error
+	// (Watcher.Decode); decoded then compacts the objects it decodes
+	// (Watcher.Decoded).
+	decode  func(data []byte, p any) error
+	decoded *compact.Decoded
 }
 
 func newStream[T any, PT Object[T]](logger logr.Logger, kinds envelopeKinds, body io.ReadCloser) *stream[T, PT] {
@@ -250,6 +258,9 @@ func decodeWatchEvent[T any, PT Object[T]](kinds envelopeKinds, frame []byte) (w
 	if err != nil {
 		return watch.Event{}, fmt.Errorf("unable to decode watch event: %v", err)
 	}
+	if o, isT := obj.(PT); isT && kinds.decode != nil && t != watch.Bookmark && t != watch.Error {
+		kinds.decoded.Compact(o, t == watch.Deleted) // as the informer would
+	}
 	return watch.Event{Type: t, Object: obj}, nil
 }
 
@@ -303,6 +314,9 @@ func decodeEnvelope[T any, PT Object[T]](kinds envelopeKinds, data []byte) (runt
 		return nil, err
 	case string(apiVersion) == kinds.apiVersion && string(kind) == kinds.kind:
 		obj := PT(new(T))
+		if kinds.decode != nil {
+			return obj, kinds.decode(raw, (*T)(obj))
+		}
 		return obj, obj.Unmarshal(raw)
 	case string(apiVersion) == "v1" && string(kind) == "Status":
 		status := &metav1.Status{}

@@ -12,6 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
+
+	"github.com/informer-gen/informer-gen/runtime/compact"
+	"github.com/informer-gen/informer-gen/runtime/protodecode"
 )
 
 // ErrNoStream is what Watcher.Open returns when its client cannot
@@ -67,6 +70,21 @@ type Watcher[T any, PT Object[T]] struct {
 	// kinds, which a server does not send, and streams in other formats,
 	// as client-go would.
 	Codecs runtime.NegotiatedSerializer
+	// Decode, when set, is T's generated protobuf decoder
+	// (protodecode.For, --proto-decoders): objects of Kind are decoded by
+	// it, interning their strings in Table, instead of by T's Unmarshal;
+	// a frame it does not decode is decoded again by Unmarshal, for
+	// Unmarshal's object or error (protodecode.Unmarshal).
+	Decode protodecode.Func[T]
+	// Table interns the strings Decode decodes (the informer's
+	// compaction table); nil interns nothing.
+	Table *compact.Table
+	// Decoded, when set, is the informer's too
+	// (SharedIndexInformerOptions.Decoded of runtime/cache): the objects
+	// Decode decodes are then compacted on the stream's goroutine, as the
+	// informer would compact them, before they are sent, and the informer
+	// does not compact them again (compact.Decoded).
+	Decoded *compact.Decoded
 
 	// refused is set once the server refused the request's content
 	// type; it is never cleared.
@@ -98,6 +116,13 @@ func (w *Watcher[T, PT]) WatchWithContext(ctx context.Context, options metav1.Li
 // for the rest: the ones its REST client builds for a watch.
 func (w *Watcher[T, PT]) kinds() envelopeKinds {
 	k := envelopeKinds{apiVersion: w.Kind.GroupVersion().String(), kind: w.Kind.Kind, codecs: w.Codecs, other: runtime.NoopDecoder{}}
+	if w.Decode != nil {
+		decode, table := w.Decode, w.Table
+		k.decode = func(data []byte, p any) error {
+			return protodecode.Unmarshal[T, PT](data, p.(*T), decode, table)
+		}
+		k.decoded = w.Decoded
+	}
 	if info, ok := runtime.SerializerInfoForMediaType(w.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf); ok {
 		k.other = w.Codecs.DecoderToVersion(info.Serializer, nil)
 	}

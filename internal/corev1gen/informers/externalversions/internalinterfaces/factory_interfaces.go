@@ -78,8 +78,11 @@ type InformerOptions struct {
 	// DisableGeneratedDecoders makes the informer decode what it watches
 	// through the typed client, as client-go's informers do, instead of
 	// the JSON decoders informer-gen generated for its type
-	// (--json-decoders; runtime/jsonwatch). Informers generated without
-	// decoders decode through the typed client anyway.
+	// (--json-decoders; runtime/jsonwatch); an informer of a protobuf
+	// type then decodes its watch events with the type's Unmarshal
+	// instead of its generated protobuf decoder (--proto-decoders;
+	// runtime/protodecode). Informers generated without decoders decode
+	// through the typed client anyway.
 	DisableGeneratedDecoders bool
 
 	// UseWatchList is ignored: watch lists are the default (see

@@ -13,7 +13,9 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
 	internalinterfaces "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/internalinterfaces"
@@ -126,6 +128,15 @@ func NewTypedConfigMapInformerWithOptions(client versioned.Interface, namespace 
 func newConfigMapInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "configmaps"}
 	tweakListOptions := options.TweakListOptions
+	// Watch events decode with this version's generated protobuf decoder
+	// (see protowatch.Watcher), unless options.DisableGeneratedDecoders,
+	// and its objects are handed over compact when the informer compacts
+	// them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
+	var protoDecoder protodecode.Func[corev1.ConfigMap]
+	if !options.DisableGeneratedDecoders {
+		protoDecoder, _ = protodecode.For[corev1.ConfigMap]()
+	}
 	// Watches decode the server's protobuf stream themselves (see
 	// protowatch.Watcher), through the typed client where they cannot.
 	watchConfigMaps := &protowatch.Watcher[corev1.ConfigMap, *corev1.ConfigMap]{
@@ -139,8 +150,11 @@ func newConfigMapInformer(client versioned.Interface, namespace string, options 
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().ConfigMaps(namespace).Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("ConfigMap"),
-		Codecs: scheme.Codecs.WithoutConversion(),
+		Kind:    gvr.GroupVersion().WithKind("ConfigMap"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  protoDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -164,6 +178,7 @@ func newConfigMapInformer(client versioned.Interface, namespace string, options 
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    configMapCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

@@ -13,7 +13,9 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
 	internalinterfaces "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/internalinterfaces"
@@ -125,6 +127,15 @@ func NewTypedNodeInformerWithOptions(client versioned.Interface, options interna
 func newNodeInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "nodes"}
 	tweakListOptions := options.TweakListOptions
+	// Watch events decode with this version's generated protobuf decoder
+	// (see protowatch.Watcher), unless options.DisableGeneratedDecoders,
+	// and its objects are handed over compact when the informer compacts
+	// them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
+	var protoDecoder protodecode.Func[corev1.Node]
+	if !options.DisableGeneratedDecoders {
+		protoDecoder, _ = protodecode.For[corev1.Node]()
+	}
 	// Watches decode the server's protobuf stream themselves (see
 	// protowatch.Watcher), through the typed client where they cannot.
 	watchNodes := &protowatch.Watcher[corev1.Node, *corev1.Node]{
@@ -138,8 +149,11 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().Nodes().Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("Node"),
-		Codecs: scheme.Codecs.WithoutConversion(),
+		Kind:    gvr.GroupVersion().WithKind("Node"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  protoDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -163,6 +177,7 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    nodeCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

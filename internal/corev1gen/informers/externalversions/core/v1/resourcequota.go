@@ -13,7 +13,9 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
 	internalinterfaces "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/internalinterfaces"
@@ -126,6 +128,15 @@ func NewTypedResourceQuotaInformerWithOptions(client versioned.Interface, namesp
 func newResourceQuotaInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "resourcequotas"}
 	tweakListOptions := options.TweakListOptions
+	// Watch events decode with this version's generated protobuf decoder
+	// (see protowatch.Watcher), unless options.DisableGeneratedDecoders,
+	// and its objects are handed over compact when the informer compacts
+	// them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
+	var protoDecoder protodecode.Func[corev1.ResourceQuota]
+	if !options.DisableGeneratedDecoders {
+		protoDecoder, _ = protodecode.For[corev1.ResourceQuota]()
+	}
 	// Watches decode the server's protobuf stream themselves (see
 	// protowatch.Watcher), through the typed client where they cannot.
 	watchResourceQuotas := &protowatch.Watcher[corev1.ResourceQuota, *corev1.ResourceQuota]{
@@ -139,8 +150,11 @@ func newResourceQuotaInformer(client versioned.Interface, namespace string, opti
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().ResourceQuotas(namespace).Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("ResourceQuota"),
-		Codecs: scheme.Codecs.WithoutConversion(),
+		Kind:    gvr.GroupVersion().WithKind("ResourceQuota"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  protoDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -164,6 +178,7 @@ func newResourceQuotaInformer(client versioned.Interface, namespace string, opti
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    resourceQuotaCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

@@ -13,7 +13,9 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/informer-gen/informer-gen/runtime/cache"
+	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
 	internalinterfaces "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/internalinterfaces"
@@ -126,6 +128,15 @@ func NewTypedServiceAccountInformerWithOptions(client versioned.Interface, names
 func newServiceAccountInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "serviceaccounts"}
 	tweakListOptions := options.TweakListOptions
+	// Watch events decode with this version's generated protobuf decoder
+	// (see protowatch.Watcher), unless options.DisableGeneratedDecoders,
+	// and its objects are handed over compact when the informer compacts
+	// them (compact.Decoded): no walk after the decode.
+	decoded := &compact.Decoded{}
+	var protoDecoder protodecode.Func[corev1.ServiceAccount]
+	if !options.DisableGeneratedDecoders {
+		protoDecoder, _ = protodecode.For[corev1.ServiceAccount]()
+	}
 	// Watches decode the server's protobuf stream themselves (see
 	// protowatch.Watcher), through the typed client where they cannot.
 	watchServiceAccounts := &protowatch.Watcher[corev1.ServiceAccount, *corev1.ServiceAccount]{
@@ -139,8 +150,11 @@ func newServiceAccountInformer(client versioned.Interface, namespace string, opt
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().ServiceAccounts(namespace).Watch(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("ServiceAccount"),
-		Codecs: scheme.Codecs.WithoutConversion(),
+		Kind:    gvr.GroupVersion().WithKind("ServiceAccount"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  protoDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
@@ -164,6 +178,7 @@ func newServiceAccountInformer(client versioned.Interface, namespace string, opt
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
 			Compactor:    serviceAccountCompaction(),
+			Decoded:      decoded,
 		},
 	)
 }

@@ -1,0 +1,98 @@
+package generators
+
+import (
+	"go/parser"
+	"go/token"
+	"strings"
+	"testing"
+)
+
+// protoDecodersOf generates the protobuf decoders of the types src
+// declares (a file of package v1 importing metav1, resource and corev1),
+// from the root type root, and returns every generated function, joined.
+func protoDecodersOf(t *testing.T, src, root string) string {
+	t.Helper()
+	src = "package v1\n\nimport (\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\t\"k8s.io/apimachinery/pkg/api/resource\"\n\tcorev1 \"k8s.io/api/core/v1\"\n\t\"k8s.io/apimachinery/pkg/types\"\n)\n\n" + src
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "types.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newProtoWriter(&sourcePackage{Path: "example.com/api/v1", Name: "v1", Files: []*sourceFile{{Name: "types.go", AST: f, Fset: fset}}}, "apiv1")
+	w.named(root)
+	w.drain()
+	return strings.Join(append(w.registrations(), w.sortedFuncs()...), "\n")
+}
+
+func TestProtoDecodersFollowTheGoTypeAndTheTagsNumber(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		src      string
+		want     []string
+		wantNone []string
+	}{
+		{
+			name: "scalars by Go type, whatever wire type the tag names; untagged fields left out",
+			src: "type Foo struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ObjectMeta `protobuf:\"bytes,1,opt,name=metadata\"`\n" +
+				"\tPriority *int32 `protobuf:\"bytes,25,opt,name=priority\"`\n\tName string `protobuf:\"bytes,2,opt,name=name\"`\n" +
+				"\tOn bool `protobuf:\"varint,3,opt,name=on\"`\n\tRatio *float64 `protobuf:\"fixed64,4,opt,name=ratio\"`\n" +
+				"\tUID types.UID `protobuf:\"bytes,5,opt,name=uid,casttype=k8s.io/apimachinery/pkg/types.UID\"`\n\tRaw []byte `protobuf:\"bytes,6,opt,name=raw\"`\n\tNoTag string\n}",
+			want: []string{
+				"protodecode.Register(unmarshalFoo)",
+				"case 1:\n\t\t\tprotodecode.Message(d, &p.ObjectMeta, protodecode.ObjectMeta)",
+				"case 2:\n\t\t\tprotodecode.String(d, &p.Name)",
+				"case 3:\n\t\t\tprotodecode.Bool(d, &p.On)",
+				"case 4:\n\t\t\tprotodecode.OptFloat64(d, &p.Ratio)",
+				"case 5:\n\t\t\tprotodecode.String(d, &p.UID)",
+				"case 6:\n\t\t\tprotodecode.Bytes(d, &p.Raw)",
+				"case 25:\n\t\t\tprotodecode.OptInt(d, &p.Priority)",
+			},
+			wantNone: []string{"NoTag", "TypeMeta"},
+		},
+		{
+			name: "messages, repeated fields and maps; a named map type; types of other packages",
+			src: "type Foo struct {\n\tSpec FooSpec `protobuf:\"bytes,1,opt,name=spec\"`\n\tItems []Item `protobuf:\"bytes,2,rep,name=items\"`\n" +
+				"\tNext *Item `protobuf:\"bytes,3,opt,name=next\"`\n\tArgs []string `protobuf:\"bytes,4,rep,name=args\"`\n\tGroups []int64 `protobuf:\"varint,5,rep,name=groups\"`\n" +
+				"\tLimits ResourceList `protobuf:\"bytes,6,rep,name=limits,casttype=ResourceList,castkey=ResourceName\"`\n\tData map[string][]byte `protobuf:\"bytes,7,rep,name=data\"`\n" +
+				"\tTemplate corev1.PodTemplateSpec `protobuf:\"bytes,8,opt,name=template\"`\n\tPolicy corev1.PullPolicy `protobuf:\"bytes,9,opt,name=policy,casttype=k8s.io/api/core/v1.PullPolicy\"`\n}\n" +
+				"type FooSpec struct {\n\tSize int32 `protobuf:\"varint,1,opt,name=size\"`\n}\ntype Item struct {\n\tName string `protobuf:\"bytes,1,opt,name=name\"`\n}\n" +
+				"type ResourceName string\ntype ResourceList map[ResourceName]resource.Quantity",
+			want: []string{
+				"case 1:\n\t\t\tprotodecode.Message(d, &p.Spec, unmarshalFooSpec)",
+				"case 2:\n\t\t\tprotodecode.Messages(d, &p.Items, unmarshalItem)",
+				"case 3:\n\t\t\tprotodecode.OptMessage(d, &p.Next, unmarshalItem)",
+				"case 4:\n\t\t\tprotodecode.Strings(d, &p.Args)",
+				"case 5:\n\t\t\tprotodecode.Ints(d, &p.Groups)",
+				"case 6:\n\t\t\tprotodecode.MessageMap(d, &p.Limits, protodecode.Unmarshaled[resource.Quantity])",
+				"case 7:\n\t\t\tprotodecode.BytesMap(d, &p.Data)",
+				"case 8:\n\t\t\tprotodecode.Message(d, &p.Template, protodecode.Value[corev1.PodTemplateSpec])",
+				"case 9:\n\t\t\tprotodecode.String(d, &p.Policy)",
+				"func unmarshalFooSpec(", "func unmarshalItem(",
+			},
+		},
+		{
+			name: "a field the generator does not decode: the struct decodes by its Unmarshal",
+			src:  "type Foo struct {\n\tName string `protobuf:\"bytes,1,opt,name=name\"`\n\tOdd map[int32]string `protobuf:\"bytes,2,rep,name=odd\"`\n}",
+			want: []string{"protodecode.Unmarshaled(d, p) // decoded by its Unmarshal: the generator does not decode field Odd"},
+		},
+		{
+			name: "no protobuf tag at all: decoded by its Unmarshal",
+			src:  "type Foo struct {\n\tName string `json:\"name\"`\n}",
+			want: []string{"protodecode.Unmarshaled(d, p) // decoded by its Unmarshal: no field has a protobuf tag"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := protoDecodersOf(t, tt.src, "Foo")
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in:\n%s", w, got)
+				}
+			}
+			for _, w := range tt.wantNone {
+				if strings.Contains(got, w) {
+					t.Errorf("unexpected %q in:\n%s", w, got)
+				}
+			}
+		})
+	}
+}

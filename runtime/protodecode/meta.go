@@ -1,0 +1,158 @@
+package protodecode
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The decoders of the types of k8s.io/apimachinery's meta/v1 that hold
+// the strings of every object (its metadata), written here as the
+// generated ones are: each field as go-to-protobuf's Unmarshal of the type
+// decodes it, strings interned. The others are decoded by their own
+// Unmarshal (Unmarshaled).
+
+// ObjectMeta decodes a metav1.ObjectMeta.
+func ObjectMeta(d *Decoder, p *metav1.ObjectMeta) {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			String(d, &p.Name)
+		case 2:
+			String(d, &p.GenerateName)
+		case 3:
+			String(d, &p.Namespace)
+		case 4:
+			String(d, &p.SelfLink)
+		case 5:
+			String(d, &p.UID)
+		case 6:
+			String(d, &p.ResourceVersion)
+		default:
+			objectMetaRest(d, p)
+		}
+	}
+}
+
+// objectMetaRest decodes the fields of a metav1.ObjectMeta that are not
+// plain strings.
+func objectMetaRest(d *Decoder, p *metav1.ObjectMeta) {
+	switch d.Field() {
+	case 7:
+		Int(d, &p.Generation)
+	case 8:
+		Message(d, &p.CreationTimestamp, Unmarshaled[metav1.Time])
+	case 9:
+		OptMessage(d, &p.DeletionTimestamp, Unmarshaled[metav1.Time])
+	case 10:
+		OptInt(d, &p.DeletionGracePeriodSeconds)
+	case 11:
+		StringMap(d, &p.Labels)
+	case 12:
+		StringMap(d, &p.Annotations)
+	case 13:
+		Messages(d, &p.OwnerReferences, OwnerReference)
+	case 14:
+		Strings(d, &p.Finalizers)
+	case 17:
+		Messages(d, &p.ManagedFields, ManagedFieldsEntry)
+	default:
+		d.Skip()
+	}
+}
+
+// OwnerReference decodes a metav1.OwnerReference.
+func OwnerReference(d *Decoder, p *metav1.OwnerReference) {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			String(d, &p.Kind)
+		case 3:
+			String(d, &p.Name)
+		case 4:
+			String(d, &p.UID)
+		case 5:
+			String(d, &p.APIVersion)
+		case 6:
+			OptBool(d, &p.Controller)
+		case 7:
+			OptBool(d, &p.BlockOwnerDeletion)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// ManagedFieldsEntry decodes a metav1.ManagedFieldsEntry.
+func ManagedFieldsEntry(d *Decoder, p *metav1.ManagedFieldsEntry) {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			String(d, &p.Manager)
+		case 2:
+			String(d, &p.Operation)
+		case 3:
+			String(d, &p.APIVersion)
+		case 4:
+			OptMessage(d, &p.Time, Unmarshaled[metav1.Time])
+		case 6:
+			String(d, &p.FieldsType)
+		case 7:
+			OptMessage(d, &p.FieldsV1, Unmarshaled[metav1.FieldsV1])
+		case 8:
+			String(d, &p.Subresource)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// LabelSelector decodes a metav1.LabelSelector.
+func LabelSelector(d *Decoder, p *metav1.LabelSelector) {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			StringMap(d, &p.MatchLabels)
+		case 2:
+			Messages(d, &p.MatchExpressions, LabelSelectorRequirement)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// LabelSelectorRequirement decodes a metav1.LabelSelectorRequirement.
+func LabelSelectorRequirement(d *Decoder, p *metav1.LabelSelectorRequirement) {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			String(d, &p.Key)
+		case 2:
+			String(d, &p.Operator)
+		case 3:
+			Strings(d, &p.Values)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// Condition decodes a metav1.Condition.
+func Condition(d *Decoder, p *metav1.Condition) {
+	for d.Next() {
+		switch d.Field() {
+		case 1:
+			String(d, &p.Type)
+		case 2:
+			String(d, &p.Status)
+		case 3:
+			Int(d, &p.ObservedGeneration)
+		case 4:
+			Message(d, &p.LastTransitionTime, Unmarshaled[metav1.Time])
+		case 5:
+			String(d, &p.Reason)
+		case 6:
+			String(d, &p.Message)
+		default:
+			d.Skip()
+		}
+	}
+}
