@@ -23,4 +23,5 @@ import (
 	_ "github.com/informer-gen/informer-gen/runtime/jsondecode"
 	_ "github.com/informer-gen/informer-gen/runtime/jsonwatch"
 	_ "github.com/informer-gen/informer-gen/runtime/lister"
+	_ "github.com/informer-gen/informer-gen/runtime/protodecode"
 )

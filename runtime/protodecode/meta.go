@@ -21,6 +21,7 @@ func ObjectMeta(d *Decoder, p *metav1.ObjectMeta) {
 		case 3:
 			String(d, &p.Namespace)
 		case 4:
+			//lint:ignore SA1019 decoded as ObjectMeta.Unmarshal decodes it
 			String(d, &p.SelfLink)
 		case 5:
 			String(d, &p.UID)
