@@ -47,67 +47,109 @@ func Unmarshaled[T any, PT Unmarshaler[T]](d *Decoder, p *T) {
 	d.pos = len(d.buf)
 }
 
-// mapEntry is the key and value of one map entry (a message with the
-// key in field 1 and the value in field 2).
-type mapEntry[K ~string, V any] struct {
-	key   K
-	value V
-}
-
 // StringMap decodes one entry of a map field of strings
 // (map[string]string, castkey and casttype included).
 func StringMap[K ~string, V ~string, M ~map[K]V](d *Decoder, p *M) {
-	var e mapEntry[K, V]
-	mapField(d, p, &e, String[V])
+	outer, ok := enterEntry(d, p)
+	var k K
+	var v V
+	for ok && d.Next() {
+		switch d.Field() {
+		case 1:
+			String(d, &k)
+		case 2:
+			String(d, &v)
+		default:
+			d.Skip()
+		}
+	}
+	if ok && d.leave(outer) {
+		(*p)[k] = v
+	}
 }
 
 // BytesMap decodes one entry of a map field of bytes (map[string][]byte):
 // a missing value is []byte{}, as go-to-protobuf makes it.
 func BytesMap[K ~string, M ~map[K][]byte](d *Decoder, p *M) {
-	e := mapEntry[K, []byte]{value: []byte{}}
-	mapField(d, p, &e, func(d *Decoder, v *[]byte) {
-		*v = nil // a new slice for each value
-		Bytes(d, v)
-	})
+	outer, ok := enterEntry(d, p)
+	var k K
+	v := []byte{}
+	for ok && d.Next() {
+		switch d.Field() {
+		case 1:
+			String(d, &k)
+		case 2:
+			v = nil // a new slice for each value
+			Bytes(d, &v)
+		default:
+			d.Skip()
+		}
+	}
+	if ok && d.leave(outer) {
+		(*p)[k] = v
+	}
 }
 
 // MessageMap decodes one entry of a map field of messages
 // (map[ResourceName]resource.Quantity): each value is decoded with fn
 // into a new zero value.
 func MessageMap[K ~string, V any, M ~map[K]V](d *Decoder, p *M, fn Func[V]) {
-	var e mapEntry[K, V]
-	mapField(d, p, &e, func(d *Decoder, v *V) {
-		var zero V
-		*v = zero
-		Message(d, v, fn)
-	})
+	outer, ok := enterEntry(d, p)
+	var k K
+	var v V
+	for ok && d.Next() {
+		switch d.Field() {
+		case 1:
+			String(d, &k)
+		case 2:
+			var zero V
+			v = zero
+			Message(d, &v, fn)
+		default:
+			d.Skip()
+		}
+	}
+	if ok && d.leave(outer) {
+		(*p)[k] = v
+	}
 }
 
-// mapField decodes one map entry into e, with value decoding the value
-// field, and stores it in the map at p, made when nil. A key or value
-// field of another wire type fails (go-to-protobuf reads it as a length
-// whatever its wire type: the caller then decodes the message with
-// Unmarshal, for its result or error).
-func mapField[K ~string, V any, M ~map[K]V](d *Decoder, p *M, e *mapEntry[K, V], value func(d *Decoder, v *V)) {
+// frame is where a Decoder is in the message enclosing an embedded one
+// (enterEntry, leave).
+type frame struct {
+	buf   []byte
+	pos   int
+	field int32
+	wire  uint64
+}
+
+// enterEntry starts decoding a map field's entry, a message with the key
+// in field 1 and the value in field 2, making the map at p when nil. A
+// key or value field of another wire type fails (go-to-protobuf reads it
+// as a length whatever its wire type: the caller then decodes the message
+// with Unmarshal, for its result or error).
+func enterEntry[K comparable, V any, M ~map[K]V](d *Decoder, p *M) (frame, bool) {
 	if !d.expect(wireBytes) {
-		return
+		return frame{}, false
+	}
+	b, ok := d.bytes()
+	if !ok {
+		return frame{}, false
 	}
 	if *p == nil {
 		*p = make(M)
 	}
-	sub(d, e, func(d *Decoder, e *mapEntry[K, V]) {
-		for d.Next() {
-			switch d.Field() {
-			case 1:
-				String(d, &e.key)
-			case 2:
-				value(d, &e.value)
-			default:
-				d.Skip()
-			}
-		}
-	})
-	if d.err == nil {
-		(*p)[e.key] = e.value
+	outer := frame{d.buf, d.pos, d.field, d.wire}
+	d.buf, d.pos = b, 0
+	return outer, true
+}
+
+// leave returns to the enclosing message after an embedded one, and
+// reports whether the embedded one decoded without error.
+func (d *Decoder) leave(outer frame) bool {
+	if d.err != nil {
+		return false
 	}
+	d.buf, d.pos, d.field, d.wire = outer.buf, outer.pos, outer.field, outer.wire
+	return true
 }

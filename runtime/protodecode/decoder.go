@@ -250,12 +250,10 @@ func sub[T any](d *Decoder, p *T, fn Func[T]) {
 	if !ok {
 		return
 	}
-	buf, pos, field, wire := d.buf, d.pos, d.field, d.wire
+	outer := frame{d.buf, d.pos, d.field, d.wire}
 	d.buf, d.pos = b, 0
 	fn(d, p)
-	if d.err == nil {
-		d.buf, d.pos, d.field, d.wire = buf, pos, field, wire
-	}
+	d.leave(outer)
 }
 
 // intern returns the string b holds, interned in d's table.
