@@ -57,6 +57,9 @@ type Decoded struct {
 	// and by key (the newest slot of a key).
 	byObject map[identity]int
 	byKey    map[string]int
+	// copies is set once AdoptCopied was called: Compacted then looks an
+	// object it does not know by identity up by key.
+	copies atomic.Bool
 }
 
 // decodedSlots bounds the objects a Decoded remembers: above the 256
@@ -80,6 +83,9 @@ type decodedSlot struct {
 	key           string
 	obj, hint     any
 	deleted, seen bool
+	// size, when not 0, is the size of *obj's struct: the informer takes
+	// a shallow copy of obj (AdoptCopied).
+	size uintptr
 }
 
 // identity is an interface value's two words: equal for the same
@@ -170,16 +176,30 @@ func (c *Decoded) pending(key string) (hint any, known bool) {
 
 // Compacted reports whether Compact compacted obj against hint and the
 // informer did not ask for obj before. Objects and hints are compared by
-// identity. c may be nil.
+// identity, but for an object adopted with AdoptCopied, whose shallow
+// copies are recognized too. c may be nil.
 func (c *Decoded) Compacted(obj, hint any) bool {
-	if c == nil || obj == nil || c.on.Load() == nil {
+	if c == nil || obj == nil {
 		return false
+	}
+	cfg := c.on.Load()
+	if cfg == nil {
+		return false
+	}
+	key := ""
+	if c.copies.Load() {
+		key, _ = cfg.key(obj) // outside mu: the key function may take locks
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	i, ok := c.byObject[identityOf(obj)]
 	if !ok {
-		return false
+		if i, ok = c.copyOf(obj, key); !ok {
+			return false
+		}
+		// The informer holds the copy: the original is no longer needed.
+		delete(c.byObject, identityOf(c.slots[i].obj))
+		c.slots[i].obj = obj
 	}
 	// The informer takes obj: no identity to keep, and for a deletion no
 	// object (only that the key's newest event deletes it, for pending).
@@ -192,6 +212,25 @@ func (c *Decoded) Compacted(obj, hint any) bool {
 		s.obj = nil
 	}
 	return identityOf(hinted) == identityOf(hint)
+}
+
+// copyOf returns the slot of the object adopted with AdoptCopied for key
+// of which obj is a shallow copy: of the same type, its struct's bytes
+// equal (every string, slice, map and pointer the same). c.mu is held.
+func (c *Decoded) copyOf(obj any, key string) (int, bool) {
+	i, ok := c.byKey[key]
+	if !ok || key == "" {
+		return 0, false
+	}
+	s := &c.slots[i]
+	if s.seen || s.size == 0 {
+		return 0, false
+	}
+	a, b := identityOf(obj), identityOf(s.obj)
+	if a[0] != b[0] || a[1] == nil || b[1] == nil {
+		return 0, false
+	}
+	return i, unsafe.String((*byte)(a[1]), s.size) == unsafe.String((*byte)(b[1]), s.size)
 }
 
 // Previous returns what Compact would compact obj against: hint, the
@@ -237,4 +276,18 @@ func (c *Decoded) Adopt(obj any, key string, hint any, deleted bool) {
 		return
 	}
 	c.remember(decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted})
+}
+
+// AdoptCopied is Adopt of obj, a pointer to a struct of size bytes that
+// the informer takes a shallow copy of (an item of a listed page: the
+// reflector copies each, meta.EachListItemWithAlloc): Compacted then
+// also recognizes an object of obj's type and key whose struct's bytes
+// are obj's, its copy, and takes it in obj's place. The caller must not
+// change obj afterwards.
+func (c *Decoded) AdoptCopied(obj any, size uintptr, key string, hint any) {
+	if c == nil || obj == nil || size == 0 || c.on.Load() == nil {
+		return
+	}
+	c.copies.Store(true)
+	c.remember(decodedSlot{key: key, obj: obj, hint: hint, size: size})
 }

@@ -304,7 +304,7 @@ func (d *Decoder) stringBytes() (b []byte, ok bool) {
 // intern returns b as a string, interned in the decoder's table when it
 // has one.
 func (d *Decoder) intern(b []byte) string {
-	if d.table == nil {
+	if d.table == nil || d.listLevel() {
 		return string(b)
 	}
 	return d.table.InternBytes(b, d.object)

@@ -27,16 +27,38 @@ const listItemsDepth = 2
 // case-sensitively). Otherwise *p holds whatever was decoded and the
 // caller decodes the body as client-go does, for its result or error.
 func DecodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table) (ok bool) {
+	return decodeList(data, p, fn, t, false)
+}
+
+// DecodeListCompact is DecodeList building each item of the list into
+// the compact object, as DecodeEventCompact builds a watch event's object
+// that replaces no cached version (see Shared): with t not nil, each item
+// comes out as the informer's compaction walk would leave it given no
+// hint, provided the item type's generated decoders share every part the
+// walk shares (RegisterCompact says so of a type; CompactsType). The
+// list's own parts (its metadata, its items' slice) are decoded as
+// DecodeList decodes them.
+func DecodeListCompact[T any](data []byte, p *T, fn Func[T], t *compact.Table) (ok bool) {
+	return decodeList(data, p, fn, t, t != nil)
+}
+
+func decodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table, share bool) (ok bool) {
 	d := decoders.Get().(*Decoder)
 	d.reset(data, t)
 	d.typeDepth = 1
 	if t != nil {
 		d.itemsDepth = listItemsDepth
 	}
+	if share {
+		// No previous version: every part is the table's, or the
+		// item's own.
+		d.shareState = sharing{ready: true, resolved: true}
+		d.share = &d.shareState
+	}
 	fn(d, p)
 	ok = !d.folded && d.finish() == nil
 	d.dec.Reset(bytes.NewReader(nil))
-	d.src, d.table = bytes.Buffer{}, nil
+	d.src, d.table, d.share, d.shareState = bytes.Buffer{}, nil, nil, sharing{}
 	decoders.Put(d)
 	return ok
 }
@@ -47,4 +69,13 @@ func (d *Decoder) nextItem() {
 	if d.itemsDepth != 0 && d.dec.StackDepth() == d.itemsDepth {
 		d.object = compact.DecodedObject()
 	}
+}
+
+// listLevel reports whether a list decoded into the compact object
+// (DecodeListCompact) is at a string of its own, outside its items: such
+// strings are not interned, so that the items' strings are interned
+// exactly as the walk of each item interns them (a string interned
+// counts as a sighting in another object).
+func (d *Decoder) listLevel() bool {
+	return d.share != nil && d.itemsDepth != 0 && d.dec.StackDepth() < d.itemsDepth
 }

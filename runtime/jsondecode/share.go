@@ -188,6 +188,14 @@ func Compacts[T any]() bool {
 	return ok
 }
 
+// CompactsType reports whether the registered decoder of the type t
+// builds the compact object (RegisterCompact): Compacts for a type known
+// only at run time (the items of a list).
+func CompactsType(t reflect.Type) bool {
+	_, ok := compacting.Load(t)
+	return ok
+}
+
 // firstWord is the data word of a slice, map or pointer.
 func firstWord[T any](p *T) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(p)) }
 

@@ -3,7 +3,11 @@ package jsonwatch
 import (
 	"context"
 	"mime"
+	"reflect"
+	"sync"
+	"sync/atomic"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -53,6 +57,31 @@ type Lister[L any, PL Object[L]] struct {
 	// Table interns the strings Decode decodes (the informer's
 	// compaction table); nil interns nothing.
 	Table *compact.Table
+	// Decoded, when set, is the informer's (SharedIndexInformerOptions.
+	// Decoded of runtime/cache, the Watcher's too): once the informer
+	// enabled it, the items of the pages of the first list are decoded
+	// into the compact object (jsondecode.DecodeListCompact) when their
+	// kind's decoder builds it, and those the informer will compact
+	// against no hint, as it does a first list's, are handed over
+	// (compact.Decoded.AdoptCopied): the informer does not walk them.
+	// Later lists (relists, whose items the informer compacts against
+	// the cached versions) are decoded as without it.
+	Decoded *compact.Decoded
+
+	// listed is set once a list ended (a page without a continue token)
+	// or failed: no list after it is decoded into the compact object.
+	listed atomic.Bool
+
+	// items is what the list's items are, found once (itemsOf).
+	itemsOnce sync.Once
+	items     listItems
+}
+
+// listItems is what a Lister's list holds: whether its items' decoder
+// builds the compact object (jsondecode.CompactsType), and their size.
+type listItems struct {
+	compacts bool
+	size     uintptr
 }
 
 // ListWithContext lists one page; it is a runtime/cache
@@ -67,10 +96,15 @@ func (l *Lister[L, PL]) ListWithContext(ctx context.Context, options metav1.List
 		// ErrNoStream: the typed client lists, with client-go's request.
 		return l.List(ctx, options)
 	}
-	if list, ok := l.decode(res); ok {
+	list, ok := l.decode(res)
+	if ok {
+		if m, err := meta.ListAccessor(list); err != nil || m.GetContinue() == "" {
+			l.listed.Store(true)
+		}
 		return list, nil
 	}
-	list := PL(new(L))
+	l.listed.Store(true)
+	list = PL(new(L))
 	return list, res.Into(list)
 }
 
@@ -83,7 +117,12 @@ func (l *Lister[L, PL]) decode(res Response) (PL, bool) {
 		return nil, false
 	}
 	list := PL(new(L))
-	if !jsondecode.DecodeList(res.Body, (*L)(list), l.Decode, l.Table) {
+	compacting := l.Table != nil && !l.listed.Load() && l.Decoded.Enabled() && l.itemsOf().compacts
+	decode := jsondecode.DecodeList[L]
+	if compacting {
+		decode = jsondecode.DecodeListCompact[L]
+	}
+	if !decode(res.Body, (*L)(list), l.Decode, l.Table) {
 		return nil, false
 	}
 	// apimachinery finds the list's kind as GroupVersionKind parses it;
@@ -93,7 +132,38 @@ func (l *Lister[L, PL]) decode(res Response) (PL, bool) {
 		return nil, false
 	}
 	kind.SetGroupVersionKind(schema.GroupVersionKind{})
+	if compacting {
+		l.adopt(list)
+	}
 	return list, true
+}
+
+// adopt hands the items of list, decoded into the compact object with no
+// hint, to the informer (compact.Decoded.AdoptCopied) when it will
+// compact them against none; an item of a key the informer has (a
+// relist) is compacted by the informer against it, as if decoded plainly.
+func (l *Lister[L, PL]) adopt(list PL) {
+	size := l.itemsOf().size
+	_ = meta.EachListItem(list, func(item runtime.Object) error {
+		if hint, key, ok := l.Decoded.Previous(item); ok && hint == nil {
+			l.Decoded.AdoptCopied(item, size, key, nil)
+		}
+		return nil
+	})
+}
+
+// itemsOf finds, once, what L's items are: a struct type (its Items
+// field's element) whose decoder builds the compact object.
+func (l *Lister[L, PL]) itemsOf() listItems {
+	l.itemsOnce.Do(func() {
+		f, ok := reflect.TypeFor[L]().FieldByName("Items")
+		if !ok || f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.Struct {
+			return
+		}
+		item := f.Type.Elem()
+		l.items = listItems{compacts: jsondecode.CompactsType(item), size: item.Size()}
+	})
+	return l.items
 }
 
 // isJSON reports whether contentType is JSON's media type, the one the

@@ -138,6 +138,10 @@ func newBackendTLSPolicyInformer(client versioned.Interface, namespace string, o
 		decoder, _ = jsondecode.For[gatewayv1.BackendTLSPolicy]()
 		listDecoder, _ = jsondecode.For[gatewayv1.BackendTLSPolicyList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listBackendTLSPolicies := &jsonwatch.Lister[gatewayv1.BackendTLSPolicyList, *gatewayv1.BackendTLSPolicyList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newBackendTLSPolicyInformer(client versioned.Interface, namespace string, o
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.BackendTLSPolicyList, error) {
 			return client.GatewayV1().BackendTLSPolicies(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("BackendTLSPolicyList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("BackendTLSPolicyList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchBackendTLSPolicies := &jsonwatch.Watcher[gatewayv1.BackendTLSPolicy, *gatewayv1.BackendTLSPolicy]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

@@ -138,6 +138,10 @@ func newGatewayInformer(client versioned.Interface, namespace string, options in
 		decoder, _ = jsondecode.For[gatewayv1.Gateway]()
 		listDecoder, _ = jsondecode.For[gatewayv1.GatewayList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listGateways := &jsonwatch.Lister[gatewayv1.GatewayList, *gatewayv1.GatewayList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newGatewayInformer(client versioned.Interface, namespace string, options in
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GatewayList, error) {
 			return client.GatewayV1().Gateways(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("GatewayList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("GatewayList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchGateways := &jsonwatch.Watcher[gatewayv1.Gateway, *gatewayv1.Gateway]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

@@ -137,6 +137,10 @@ func newGatewayClassInformer(client versioned.Interface, options internalinterfa
 		decoder, _ = jsondecode.For[gatewayv1.GatewayClass]()
 		listDecoder, _ = jsondecode.For[gatewayv1.GatewayClassList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listGatewayClasses := &jsonwatch.Lister[gatewayv1.GatewayClassList, *gatewayv1.GatewayClassList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -148,13 +152,11 @@ func newGatewayClassInformer(client versioned.Interface, options internalinterfa
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GatewayClassList, error) {
 			return client.GatewayV1().GatewayClasses().List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("GatewayClassList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("GatewayClassList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchGatewayClasses := &jsonwatch.Watcher[gatewayv1.GatewayClass, *gatewayv1.GatewayClass]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

@@ -138,6 +138,10 @@ func newGRPCRouteInformer(client versioned.Interface, namespace string, options 
 		decoder, _ = jsondecode.For[gatewayv1.GRPCRoute]()
 		listDecoder, _ = jsondecode.For[gatewayv1.GRPCRouteList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listGRPCRoutes := &jsonwatch.Lister[gatewayv1.GRPCRouteList, *gatewayv1.GRPCRouteList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newGRPCRouteInformer(client versioned.Interface, namespace string, options 
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GRPCRouteList, error) {
 			return client.GatewayV1().GRPCRoutes(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("GRPCRouteList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("GRPCRouteList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchGRPCRoutes := &jsonwatch.Watcher[gatewayv1.GRPCRoute, *gatewayv1.GRPCRoute]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

@@ -138,6 +138,10 @@ func newHTTPRouteInformer(client versioned.Interface, namespace string, options 
 		decoder, _ = jsondecode.For[gatewayv1.HTTPRoute]()
 		listDecoder, _ = jsondecode.For[gatewayv1.HTTPRouteList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listHTTPRoutes := &jsonwatch.Lister[gatewayv1.HTTPRouteList, *gatewayv1.HTTPRouteList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newHTTPRouteInformer(client versioned.Interface, namespace string, options 
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.HTTPRouteList, error) {
 			return client.GatewayV1().HTTPRoutes(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("HTTPRouteList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("HTTPRouteList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchHTTPRoutes := &jsonwatch.Watcher[gatewayv1.HTTPRoute, *gatewayv1.HTTPRoute]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

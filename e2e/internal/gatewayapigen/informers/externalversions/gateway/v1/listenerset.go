@@ -138,6 +138,10 @@ func newListenerSetInformer(client versioned.Interface, namespace string, option
 		decoder, _ = jsondecode.For[gatewayv1.ListenerSet]()
 		listDecoder, _ = jsondecode.For[gatewayv1.ListenerSetList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listListenerSets := &jsonwatch.Lister[gatewayv1.ListenerSetList, *gatewayv1.ListenerSetList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newListenerSetInformer(client versioned.Interface, namespace string, option
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.ListenerSetList, error) {
 			return client.GatewayV1().ListenerSets(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("ListenerSetList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("ListenerSetList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchListenerSets := &jsonwatch.Watcher[gatewayv1.ListenerSet, *gatewayv1.ListenerSet]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

@@ -138,6 +138,10 @@ func newReferenceGrantInformer(client versioned.Interface, namespace string, opt
 		decoder, _ = jsondecode.For[gatewayv1.ReferenceGrant]()
 		listDecoder, _ = jsondecode.For[gatewayv1.ReferenceGrantList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listReferenceGrants := &jsonwatch.Lister[gatewayv1.ReferenceGrantList, *gatewayv1.ReferenceGrantList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newReferenceGrantInformer(client versioned.Interface, namespace string, opt
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.ReferenceGrantList, error) {
 			return client.GatewayV1().ReferenceGrants(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("ReferenceGrantList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("ReferenceGrantList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchReferenceGrants := &jsonwatch.Watcher[gatewayv1.ReferenceGrant, *gatewayv1.ReferenceGrant]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

@@ -138,6 +138,10 @@ func newTCPRouteInformer(client versioned.Interface, namespace string, options i
 		decoder, _ = jsondecode.For[gatewayv1.TCPRoute]()
 		listDecoder, _ = jsondecode.For[gatewayv1.TCPRouteList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listTCPRoutes := &jsonwatch.Lister[gatewayv1.TCPRouteList, *gatewayv1.TCPRouteList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newTCPRouteInformer(client versioned.Interface, namespace string, options i
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.TCPRouteList, error) {
 			return client.GatewayV1().TCPRoutes(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("TCPRouteList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("TCPRouteList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchTCPRoutes := &jsonwatch.Watcher[gatewayv1.TCPRoute, *gatewayv1.TCPRoute]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

@@ -138,6 +138,10 @@ func newTLSRouteInformer(client versioned.Interface, namespace string, options i
 		decoder, _ = jsondecode.For[gatewayv1.TLSRoute]()
 		listDecoder, _ = jsondecode.For[gatewayv1.TLSRouteList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listTLSRoutes := &jsonwatch.Lister[gatewayv1.TLSRouteList, *gatewayv1.TLSRouteList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newTLSRouteInformer(client versioned.Interface, namespace string, options i
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.TLSRouteList, error) {
 			return client.GatewayV1().TLSRoutes(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("TLSRouteList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("TLSRouteList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchTLSRoutes := &jsonwatch.Watcher[gatewayv1.TLSRoute, *gatewayv1.TLSRoute]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

@@ -138,6 +138,10 @@ func newUDPRouteInformer(client versioned.Interface, namespace string, options i
 		decoder, _ = jsondecode.For[gatewayv1.UDPRoute]()
 		listDecoder, _ = jsondecode.For[gatewayv1.UDPRouteList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listUDPRoutes := &jsonwatch.Lister[gatewayv1.UDPRouteList, *gatewayv1.UDPRouteList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newUDPRouteInformer(client versioned.Interface, namespace string, options i
 		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.UDPRouteList, error) {
 			return client.GatewayV1().UDPRoutes(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("UDPRouteList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("UDPRouteList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchUDPRoutes := &jsonwatch.Watcher[gatewayv1.UDPRoute, *gatewayv1.UDPRoute]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

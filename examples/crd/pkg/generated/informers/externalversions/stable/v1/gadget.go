@@ -153,6 +153,10 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 		decoder, _ = jsondecode.For[stablev1.Gadget]()
 		listDecoder, _ = jsondecode.For[stablev1.GadgetList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listGadgets := &jsonwatch.Lister[stablev1.GadgetList, *stablev1.GadgetList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -164,13 +168,11 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 		List: func(ctx context.Context, opts metav1.ListOptions) (*stablev1.GadgetList, error) {
 			return client.StableV1().Gadgets().List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("GadgetList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("GadgetList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchGadgets := &jsonwatch.Watcher[stablev1.Gadget, *stablev1.Gadget]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

@@ -154,6 +154,10 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 		decoder, _ = jsondecode.For[stablev1.Widget]()
 		listDecoder, _ = jsondecode.For[stablev1.WidgetList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listWidgets := &jsonwatch.Lister[stablev1.WidgetList, *stablev1.WidgetList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -165,13 +169,11 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 		List: func(ctx context.Context, opts metav1.ListOptions) (*stablev1.WidgetList, error) {
 			return client.StableV1().Widgets(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("WidgetList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("WidgetList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchWidgets := &jsonwatch.Watcher[stablev1.Widget, *stablev1.Widget]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)

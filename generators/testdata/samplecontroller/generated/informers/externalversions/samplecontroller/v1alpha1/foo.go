@@ -138,6 +138,10 @@ func newFooInformer(client versioned.Interface, namespace string, options intern
 		decoder, _ = jsondecode.For[samplecontrollerv1alpha1.Foo]()
 		listDecoder, _ = jsondecode.For[samplecontrollerv1alpha1.FooList]()
 	}
+	// The list's and the watch's decoders hand over their objects compact
+	// when the informer compacts them (compact.Decoded): no walk after
+	// the decode.
+	decoded := &compact.Decoded{}
 	listFoos := &jsonwatch.Lister[samplecontrollerv1alpha1.FooList, *samplecontrollerv1alpha1.FooList]{
 		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
 			cs, ok := client.(*versioned.Clientset)
@@ -149,13 +153,11 @@ func newFooInformer(client versioned.Interface, namespace string, options intern
 		List: func(ctx context.Context, opts metav1.ListOptions) (*samplecontrollerv1alpha1.FooList, error) {
 			return client.SamplecontrollerV1alpha1().Foos(namespace).List(ctx, opts)
 		},
-		Kind:   gvr.GroupVersion().WithKind("FooList"),
-		Decode: listDecoder,
-		Table:  compact.Default(),
+		Kind:    gvr.GroupVersion().WithKind("FooList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
 	}
-	// The watch's decoder hands over its objects compact when the
-	// informer compacts them (compact.Decoded): no walk after the decode.
-	decoded := &compact.Decoded{}
 	watchFoos := &jsonwatch.Watcher[samplecontrollerv1alpha1.Foo, *samplecontrollerv1alpha1.Foo]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
 			cs, ok := client.(*versioned.Clientset)
