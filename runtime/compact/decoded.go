@@ -33,7 +33,9 @@ import (
 //     changes nothing that is already shared.
 //
 // Objects are recognized by identity (the pointer the decoder returned),
-// never by type or content. A Decoded remembers at most the last
+// never by type or content, but for the items of a listed page, which the
+// reflector copies (AdoptCopied): a shallow copy of one is recognized by
+// its key, type and every byte of its struct. A Decoded remembers at most the last
 // decodedSlots objects it compacted (more than the objects a reflector
 // takes before it queues them: a first list's batch; an object the
 // reflector drops is pushed out by newer ones), holding them so that none
