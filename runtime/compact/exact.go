@@ -13,7 +13,7 @@ func NewExactTable() *Table { return &Table{exact: &exactSeen{first: map[uint64]
 
 // exactSeen is an exact admission filter: the first sighting of each hash.
 type exactSeen struct {
-	mu    sync.Mutex
+	mu    sync.Mutex        // guards first
 	first map[uint64]uint64 // guarded by mu
 }
 
