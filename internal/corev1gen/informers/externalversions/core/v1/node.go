@@ -127,34 +127,10 @@ func NewTypedNodeInformerWithOptions(client versioned.Interface, options interna
 func newNodeInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "nodes"}
 	tweakListOptions := options.TweakListOptions
-	// Watch events decode with this version's generated protobuf decoder
-	// (see protowatch.Watcher), unless options.DisableGeneratedDecoders,
-	// and its objects are handed over compact when the informer compacts
-	// them (compact.Decoded): no walk after the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	var protoDecoder protodecode.Func[corev1.Node]
-	if !options.DisableGeneratedDecoders {
-		protoDecoder, _ = protodecode.For[corev1.Node]()
-	}
-	// Watches decode the server's protobuf stream themselves (see
-	// protowatch.Watcher), through the typed client where they cannot.
-	watchNodes := &protowatch.Watcher[corev1.Node, *corev1.Node]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "nodes", metav1.NamespaceAll, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.CoreV1().Nodes().Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("Node"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  protoDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	watchNodes := newNodeWatcher(client, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -180,6 +156,34 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newNodeWatcher watches Nodes, decoding the server's protobuf
+// stream itself (see protowatch.Watcher) with this version's generated
+// protobuf decoder unless options.DisableGeneratedDecoders, through
+// the typed client where it cannot.
+func newNodeWatcher(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.Node, *corev1.Node] {
+	var decoder protodecode.Func[corev1.Node]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = protodecode.For[corev1.Node]()
+	}
+	return &protowatch.Watcher[corev1.Node, *corev1.Node]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "nodes", metav1.NamespaceAll, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.CoreV1().Nodes().Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("Node"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared Node

@@ -127,34 +127,10 @@ func NewTypedPersistentVolumeInformerWithOptions(client versioned.Interface, opt
 func newPersistentVolumeInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "persistentvolumes"}
 	tweakListOptions := options.TweakListOptions
-	// Watch events decode with this version's generated protobuf decoder
-	// (see protowatch.Watcher), unless options.DisableGeneratedDecoders,
-	// and its objects are handed over compact when the informer compacts
-	// them (compact.Decoded): no walk after the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	var protoDecoder protodecode.Func[corev1.PersistentVolume]
-	if !options.DisableGeneratedDecoders {
-		protoDecoder, _ = protodecode.For[corev1.PersistentVolume]()
-	}
-	// Watches decode the server's protobuf stream themselves (see
-	// protowatch.Watcher), through the typed client where they cannot.
-	watchPersistentVolumes := &protowatch.Watcher[corev1.PersistentVolume, *corev1.PersistentVolume]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "persistentvolumes", metav1.NamespaceAll, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.CoreV1().PersistentVolumes().Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("PersistentVolume"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  protoDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	watchPersistentVolumes := newPersistentVolumeWatcher(client, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -180,6 +156,34 @@ func newPersistentVolumeInformer(client versioned.Interface, options internalint
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newPersistentVolumeWatcher watches PersistentVolumes, decoding the server's protobuf
+// stream itself (see protowatch.Watcher) with this version's generated
+// protobuf decoder unless options.DisableGeneratedDecoders, through
+// the typed client where it cannot.
+func newPersistentVolumeWatcher(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.PersistentVolume, *corev1.PersistentVolume] {
+	var decoder protodecode.Func[corev1.PersistentVolume]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = protodecode.For[corev1.PersistentVolume]()
+	}
+	return &protowatch.Watcher[corev1.PersistentVolume, *corev1.PersistentVolume]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "persistentvolumes", metav1.NamespaceAll, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.CoreV1().PersistentVolumes().Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("PersistentVolume"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared PersistentVolume

@@ -128,34 +128,10 @@ func NewTypedPersistentVolumeClaimInformerWithOptions(client versioned.Interface
 func newPersistentVolumeClaimInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "persistentvolumeclaims"}
 	tweakListOptions := options.TweakListOptions
-	// Watch events decode with this version's generated protobuf decoder
-	// (see protowatch.Watcher), unless options.DisableGeneratedDecoders,
-	// and its objects are handed over compact when the informer compacts
-	// them (compact.Decoded): no walk after the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	var protoDecoder protodecode.Func[corev1.PersistentVolumeClaim]
-	if !options.DisableGeneratedDecoders {
-		protoDecoder, _ = protodecode.For[corev1.PersistentVolumeClaim]()
-	}
-	// Watches decode the server's protobuf stream themselves (see
-	// protowatch.Watcher), through the typed client where they cannot.
-	watchPersistentVolumeClaims := &protowatch.Watcher[corev1.PersistentVolumeClaim, *corev1.PersistentVolumeClaim]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "persistentvolumeclaims", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.CoreV1().PersistentVolumeClaims(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("PersistentVolumeClaim"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  protoDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	watchPersistentVolumeClaims := newPersistentVolumeClaimWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -181,6 +157,34 @@ func newPersistentVolumeClaimInformer(client versioned.Interface, namespace stri
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newPersistentVolumeClaimWatcher watches PersistentVolumeClaims, decoding the server's protobuf
+// stream itself (see protowatch.Watcher) with this version's generated
+// protobuf decoder unless options.DisableGeneratedDecoders, through
+// the typed client where it cannot.
+func newPersistentVolumeClaimWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.PersistentVolumeClaim, *corev1.PersistentVolumeClaim] {
+	var decoder protodecode.Func[corev1.PersistentVolumeClaim]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = protodecode.For[corev1.PersistentVolumeClaim]()
+	}
+	return &protowatch.Watcher[corev1.PersistentVolumeClaim, *corev1.PersistentVolumeClaim]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "persistentvolumeclaims", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.CoreV1().PersistentVolumeClaims(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("PersistentVolumeClaim"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared PersistentVolumeClaim

@@ -128,34 +128,10 @@ func NewTypedPodTemplateInformerWithOptions(client versioned.Interface, namespac
 func newPodTemplateInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "podtemplates"}
 	tweakListOptions := options.TweakListOptions
-	// Watch events decode with this version's generated protobuf decoder
-	// (see protowatch.Watcher), unless options.DisableGeneratedDecoders,
-	// and its objects are handed over compact when the informer compacts
-	// them (compact.Decoded): no walk after the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	var protoDecoder protodecode.Func[corev1.PodTemplate]
-	if !options.DisableGeneratedDecoders {
-		protoDecoder, _ = protodecode.For[corev1.PodTemplate]()
-	}
-	// Watches decode the server's protobuf stream themselves (see
-	// protowatch.Watcher), through the typed client where they cannot.
-	watchPodTemplates := &protowatch.Watcher[corev1.PodTemplate, *corev1.PodTemplate]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "podtemplates", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.CoreV1().PodTemplates(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("PodTemplate"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  protoDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	watchPodTemplates := newPodTemplateWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -181,6 +157,34 @@ func newPodTemplateInformer(client versioned.Interface, namespace string, option
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newPodTemplateWatcher watches PodTemplates, decoding the server's protobuf
+// stream itself (see protowatch.Watcher) with this version's generated
+// protobuf decoder unless options.DisableGeneratedDecoders, through
+// the typed client where it cannot.
+func newPodTemplateWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.PodTemplate, *corev1.PodTemplate] {
+	var decoder protodecode.Func[corev1.PodTemplate]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = protodecode.For[corev1.PodTemplate]()
+	}
+	return &protowatch.Watcher[corev1.PodTemplate, *corev1.PodTemplate]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "podtemplates", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.CoreV1().PodTemplates(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("PodTemplate"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared PodTemplate

@@ -128,34 +128,10 @@ func NewTypedReplicationControllerInformerWithOptions(client versioned.Interface
 func newReplicationControllerInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "replicationcontrollers"}
 	tweakListOptions := options.TweakListOptions
-	// Watch events decode with this version's generated protobuf decoder
-	// (see protowatch.Watcher), unless options.DisableGeneratedDecoders,
-	// and its objects are handed over compact when the informer compacts
-	// them (compact.Decoded): no walk after the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	var protoDecoder protodecode.Func[corev1.ReplicationController]
-	if !options.DisableGeneratedDecoders {
-		protoDecoder, _ = protodecode.For[corev1.ReplicationController]()
-	}
-	// Watches decode the server's protobuf stream themselves (see
-	// protowatch.Watcher), through the typed client where they cannot.
-	watchReplicationControllers := &protowatch.Watcher[corev1.ReplicationController, *corev1.ReplicationController]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "replicationcontrollers", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.CoreV1().ReplicationControllers(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("ReplicationController"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  protoDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	watchReplicationControllers := newReplicationControllerWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -181,6 +157,34 @@ func newReplicationControllerInformer(client versioned.Interface, namespace stri
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newReplicationControllerWatcher watches ReplicationControllers, decoding the server's protobuf
+// stream itself (see protowatch.Watcher) with this version's generated
+// protobuf decoder unless options.DisableGeneratedDecoders, through
+// the typed client where it cannot.
+func newReplicationControllerWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.ReplicationController, *corev1.ReplicationController] {
+	var decoder protodecode.Func[corev1.ReplicationController]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = protodecode.For[corev1.ReplicationController]()
+	}
+	return &protowatch.Watcher[corev1.ReplicationController, *corev1.ReplicationController]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, protowatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return protowatch.OpenStream(ctx, cs.CoreV1().RESTClient(), "replicationcontrollers", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.CoreV1().ReplicationControllers(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("ReplicationController"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared ReplicationController

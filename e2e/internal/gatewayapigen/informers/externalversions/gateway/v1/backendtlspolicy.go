@@ -128,53 +128,11 @@ func NewTypedBackendTLSPolicyInformerWithOptions(client versioned.Interface, nam
 func newBackendTLSPolicyInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "backendtlspolicies"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[gatewayv1.BackendTLSPolicy]
-	var listDecoder jsondecode.Func[gatewayv1.BackendTLSPolicyList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[gatewayv1.BackendTLSPolicy]()
-		listDecoder, _ = jsondecode.For[gatewayv1.BackendTLSPolicyList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listBackendTLSPolicies := &jsonwatch.Lister[gatewayv1.BackendTLSPolicyList, *gatewayv1.BackendTLSPolicyList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "backendtlspolicies", namespace, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.BackendTLSPolicyList, error) {
-			return client.GatewayV1().BackendTLSPolicies(namespace).List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("BackendTLSPolicyList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchBackendTLSPolicies := &jsonwatch.Watcher[gatewayv1.BackendTLSPolicy, *gatewayv1.BackendTLSPolicy]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "backendtlspolicies", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.GatewayV1().BackendTLSPolicies(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("BackendTLSPolicy"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listBackendTLSPolicies := newBackendTLSPolicyLister(client, namespace, options, gvr, decoded)
+	watchBackendTLSPolicies := newBackendTLSPolicyWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -200,6 +158,60 @@ func newBackendTLSPolicyInformer(client versioned.Interface, namespace string, o
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newBackendTLSPolicyLister lists BackendTLSPolicies, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newBackendTLSPolicyLister(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[gatewayv1.BackendTLSPolicyList, *gatewayv1.BackendTLSPolicyList] {
+	var listDecoder jsondecode.Func[gatewayv1.BackendTLSPolicyList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[gatewayv1.BackendTLSPolicyList]()
+	}
+	return &jsonwatch.Lister[gatewayv1.BackendTLSPolicyList, *gatewayv1.BackendTLSPolicyList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "backendtlspolicies", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.BackendTLSPolicyList, error) {
+			return client.GatewayV1().BackendTLSPolicies(namespace).List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("BackendTLSPolicyList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newBackendTLSPolicyWatcher watches BackendTLSPolicies, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newBackendTLSPolicyWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[gatewayv1.BackendTLSPolicy, *gatewayv1.BackendTLSPolicy] {
+	var decoder jsondecode.Func[gatewayv1.BackendTLSPolicy]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[gatewayv1.BackendTLSPolicy]()
+	}
+	return &jsonwatch.Watcher[gatewayv1.BackendTLSPolicy, *gatewayv1.BackendTLSPolicy]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "backendtlspolicies", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.GatewayV1().BackendTLSPolicies(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("BackendTLSPolicy"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared BackendTLSPolicy

@@ -128,53 +128,11 @@ func NewTypedGatewayInformerWithOptions(client versioned.Interface, namespace st
 func newGatewayInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "gateways"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[gatewayv1.Gateway]
-	var listDecoder jsondecode.Func[gatewayv1.GatewayList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[gatewayv1.Gateway]()
-		listDecoder, _ = jsondecode.For[gatewayv1.GatewayList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listGateways := &jsonwatch.Lister[gatewayv1.GatewayList, *gatewayv1.GatewayList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "gateways", namespace, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GatewayList, error) {
-			return client.GatewayV1().Gateways(namespace).List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("GatewayList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchGateways := &jsonwatch.Watcher[gatewayv1.Gateway, *gatewayv1.Gateway]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "gateways", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.GatewayV1().Gateways(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("Gateway"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listGateways := newGatewayLister(client, namespace, options, gvr, decoded)
+	watchGateways := newGatewayWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -200,6 +158,60 @@ func newGatewayInformer(client versioned.Interface, namespace string, options in
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newGatewayLister lists Gateways, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newGatewayLister(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[gatewayv1.GatewayList, *gatewayv1.GatewayList] {
+	var listDecoder jsondecode.Func[gatewayv1.GatewayList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[gatewayv1.GatewayList]()
+	}
+	return &jsonwatch.Lister[gatewayv1.GatewayList, *gatewayv1.GatewayList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "gateways", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GatewayList, error) {
+			return client.GatewayV1().Gateways(namespace).List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("GatewayList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newGatewayWatcher watches Gateways, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newGatewayWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[gatewayv1.Gateway, *gatewayv1.Gateway] {
+	var decoder jsondecode.Func[gatewayv1.Gateway]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[gatewayv1.Gateway]()
+	}
+	return &jsonwatch.Watcher[gatewayv1.Gateway, *gatewayv1.Gateway]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "gateways", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.GatewayV1().Gateways(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("Gateway"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared Gateway

@@ -127,53 +127,11 @@ func NewTypedGatewayClassInformerWithOptions(client versioned.Interface, options
 func newGatewayClassInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "gatewayclasses"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[gatewayv1.GatewayClass]
-	var listDecoder jsondecode.Func[gatewayv1.GatewayClassList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[gatewayv1.GatewayClass]()
-		listDecoder, _ = jsondecode.For[gatewayv1.GatewayClassList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listGatewayClasses := &jsonwatch.Lister[gatewayv1.GatewayClassList, *gatewayv1.GatewayClassList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "gatewayclasses", metav1.NamespaceAll, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GatewayClassList, error) {
-			return client.GatewayV1().GatewayClasses().List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("GatewayClassList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchGatewayClasses := &jsonwatch.Watcher[gatewayv1.GatewayClass, *gatewayv1.GatewayClass]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "gatewayclasses", metav1.NamespaceAll, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.GatewayV1().GatewayClasses().Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("GatewayClass"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listGatewayClasses := newGatewayClassLister(client, options, gvr, decoded)
+	watchGatewayClasses := newGatewayClassWatcher(client, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -199,6 +157,60 @@ func newGatewayClassInformer(client versioned.Interface, options internalinterfa
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newGatewayClassLister lists GatewayClasses, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newGatewayClassLister(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[gatewayv1.GatewayClassList, *gatewayv1.GatewayClassList] {
+	var listDecoder jsondecode.Func[gatewayv1.GatewayClassList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[gatewayv1.GatewayClassList]()
+	}
+	return &jsonwatch.Lister[gatewayv1.GatewayClassList, *gatewayv1.GatewayClassList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "gatewayclasses", metav1.NamespaceAll, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GatewayClassList, error) {
+			return client.GatewayV1().GatewayClasses().List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("GatewayClassList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newGatewayClassWatcher watches GatewayClasses, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newGatewayClassWatcher(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[gatewayv1.GatewayClass, *gatewayv1.GatewayClass] {
+	var decoder jsondecode.Func[gatewayv1.GatewayClass]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[gatewayv1.GatewayClass]()
+	}
+	return &jsonwatch.Watcher[gatewayv1.GatewayClass, *gatewayv1.GatewayClass]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "gatewayclasses", metav1.NamespaceAll, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.GatewayV1().GatewayClasses().Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("GatewayClass"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared GatewayClass

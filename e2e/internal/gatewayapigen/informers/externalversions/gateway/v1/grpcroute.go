@@ -128,53 +128,11 @@ func NewTypedGRPCRouteInformerWithOptions(client versioned.Interface, namespace 
 func newGRPCRouteInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "grpcroutes"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[gatewayv1.GRPCRoute]
-	var listDecoder jsondecode.Func[gatewayv1.GRPCRouteList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[gatewayv1.GRPCRoute]()
-		listDecoder, _ = jsondecode.For[gatewayv1.GRPCRouteList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listGRPCRoutes := &jsonwatch.Lister[gatewayv1.GRPCRouteList, *gatewayv1.GRPCRouteList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "grpcroutes", namespace, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GRPCRouteList, error) {
-			return client.GatewayV1().GRPCRoutes(namespace).List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("GRPCRouteList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchGRPCRoutes := &jsonwatch.Watcher[gatewayv1.GRPCRoute, *gatewayv1.GRPCRoute]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "grpcroutes", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.GatewayV1().GRPCRoutes(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("GRPCRoute"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listGRPCRoutes := newGRPCRouteLister(client, namespace, options, gvr, decoded)
+	watchGRPCRoutes := newGRPCRouteWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -200,6 +158,60 @@ func newGRPCRouteInformer(client versioned.Interface, namespace string, options 
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newGRPCRouteLister lists GRPCRoutes, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newGRPCRouteLister(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[gatewayv1.GRPCRouteList, *gatewayv1.GRPCRouteList] {
+	var listDecoder jsondecode.Func[gatewayv1.GRPCRouteList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[gatewayv1.GRPCRouteList]()
+	}
+	return &jsonwatch.Lister[gatewayv1.GRPCRouteList, *gatewayv1.GRPCRouteList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "grpcroutes", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.GRPCRouteList, error) {
+			return client.GatewayV1().GRPCRoutes(namespace).List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("GRPCRouteList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newGRPCRouteWatcher watches GRPCRoutes, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newGRPCRouteWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[gatewayv1.GRPCRoute, *gatewayv1.GRPCRoute] {
+	var decoder jsondecode.Func[gatewayv1.GRPCRoute]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[gatewayv1.GRPCRoute]()
+	}
+	return &jsonwatch.Watcher[gatewayv1.GRPCRoute, *gatewayv1.GRPCRoute]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "grpcroutes", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.GatewayV1().GRPCRoutes(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("GRPCRoute"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared GRPCRoute

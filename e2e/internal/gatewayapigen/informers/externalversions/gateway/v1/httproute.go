@@ -128,53 +128,11 @@ func NewTypedHTTPRouteInformerWithOptions(client versioned.Interface, namespace 
 func newHTTPRouteInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "httproutes"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[gatewayv1.HTTPRoute]
-	var listDecoder jsondecode.Func[gatewayv1.HTTPRouteList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[gatewayv1.HTTPRoute]()
-		listDecoder, _ = jsondecode.For[gatewayv1.HTTPRouteList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listHTTPRoutes := &jsonwatch.Lister[gatewayv1.HTTPRouteList, *gatewayv1.HTTPRouteList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "httproutes", namespace, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.HTTPRouteList, error) {
-			return client.GatewayV1().HTTPRoutes(namespace).List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("HTTPRouteList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchHTTPRoutes := &jsonwatch.Watcher[gatewayv1.HTTPRoute, *gatewayv1.HTTPRoute]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "httproutes", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.GatewayV1().HTTPRoutes(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("HTTPRoute"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listHTTPRoutes := newHTTPRouteLister(client, namespace, options, gvr, decoded)
+	watchHTTPRoutes := newHTTPRouteWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -200,6 +158,60 @@ func newHTTPRouteInformer(client versioned.Interface, namespace string, options 
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newHTTPRouteLister lists HTTPRoutes, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newHTTPRouteLister(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[gatewayv1.HTTPRouteList, *gatewayv1.HTTPRouteList] {
+	var listDecoder jsondecode.Func[gatewayv1.HTTPRouteList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[gatewayv1.HTTPRouteList]()
+	}
+	return &jsonwatch.Lister[gatewayv1.HTTPRouteList, *gatewayv1.HTTPRouteList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "httproutes", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.HTTPRouteList, error) {
+			return client.GatewayV1().HTTPRoutes(namespace).List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("HTTPRouteList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newHTTPRouteWatcher watches HTTPRoutes, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newHTTPRouteWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[gatewayv1.HTTPRoute, *gatewayv1.HTTPRoute] {
+	var decoder jsondecode.Func[gatewayv1.HTTPRoute]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[gatewayv1.HTTPRoute]()
+	}
+	return &jsonwatch.Watcher[gatewayv1.HTTPRoute, *gatewayv1.HTTPRoute]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "httproutes", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.GatewayV1().HTTPRoutes(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("HTTPRoute"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared HTTPRoute

@@ -128,53 +128,11 @@ func NewTypedReferenceGrantInformerWithOptions(client versioned.Interface, names
 func newReferenceGrantInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "referencegrants"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[gatewayv1.ReferenceGrant]
-	var listDecoder jsondecode.Func[gatewayv1.ReferenceGrantList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[gatewayv1.ReferenceGrant]()
-		listDecoder, _ = jsondecode.For[gatewayv1.ReferenceGrantList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listReferenceGrants := &jsonwatch.Lister[gatewayv1.ReferenceGrantList, *gatewayv1.ReferenceGrantList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "referencegrants", namespace, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.ReferenceGrantList, error) {
-			return client.GatewayV1().ReferenceGrants(namespace).List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("ReferenceGrantList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchReferenceGrants := &jsonwatch.Watcher[gatewayv1.ReferenceGrant, *gatewayv1.ReferenceGrant]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "referencegrants", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.GatewayV1().ReferenceGrants(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("ReferenceGrant"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listReferenceGrants := newReferenceGrantLister(client, namespace, options, gvr, decoded)
+	watchReferenceGrants := newReferenceGrantWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -200,6 +158,60 @@ func newReferenceGrantInformer(client versioned.Interface, namespace string, opt
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newReferenceGrantLister lists ReferenceGrants, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newReferenceGrantLister(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[gatewayv1.ReferenceGrantList, *gatewayv1.ReferenceGrantList] {
+	var listDecoder jsondecode.Func[gatewayv1.ReferenceGrantList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[gatewayv1.ReferenceGrantList]()
+	}
+	return &jsonwatch.Lister[gatewayv1.ReferenceGrantList, *gatewayv1.ReferenceGrantList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "referencegrants", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.ReferenceGrantList, error) {
+			return client.GatewayV1().ReferenceGrants(namespace).List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("ReferenceGrantList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newReferenceGrantWatcher watches ReferenceGrants, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newReferenceGrantWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[gatewayv1.ReferenceGrant, *gatewayv1.ReferenceGrant] {
+	var decoder jsondecode.Func[gatewayv1.ReferenceGrant]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[gatewayv1.ReferenceGrant]()
+	}
+	return &jsonwatch.Watcher[gatewayv1.ReferenceGrant, *gatewayv1.ReferenceGrant]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "referencegrants", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.GatewayV1().ReferenceGrants(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("ReferenceGrant"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared ReferenceGrant

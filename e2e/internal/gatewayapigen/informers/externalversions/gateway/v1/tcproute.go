@@ -128,53 +128,11 @@ func NewTypedTCPRouteInformerWithOptions(client versioned.Interface, namespace s
 func newTCPRouteInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "tcproutes"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[gatewayv1.TCPRoute]
-	var listDecoder jsondecode.Func[gatewayv1.TCPRouteList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[gatewayv1.TCPRoute]()
-		listDecoder, _ = jsondecode.For[gatewayv1.TCPRouteList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listTCPRoutes := &jsonwatch.Lister[gatewayv1.TCPRouteList, *gatewayv1.TCPRouteList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "tcproutes", namespace, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.TCPRouteList, error) {
-			return client.GatewayV1().TCPRoutes(namespace).List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("TCPRouteList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchTCPRoutes := &jsonwatch.Watcher[gatewayv1.TCPRoute, *gatewayv1.TCPRoute]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "tcproutes", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.GatewayV1().TCPRoutes(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("TCPRoute"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listTCPRoutes := newTCPRouteLister(client, namespace, options, gvr, decoded)
+	watchTCPRoutes := newTCPRouteWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -200,6 +158,60 @@ func newTCPRouteInformer(client versioned.Interface, namespace string, options i
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newTCPRouteLister lists TCPRoutes, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newTCPRouteLister(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[gatewayv1.TCPRouteList, *gatewayv1.TCPRouteList] {
+	var listDecoder jsondecode.Func[gatewayv1.TCPRouteList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[gatewayv1.TCPRouteList]()
+	}
+	return &jsonwatch.Lister[gatewayv1.TCPRouteList, *gatewayv1.TCPRouteList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "tcproutes", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.TCPRouteList, error) {
+			return client.GatewayV1().TCPRoutes(namespace).List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("TCPRouteList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newTCPRouteWatcher watches TCPRoutes, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newTCPRouteWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[gatewayv1.TCPRoute, *gatewayv1.TCPRoute] {
+	var decoder jsondecode.Func[gatewayv1.TCPRoute]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[gatewayv1.TCPRoute]()
+	}
+	return &jsonwatch.Watcher[gatewayv1.TCPRoute, *gatewayv1.TCPRoute]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "tcproutes", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.GatewayV1().TCPRoutes(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("TCPRoute"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared TCPRoute

@@ -128,53 +128,11 @@ func NewTypedUDPRouteInformerWithOptions(client versioned.Interface, namespace s
 func newUDPRouteInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "udproutes"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[gatewayv1.UDPRoute]
-	var listDecoder jsondecode.Func[gatewayv1.UDPRouteList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[gatewayv1.UDPRoute]()
-		listDecoder, _ = jsondecode.For[gatewayv1.UDPRouteList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listUDPRoutes := &jsonwatch.Lister[gatewayv1.UDPRouteList, *gatewayv1.UDPRouteList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "udproutes", namespace, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.UDPRouteList, error) {
-			return client.GatewayV1().UDPRoutes(namespace).List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("UDPRouteList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchUDPRoutes := &jsonwatch.Watcher[gatewayv1.UDPRoute, *gatewayv1.UDPRoute]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "udproutes", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.GatewayV1().UDPRoutes(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("UDPRoute"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listUDPRoutes := newUDPRouteLister(client, namespace, options, gvr, decoded)
+	watchUDPRoutes := newUDPRouteWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -200,6 +158,60 @@ func newUDPRouteInformer(client versioned.Interface, namespace string, options i
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newUDPRouteLister lists UDPRoutes, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newUDPRouteLister(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[gatewayv1.UDPRouteList, *gatewayv1.UDPRouteList] {
+	var listDecoder jsondecode.Func[gatewayv1.UDPRouteList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[gatewayv1.UDPRouteList]()
+	}
+	return &jsonwatch.Lister[gatewayv1.UDPRouteList, *gatewayv1.UDPRouteList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.GatewayV1().RESTClient(), "udproutes", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*gatewayv1.UDPRouteList, error) {
+			return client.GatewayV1().UDPRoutes(namespace).List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("UDPRouteList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newUDPRouteWatcher watches UDPRoutes, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newUDPRouteWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[gatewayv1.UDPRoute, *gatewayv1.UDPRoute] {
+	var decoder jsondecode.Func[gatewayv1.UDPRoute]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[gatewayv1.UDPRoute]()
+	}
+	return &jsonwatch.Watcher[gatewayv1.UDPRoute, *gatewayv1.UDPRoute]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.GatewayV1().RESTClient(), "udproutes", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.GatewayV1().UDPRoutes(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("UDPRoute"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared UDPRoute

@@ -143,53 +143,11 @@ func NewTypedGadgetInformerWithOptions(client versioned.Interface, options inter
 func newGadgetInformer(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "gadgets"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[stablev1.Gadget]
-	var listDecoder jsondecode.Func[stablev1.GadgetList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[stablev1.Gadget]()
-		listDecoder, _ = jsondecode.For[stablev1.GadgetList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listGadgets := &jsonwatch.Lister[stablev1.GadgetList, *stablev1.GadgetList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.StableV1().RESTClient(), "gadgets", metav1.NamespaceAll, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*stablev1.GadgetList, error) {
-			return client.StableV1().Gadgets().List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("GadgetList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchGadgets := &jsonwatch.Watcher[stablev1.Gadget, *stablev1.Gadget]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.StableV1().RESTClient(), "gadgets", metav1.NamespaceAll, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.StableV1().Gadgets().Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("Gadget"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listGadgets := newGadgetLister(client, options, gvr, decoded)
+	watchGadgets := newGadgetWatcher(client, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -215,6 +173,60 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newGadgetLister lists Gadgets, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newGadgetLister(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[stablev1.GadgetList, *stablev1.GadgetList] {
+	var listDecoder jsondecode.Func[stablev1.GadgetList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[stablev1.GadgetList]()
+	}
+	return &jsonwatch.Lister[stablev1.GadgetList, *stablev1.GadgetList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.StableV1().RESTClient(), "gadgets", metav1.NamespaceAll, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*stablev1.GadgetList, error) {
+			return client.StableV1().Gadgets().List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("GadgetList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newGadgetWatcher watches Gadgets, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newGadgetWatcher(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[stablev1.Gadget, *stablev1.Gadget] {
+	var decoder jsondecode.Func[stablev1.Gadget]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[stablev1.Gadget]()
+	}
+	return &jsonwatch.Watcher[stablev1.Gadget, *stablev1.Gadget]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.StableV1().RESTClient(), "gadgets", metav1.NamespaceAll, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.StableV1().Gadgets().Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("Gadget"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared Gadget

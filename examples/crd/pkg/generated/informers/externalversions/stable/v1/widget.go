@@ -144,53 +144,11 @@ func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace str
 func newWidgetInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "stable.example.com", Version: "v1", Resource: "widgets"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[stablev1.Widget]
-	var listDecoder jsondecode.Func[stablev1.WidgetList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[stablev1.Widget]()
-		listDecoder, _ = jsondecode.For[stablev1.WidgetList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listWidgets := &jsonwatch.Lister[stablev1.WidgetList, *stablev1.WidgetList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.StableV1().RESTClient(), "widgets", namespace, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*stablev1.WidgetList, error) {
-			return client.StableV1().Widgets(namespace).List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("WidgetList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchWidgets := &jsonwatch.Watcher[stablev1.Widget, *stablev1.Widget]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.StableV1().RESTClient(), "widgets", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.StableV1().Widgets(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("Widget"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listWidgets := newWidgetLister(client, namespace, options, gvr, decoded)
+	watchWidgets := newWidgetWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -216,6 +174,60 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newWidgetLister lists Widgets, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newWidgetLister(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[stablev1.WidgetList, *stablev1.WidgetList] {
+	var listDecoder jsondecode.Func[stablev1.WidgetList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[stablev1.WidgetList]()
+	}
+	return &jsonwatch.Lister[stablev1.WidgetList, *stablev1.WidgetList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.StableV1().RESTClient(), "widgets", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*stablev1.WidgetList, error) {
+			return client.StableV1().Widgets(namespace).List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("WidgetList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newWidgetWatcher watches Widgets, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newWidgetWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[stablev1.Widget, *stablev1.Widget] {
+	var decoder jsondecode.Func[stablev1.Widget]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[stablev1.Widget]()
+	}
+	return &jsonwatch.Watcher[stablev1.Widget, *stablev1.Widget]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.StableV1().RESTClient(), "widgets", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.StableV1().Widgets(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("Widget"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared Widget

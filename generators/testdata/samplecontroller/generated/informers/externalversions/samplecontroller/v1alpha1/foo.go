@@ -128,53 +128,11 @@ func NewTypedFooInformerWithOptions(client versioned.Interface, namespace string
 func newFooInformer(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
 	gvr := schema.GroupVersionResource{Group: "samplecontroller.k8s.io", Version: "v1alpha1", Resource: "foos"}
 	tweakListOptions := options.TweakListOptions
-	// Lists and watches decode the server's JSON with this version's
-	// generated decoders (see jsonwatch.Lister and jsonwatch.Watcher),
-	// through the typed client where they cannot or
-	// options.DisableGeneratedDecoders says so.
-	var decoder jsondecode.Func[samplecontrollerv1alpha1.Foo]
-	var listDecoder jsondecode.Func[samplecontrollerv1alpha1.FooList]
-	if !options.DisableGeneratedDecoders {
-		decoder, _ = jsondecode.For[samplecontrollerv1alpha1.Foo]()
-		listDecoder, _ = jsondecode.For[samplecontrollerv1alpha1.FooList]()
-	}
-	// The list's and the watch's decoders hand over their objects compact
-	// when the informer compacts them (compact.Decoded): no walk after
-	// the decode.
+	// The decoders hand over their objects compact when the informer
+	// compacts them (compact.Decoded): no walk after the decode.
 	decoded := &compact.Decoded{}
-	listFoos := &jsonwatch.Lister[samplecontrollerv1alpha1.FooList, *samplecontrollerv1alpha1.FooList]{
-		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.GetList(ctx, cs.SamplecontrollerV1alpha1().RESTClient(), "foos", namespace, opts, scheme.ParameterCodec)
-		},
-		List: func(ctx context.Context, opts metav1.ListOptions) (*samplecontrollerv1alpha1.FooList, error) {
-			return client.SamplecontrollerV1alpha1().Foos(namespace).List(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("FooList"),
-		Decode:  listDecoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
-	watchFoos := &jsonwatch.Watcher[samplecontrollerv1alpha1.Foo, *samplecontrollerv1alpha1.Foo]{
-		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
-			cs, ok := client.(*versioned.Clientset)
-			if !ok || cs == nil {
-				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
-			}
-			return jsonwatch.OpenStream(ctx, cs.SamplecontrollerV1alpha1().RESTClient(), "foos", namespace, opts, scheme.ParameterCodec)
-		},
-		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return client.SamplecontrollerV1alpha1().Foos(namespace).Watch(ctx, opts)
-		},
-		Kind:    gvr.GroupVersion().WithKind("Foo"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
-	}
+	listFoos := newFooLister(client, namespace, options, gvr, decoded)
+	watchFoos := newFooWatcher(client, namespace, options, gvr, decoded)
 	return cache.NewSharedIndexInformerWithOptions(
 		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -200,6 +158,60 @@ func newFooInformer(client versioned.Interface, namespace string, options intern
 			Decoded:      decoded,
 		},
 	)
+}
+
+// newFooLister lists Foos, decoding the server's JSON with
+// this version's generated decoders (see jsonwatch.Lister), through the
+// typed client where it cannot or options.DisableGeneratedDecoders says so.
+func newFooLister(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Lister[samplecontrollerv1alpha1.FooList, *samplecontrollerv1alpha1.FooList] {
+	var listDecoder jsondecode.Func[samplecontrollerv1alpha1.FooList]
+	if !options.DisableGeneratedDecoders {
+		listDecoder, _ = jsondecode.For[samplecontrollerv1alpha1.FooList]()
+	}
+	return &jsonwatch.Lister[samplecontrollerv1alpha1.FooList, *samplecontrollerv1alpha1.FooList]{
+		Get: func(ctx context.Context, opts metav1.ListOptions) (jsonwatch.Response, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return jsonwatch.Response{}, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.GetList(ctx, cs.SamplecontrollerV1alpha1().RESTClient(), "foos", namespace, opts, scheme.ParameterCodec)
+		},
+		List: func(ctx context.Context, opts metav1.ListOptions) (*samplecontrollerv1alpha1.FooList, error) {
+			return client.SamplecontrollerV1alpha1().Foos(namespace).List(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("FooList"),
+		Decode:  listDecoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
+}
+
+// newFooWatcher watches Foos, decoding the server's JSON
+// stream with this version's generated decoder (see jsonwatch.Watcher),
+// through the typed client where it cannot or
+// options.DisableGeneratedDecoders says so.
+func newFooWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *jsonwatch.Watcher[samplecontrollerv1alpha1.Foo, *samplecontrollerv1alpha1.Foo] {
+	var decoder jsondecode.Func[samplecontrollerv1alpha1.Foo]
+	if !options.DisableGeneratedDecoders {
+		decoder, _ = jsondecode.For[samplecontrollerv1alpha1.Foo]()
+	}
+	return &jsonwatch.Watcher[samplecontrollerv1alpha1.Foo, *samplecontrollerv1alpha1.Foo]{
+		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
+			cs, ok := client.(*versioned.Clientset)
+			if !ok || cs == nil {
+				return nil, jsonwatch.ErrNoStream // a fake clientset, a wrapper
+			}
+			return jsonwatch.OpenStream(ctx, cs.SamplecontrollerV1alpha1().RESTClient(), "foos", namespace, opts, scheme.ParameterCodec)
+		},
+		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return client.SamplecontrollerV1alpha1().Foos(namespace).Watch(ctx, opts)
+		},
+		Kind:    gvr.GroupVersion().WithKind("Foo"),
+		Codecs:  scheme.Codecs.WithoutConversion(),
+		Decode:  decoder,
+		Table:   compact.Default(),
+		Decoded: decoded,
+	}
 }
 
 // informerFor is the factory's constructor of the shared Foo
