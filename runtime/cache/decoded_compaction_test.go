@@ -66,22 +66,11 @@ func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv(mutationDetectorEnv, "false")
-			var mu sync.Mutex
-			var calls []string
-			var inDecoder atomic.Bool
-			compactor := func(obj, old any) {
-				mu.Lock()
-				defer mu.Unlock()
-				call := obj.(*metav1.PartialObjectMetadata).Name
-				if old != nil {
-					call += "<" + old.(*metav1.PartialObjectMetadata).ResourceVersion
-				}
-				calls = append(calls, call+map[bool]string{true: " by decoder", false: " by informer"}[inDecoder.Load()])
-			}
+			log := &compactions{}
 			srv := newModelServer()
 			addLabelled(t, srv, 1)
-			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: compactor, Decoded: &compact.Decoded{}}
-			run := startDecodingInformer(t, srv, opts, c.transform, &inDecoder)
+			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: log.compactor, Decoded: &compact.Decoded{}}
+			run := startDecodingInformer(t, srv, opts, c.transform, &log.inDecoder)
 			defer run.stop(t)
 			waitConverged(t, srv, run)
 			cached, _, _ := run.GetStore().GetByKey("ns/oa")
@@ -92,16 +81,42 @@ func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitConverged(t, srv, run)
-			mu.Lock()
-			defer mu.Unlock()
-			var want []string
-			for _, w := range c.want {
-				want = append(want, strings.ReplaceAll(w, "RV", rv))
-			}
-			if !slices.Equal(calls, want) {
-				t.Errorf("compactions %v, want %v", calls, want)
-			}
+			log.check(t, c.want, rv)
 		})
+	}
+}
+
+// compactions records a test informer's compactions: each object's name,
+// "<" and the old version's resourceVersion when there is one, and
+// whether the decoder (inDecoder set) or the informer made it.
+type compactions struct {
+	inDecoder atomic.Bool
+	mu        sync.Mutex // guards calls
+	calls     []string
+}
+
+// compactor is the informer's Compactor: it records the call.
+func (c *compactions) compactor(obj, old any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	call := obj.(*metav1.PartialObjectMetadata).Name
+	if old != nil {
+		call += "<" + old.(*metav1.PartialObjectMetadata).ResourceVersion
+	}
+	c.calls = append(c.calls, call+map[bool]string{true: " by decoder", false: " by informer"}[c.inDecoder.Load()])
+}
+
+// check fails t unless the compactions are want, with RV standing for rv.
+func (c *compactions) check(t *testing.T, want []string, rv string) {
+	t.Helper()
+	var w []string
+	for _, x := range want {
+		w = append(w, strings.ReplaceAll(x, "RV", rv))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.Equal(c.calls, w) {
+		t.Errorf("compactions %v, want %v", c.calls, w)
 	}
 }
 

@@ -2,10 +2,6 @@ package cache
 
 import (
 	"context"
-	"slices"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -68,22 +64,11 @@ func TestInformerSkipsTheCompactionOfListedObjectsItsDecoderCompacted(t *testing
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv(mutationDetectorEnv, "false")
-			var mu sync.Mutex
-			var calls []string
-			var inDecoder atomic.Bool
-			compactor := func(obj, old any) {
-				mu.Lock()
-				defer mu.Unlock()
-				call := obj.(*metav1.PartialObjectMetadata).Name
-				if old != nil {
-					call += "<" + old.(*metav1.PartialObjectMetadata).ResourceVersion
-				}
-				calls = append(calls, call+map[bool]string{true: " by decoder", false: " by informer"}[inDecoder.Load()])
-			}
+			log := &compactions{}
 			srv := newModelServer()
 			addLabelled(t, srv, 2)
-			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: compactor, Decoded: &compact.Decoded{}}
-			lw := listDecodingServer{decodingServer{srv, opts.Decoded, &inDecoder}, compactor}
+			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: log.compactor, Decoded: &compact.Decoded{}}
+			lw := listDecodingServer{decodingServer{srv, opts.Decoded, &log.inDecoder}, log.compactor}
 			run := startInformerOver(t, lw, opts, c.transform)
 			defer run.stop(t)
 			waitConverged(t, srv, run)
@@ -95,15 +80,7 @@ func TestInformerSkipsTheCompactionOfListedObjectsItsDecoderCompacted(t *testing
 				t.Fatal(err)
 			}
 			waitConverged(t, srv, run)
-			mu.Lock()
-			defer mu.Unlock()
-			var want []string
-			for _, w := range c.want {
-				want = append(want, strings.ReplaceAll(w, "RV", rv))
-			}
-			if !slices.Equal(calls, want) {
-				t.Errorf("compactions %v, want %v", calls, want)
-			}
+			log.check(t, c.want, rv)
 		})
 	}
 }
