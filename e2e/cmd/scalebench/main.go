@@ -40,11 +40,7 @@ func main() {
 		*out = filepath.Join(root, "docs", "benchmarks.md")
 	}
 	if *fromJSON != "" {
-		data, err := os.ReadFile(*fromJSON)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := rewriteFromJSON(*out, data); err != nil {
+		if err := rewriteFromJSONFile(*out, *fromJSON); err != nil {
 			log.Fatal(err)
 		}
 		log.Printf("wrote the scalebench section of %s from %s", *out, *fromJSON)
@@ -71,19 +67,35 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if *raw != "" {
-		data, err := json.MarshalIndent(res, "", "  ")
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := os.WriteFile(*raw, data, 0o644); err != nil {
-			log.Fatal(err)
-		}
-	}
-	if err := writeSection(*out, res); err != nil {
+	if err := writeResults(*out, *raw, res); err != nil {
 		log.Fatal(err)
 	}
 	log.Printf("wrote the scalebench section of %s (%s in all)", *out, res.Duration.Round(1e9))
+}
+
+// rewriteFromJSONFile rewrites the scalebench section of out from the
+// measurements a run wrote to the file raw (-json).
+func rewriteFromJSONFile(out, raw string) error {
+	data, err := os.ReadFile(raw)
+	if err != nil {
+		return err
+	}
+	return rewriteFromJSON(out, data)
+}
+
+// writeResults writes res to the file raw as JSON when raw is not empty,
+// and its section of out.
+func writeResults(out, raw string, res *results) error {
+	if raw != "" {
+		data, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(raw, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return writeSection(out, res)
 }
 
 // rewriteFromJSON rewrites the section that the measurements in data (a
