@@ -75,18 +75,40 @@ func New(ctx context.Context, client kubernetes.Interface, informer cache.Shared
 			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{Name: "mirror"},
 		),
 	}
-	if err := typed.AddTypedIndexers(cache.TypedIndexers[*corev1.ConfigMap]{
-		bySource: func(cm *corev1.ConfigMap) ([]string, error) {
-			if src, ok := cm.Annotations[MirrorOf]; ok {
-				return []string{src}, nil
-			}
-			return nil, nil
-		},
-	}); err != nil {
+	if err := typed.AddTypedIndexers(cache.TypedIndexers[*corev1.ConfigMap]{bySource: sourceOf}); err != nil {
 		return nil, err
 	}
 
-	reg, err := typed.AddTypedEventHandler(cache.TypedFilteringResourceEventHandler[*corev1.ConfigMap]{
+	reg, err := typed.AddTypedEventHandler(c.handler(ctx), cache.HandlerOptions{Logger: ptr(klog.FromContext(ctx))})
+	if err != nil {
+		return nil, err
+	}
+	counter, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		DeleteFunc: func(obj interface{}) {
+			if _, err := cache.DeletionHandlingObjectToName(obj); err == nil {
+				c.Deletes.Add(1)
+			}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.synced = []cache.InformerSynced{informer.HasSynced, reg.HasSynced, counter.HasSynced}
+	return c, nil
+}
+
+// sourceOf is the bySource index: the source a mirror copies.
+func sourceOf(cm *corev1.ConfigMap) ([]string, error) {
+	if src, ok := cm.Annotations[MirrorOf]; ok {
+		return []string{src}, nil
+	}
+	return nil, nil
+}
+
+// handler queues the source of every mirror or source ConfigMap that
+// changed, and of every mirror deleted.
+func (c *Controller) handler(ctx context.Context) cache.TypedFilteringResourceEventHandler[*corev1.ConfigMap] {
+	return cache.TypedFilteringResourceEventHandler[*corev1.ConfigMap]{
 		FilterFunc: func(cm *corev1.ConfigMap) bool {
 			if cm == nil {
 				return true // a tombstone without object: let the handler decide
@@ -109,22 +131,7 @@ func New(ctx context.Context, client kubernetes.Interface, informer cache.Shared
 				c.queue.Add(d.GetObjectName())
 			},
 		},
-	}, cache.HandlerOptions{Logger: ptr(klog.FromContext(ctx))})
-	if err != nil {
-		return nil, err
 	}
-	counter, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		DeleteFunc: func(obj interface{}) {
-			if _, err := cache.DeletionHandlingObjectToName(obj); err == nil {
-				c.Deletes.Add(1)
-			}
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	c.synced = []cache.InformerSynced{informer.HasSynced, reg.HasSynced, counter.HasSynced}
-	return c, nil
 }
 
 func ptr[T any](v T) *T { return &v }
