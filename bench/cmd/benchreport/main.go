@@ -78,14 +78,8 @@ func main() {
 	runRounds(ctx, in, res, *rounds)
 	res.duration = time.Since(started)
 	if *generator {
-		log.Printf("generator comparison: building the generators and preparing k8s.io/api")
-		g, err := newGeneratorBench(ctx, *rootDir, *toolsDir, moduleVersion("k8s.io/api"))
-		if err != nil {
-			log.Fatal(err)
-		}
-		res.generator, err = measureGenerators(ctx, g, *generatorRounds)
-		g.Close()
-		if err != nil {
+		var err error
+		if res.generator, err = compareGenerators(ctx, *rootDir, *toolsDir, *generatorRounds); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -97,6 +91,18 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("wrote %s and %s in %s", *out, *chart, time.Since(started).Round(time.Second))
+}
+
+// compareGenerators measures upstream informer-gen + lister-gen against
+// ours (built from rootDir) on all of k8s.io/api, for rounds rounds.
+func compareGenerators(ctx context.Context, rootDir, toolsDir string, rounds int) (*generatorResults, error) {
+	log.Printf("generator comparison: building the generators and preparing k8s.io/api")
+	g, err := newGeneratorBench(ctx, rootDir, toolsDir, moduleVersion("k8s.io/api"))
+	if err != nil {
+		return nil, err
+	}
+	defer g.Close()
+	return measureGenerators(ctx, g, rounds)
 }
 
 // growthMain measures the cost growth at the sizes listed in spec and
