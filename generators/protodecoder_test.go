@@ -54,7 +54,7 @@ func TestProtoDecodersFollowTheGoTypeAndTheTagsNumber(t *testing.T) {
 			src: "type Foo struct {\n\tSpec FooSpec `protobuf:\"bytes,1,opt,name=spec\"`\n\tItems []Item `protobuf:\"bytes,2,rep,name=items\"`\n" +
 				"\tNext *Item `protobuf:\"bytes,3,opt,name=next\"`\n\tArgs []string `protobuf:\"bytes,4,rep,name=args\"`\n\tGroups []int64 `protobuf:\"varint,5,rep,name=groups\"`\n" +
 				"\tLimits ResourceList `protobuf:\"bytes,6,rep,name=limits,casttype=ResourceList,castkey=ResourceName\"`\n\tData map[string][]byte `protobuf:\"bytes,7,rep,name=data\"`\n" +
-				"\tTemplate corev1.PodTemplateSpec `protobuf:\"bytes,8,opt,name=template\"`\n\tPolicy corev1.PullPolicy `protobuf:\"bytes,9,opt,name=policy,casttype=k8s.io/api/core/v1.PullPolicy\"`\n}\n" +
+				"\tPolicy corev1.PullPolicy `protobuf:\"bytes,9,opt,name=policy,casttype=k8s.io/api/core/v1.PullPolicy\"`\n}\n" +
 				"type FooSpec struct {\n\tSize int32 `protobuf:\"varint,1,opt,name=size\"`\n}\ntype Item struct {\n\tName string `protobuf:\"bytes,1,opt,name=name\"`\n}\n" +
 				"type ResourceName string\ntype ResourceList map[ResourceName]resource.Quantity",
 			want: []string{
@@ -65,7 +65,6 @@ func TestProtoDecodersFollowTheGoTypeAndTheTagsNumber(t *testing.T) {
 				"case 5:\n\t\t\tprotodecode.Ints(d, &p.Groups)",
 				"case 6:\n\t\t\tprotodecode.MessageMap(d, &p.Limits, protodecode.Unmarshaled[resource.Quantity])",
 				"case 7:\n\t\t\tprotodecode.BytesMap(d, &p.Data)",
-				"case 8:\n\t\t\tprotodecode.Message(d, &p.Template, protodecode.Value[corev1.PodTemplateSpec])",
 				"case 9:\n\t\t\tprotodecode.String(d, &p.Policy)",
 				"func unmarshalFooSpec(", "func unmarshalItem(",
 			},
@@ -74,6 +73,21 @@ func TestProtoDecodersFollowTheGoTypeAndTheTagsNumber(t *testing.T) {
 			name: "a field the generator does not decode: the struct decodes by its Unmarshal",
 			src:  "type Foo struct {\n\tName string `protobuf:\"bytes,1,opt,name=name\"`\n\tOdd map[int32]string `protobuf:\"bytes,2,rep,name=odd\"`\n}",
 			want: []string{"protodecode.Unmarshaled(d, p) // decoded by its Unmarshal: the generator does not decode field Odd"},
+		},
+		{
+			name: "a message of another k8s.io/api package: the struct decodes by its Unmarshal",
+			src:  "type Foo struct {\n\tName string `protobuf:\"bytes,1,opt,name=name\"`\n\tTemplate corev1.PodTemplateSpec `protobuf:\"bytes,8,opt,name=template\"`\n}",
+			want: []string{"protodecode.Unmarshaled(d, p) // decoded by its Unmarshal: the generator does not decode field Template"},
+		},
+		{
+			name: "a named string of another k8s.io/api package its tag does not cast: the struct decodes by its Unmarshal",
+			src:  "type Foo struct {\n\tName corev1.ResourceName `protobuf:\"bytes,1,opt,name=name\"`\n}",
+			want: []string{"protodecode.Unmarshaled(d, p) // decoded by its Unmarshal: the generator does not decode field Name"},
+		},
+		{
+			name: "a map of another k8s.io/api package, cast with a key: the struct decodes by its Unmarshal",
+			src:  "type Foo struct {\n\tPodFixed corev1.ResourceList `protobuf:\"bytes,1,rep,name=podFixed,casttype=k8s.io/api/core/v1.ResourceList,castkey=k8s.io/api/core/v1.ResourceName\"`\n}",
+			want: []string{"protodecode.Unmarshaled(d, p) // decoded by its Unmarshal: the generator does not decode field PodFixed"},
 		},
 		{
 			name: "no protobuf tag at all: decoded by its Unmarshal",

@@ -140,14 +140,18 @@ func (w *protoWriter) foreignKind(e *ast.SelectorExpr, imports *fileImports, tag
 		return protoMessage, "protodecode.Unmarshaled[" + ts + "]"
 	case protoForeignStrings[full]:
 		return protoString, ""
+	case strings.HasPrefix(p, "k8s.io/api/") && !(tag.casttype && !tag.castkey):
+		// A type of another k8s.io/api package that its tag does not
+		// name a scalar: a message, a named string (core/v1's
+		// ResourceName, untagged in autoscaling/v2) or a map
+		// (ResourceList, cast with a key), which this package's syntax
+		// does not tell apart. The struct holding it decodes with its
+		// own Unmarshal.
+		return protoOther, ""
 	case tag.casttype && tag.wire == "bytes":
 		return protoString, ""
 	case tag.casttype && tag.wire == "varint":
 		return protoInt, ""
-	case strings.HasPrefix(p, "k8s.io/api/") && !tag.casttype:
-		// A message of another k8s.io/api package: its registered
-		// decoder, else its Unmarshal.
-		return protoMessage, "protodecode.Value[" + ts + "]"
 	}
 	return protoOther, ""
 }
