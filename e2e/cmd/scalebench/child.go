@@ -184,7 +184,7 @@ func runChild(variant, kubeconfig string, timeout time.Duration, stdin io.Reader
 	}
 
 	cmds := bufio.NewReader(stdin)
-	if err := measureEvents(inf, cmds, enc, deadline); err != nil {
+	if err := measureEvents(variant, inf, cmds, enc, deadline); err != nil {
 		return err
 	}
 	return measureRelist(inf, counts, res, cmds, enc, deadline)
@@ -296,7 +296,7 @@ func countObjects(inf informerUnderTest) (n, withManagedFields int) {
 // pods, until the change its "events-done" command names is cached (the
 // events of one watch arrive in order, so every earlier one was handled).
 // The child blocks on its standard input meanwhile: no polling is billed.
-func measureEvents(inf started, cmds *bufio.Reader, enc *json.Encoder, deadline time.Time) error {
+func measureEvents(variant string, inf started, cmds *bufio.Reader, enc *json.Encoder, deadline time.Time) error {
 	line, err := cmds.ReadString('\n')
 	if err != nil {
 		return fmt.Errorf("read the %s command: %w", cmdEvents, err)
@@ -305,6 +305,10 @@ func measureEvents(inf started, cmds *bufio.Reader, enc *json.Encoder, deadline 
 		return fmt.Errorf("bad command %q, want %q", line, cmdEvents)
 	}
 	runtime.GC()
+	stopProfile, err := startEventsCPUProfile(variant)
+	if err != nil {
+		return err
+	}
 	cpu0, err := ownCPU()
 	if err != nil {
 		return err
@@ -328,6 +332,9 @@ func measureEvents(inf started, cmds *bufio.Reader, enc *json.Encoder, deadline 
 	}
 	cpu1, err := ownCPU()
 	if err != nil {
+		return err
+	}
+	if err := stopProfile(); err != nil {
 		return err
 	}
 	return enc.Encode(childResult{Phase: phaseEvents, EventCPUSeconds: cpu1 - cpu0, EventSeconds: time.Since(t0).Seconds()})

@@ -49,14 +49,17 @@
 // internal/corev1gen, with runtime/factory defaults: watches decoded by
 // protowatch.Watcher, cached objects compacted by the generated walks),
 // ours-uncompacted (the same
-// with factory.WithoutCompaction: objects cached as decoded), ours-paged
+// with factory.WithoutCompaction: objects cached as decoded),
+// ours-nodecoder (the same with factory.WithoutGeneratedDecoders: lists
+// and watches decoded by the typed client, then walked), ours-paged
 // (factory.WithoutWatchList), ours-noguard (ours with the compaction
 // guard off: INFORMER_GEN_COMPACTION_GUARD=false), ours-metadata (a PartialObjectMetadata
 // informer of our runtime) and client-go-metadata (client-go's
 // metadatainformer). All of these talk protobuf: client-go v0.37's
 // clientset asks for it for built-in types unless rest.Config.ContentType
-// is set, and the metadata client always does. client-go-json, ours-json
-// and ours-uncompacted-json are their base variants with a JSON client.
+// is set, and the metadata client always does. client-go-json, ours-json,
+// ours-uncompacted-json and ours-nodecoder-json are their base variants
+// with a JSON client.
 //
 // controller-runtime (crvariant.go): cr is one Pod informer of
 // controller-runtime's cache (cache.New with client-go's scheme,

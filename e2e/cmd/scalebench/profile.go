@@ -20,6 +20,12 @@ const heapProfileEnv = "SCALEBENCH_HEAP_PROFILE"
 // HasSynced was broken down.
 const cpuProfileEnv = "SCALEBENCH_CPU_PROFILE"
 
+// eventsCPUProfileEnv names a directory: when set, each child writes the
+// CPU profile of its watch-event phase (the CPU billed as "informer CPU
+// per watch event") there, as <variant>-<pid>.events.cpu. It is how the
+// per-event CPU was broken down by function.
+const eventsCPUProfileEnv = "SCALEBENCH_EVENTS_CPU_PROFILE"
+
 // writeHeapProfile writes the heap profile of variant when heapProfileEnv
 // asks for it. A heap profile is as of the collection before the last
 // one, so it collects twice more first.
@@ -46,14 +52,26 @@ func writeHeapProfile(variant string) error {
 // cpuProfileEnv asks for it; the function it returns stops it (a no-op
 // otherwise).
 func startCPUProfile(variant string) (stop func() error, err error) {
-	dir := os.Getenv(cpuProfileEnv)
+	return startProfileIn(cpuProfileEnv, fmt.Sprintf("%s-%d.cpu", variant, os.Getpid()))
+}
+
+// startEventsCPUProfile starts the CPU profile of variant's watch-event
+// phase when eventsCPUProfileEnv asks for it, as startCPUProfile does.
+func startEventsCPUProfile(variant string) (stop func() error, err error) {
+	return startProfileIn(eventsCPUProfileEnv, fmt.Sprintf("%s-%d.events.cpu", variant, os.Getpid()))
+}
+
+// startProfileIn starts a CPU profile written to file in the directory
+// the environment variable env names; without it, it does nothing.
+func startProfileIn(env, file string) (stop func() error, err error) {
+	dir := os.Getenv(env)
 	if dir == "" {
 		return func() error { return nil }, nil
 	}
-	name := filepath.Join(dir, fmt.Sprintf("%s-%d.cpu", variant, os.Getpid()))
+	name := filepath.Join(dir, file)
 	f, err := os.Create(name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cpuProfileEnv, err)
+		return nil, fmt.Errorf("%s: %w", env, err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		f.Close()

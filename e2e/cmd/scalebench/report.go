@@ -192,6 +192,9 @@ var goals = []goal{
 	{"compaction ≤ 30 µs per Pod: ours' CPU per watch event minus ours-uncompacted's (µs, protobuf)", variantOurs, variantOursUncompacted, metricCPUPerEvent, 30, true},
 	// Issue 32: JSON against JSON on Pods.
 	{"ours-json CPU per watch event ≤ 0.5x client-go-json (JSON against JSON)", variantOursJSON, variantClientGoJSON, metricCPUPerEvent, 0.5, false},
+	// Issue 32: what the generated decoders save, protobuf and JSON.
+	{"generated decoders: ours CPU per watch event ≤ 1.0x ours-nodecoder (protobuf)", variantOurs, variantOursNoDecoder, metricCPUPerEvent, 1.0, false},
+	{"generated decoders: ours-json CPU per watch event ≤ 1.0x ours-nodecoder-json (JSON)", variantOursJSON, variantOursNoDecoderJSON, metricCPUPerEvent, 1.0, false},
 	// Issue 34: the compaction guard's cost, ours (guard on, the default)
 	// against ours-noguard.
 	{"compaction guard: ours CPU per watch event ≤ 1.05x ours-noguard", variantOurs, variantOursNoGuard, metricCPUPerEvent, 1.05, false},
@@ -366,6 +369,7 @@ func methodText(r *results) string {
 	p("(`protowatch.Watcher`: each object decoded once, from its frame), managedFields dropped and cached objects compacted by default (strings interned, repeated parts shared, ")
 	p("by the generated walks); ")
 	p("**ours-uncompacted** the same with `factory.WithoutCompaction()` (objects cached as decoded: the runtime before issue 21); ")
+	p("**ours-nodecoder** the same with `factory.WithoutGeneratedDecoders()` (lists and watches decoded through the typed client, as client-go decodes them, then compacted by the walks); ")
 	p("every variant but the **-json** ones talks protobuf (`%s`): client-go v0.37's clientset asks for it for built-in types unless `rest.Config.ContentType` is set, ", contentTypeProtobuf)
 	p("and the metadata client always does; a **-json** suffix is the same variant with `ContentType` and `AcceptContentTypes` `application/json`; ")
 	p("**ours-paged** ours with `factory.WithoutWatchList()`, listing in pages instead of streaming the initial list (ours and client-go v0.37 stream by default); ")

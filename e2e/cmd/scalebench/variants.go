@@ -42,6 +42,8 @@ const (
 	variantOursJSON              = variantOurs + variantJSON
 	variantOursUncompacted       = "ours-uncompacted"
 	variantOursUncompactedJSON   = variantOursUncompacted + variantJSON
+	variantOursNoDecoder         = "ours-nodecoder"
+	variantOursNoDecoderJSON     = variantOursNoDecoder + variantJSON
 	variantOursPaged             = "ours-paged"
 	variantOursNoGuard           = "ours-noguard"
 	variantOursMetadata          = "ours-metadata"
@@ -66,6 +68,7 @@ func availableVariants() []string {
 	if withoutCompaction != nil {
 		v = append(v, variantOursUncompacted, variantOursUncompactedJSON)
 	}
+	v = append(v, variantOursNoDecoder, variantOursNoDecoderJSON)
 	v = append(v, variantOursPaged, variantOursNoGuard, variantOursMetadata, variantClientGoMetadata, variantReadOnly, variantDecodeOnly)
 	v = append(v, crVariants...)
 	// The scale-out variants last: replica 0 of 2, 3 and 4.
@@ -114,7 +117,7 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 	base, useJSON := strings.CutSuffix(variant, variantJSON)
 	if useJSON {
 		switch base {
-		case variantClientGo, variantOurs, variantOursUncompacted:
+		case variantClientGo, variantOurs, variantOursUncompacted, variantOursNoDecoder:
 		default:
 			return started{}, time.Time{}, fmt.Errorf("variant %q: no JSON form of %q (known: %v)", variant, base, allVariants)
 		}
@@ -126,7 +129,7 @@ func startVariant(variant string, cfg *rest.Config) (started, time.Time, error) 
 		return startClientGo(cfg, base == variantClientGoStrip)
 	case variantClientGoMetadata:
 		return startClientGoMetadata(cfg)
-	case variantOurs, variantOursPaged, variantOursUncompacted, variantOursNoGuard:
+	case variantOurs, variantOursPaged, variantOursUncompacted, variantOursNoDecoder, variantOursNoGuard:
 		opts, err := oursOptions(variant, base)
 		if err != nil {
 			return started{}, time.Time{}, err
@@ -158,6 +161,8 @@ func oursOptions(variant, base string) ([]factory.Option, error) {
 	switch base {
 	case variantOursPaged:
 		return []factory.Option{factory.WithoutWatchList()}, nil
+	case variantOursNoDecoder:
+		return []factory.Option{factory.WithoutGeneratedDecoders()}, nil
 	case variantOursNoGuard:
 		// The process-wide switch a user turns the compaction guard off
 		// with (docs/compaction-guard.md); the child runs this variant
