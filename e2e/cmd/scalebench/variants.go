@@ -249,10 +249,11 @@ func startOursMetadata(cfg *rest.Config) (started, time.Time, error) {
 // no name (no factory.WithName), so neither has the informer.
 func newPodInformer(cs kubernetes.Interface, c factory.InformerConfig) cache.SharedIndexInformer {
 	return informerscorev1.NewPodInformerWithOptions(cs, c.Namespace, internalinterfaces.InformerOptions{
-		ResyncPeriod:     c.ResyncPeriod,
-		Indexers:         cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		TweakListOptions: c.TweakListOptions,
-		DisableWatchList: !c.UseWatchList,
+		ResyncPeriod:             c.ResyncPeriod,
+		Indexers:                 cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		TweakListOptions:         c.TweakListOptions,
+		DisableWatchList:         !c.UseWatchList,
+		DisableGeneratedDecoders: c.DisableGeneratedDecoders,
 	})
 }
 
