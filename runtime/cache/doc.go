@@ -31,6 +31,15 @@
 //     aliased here; DeltaFIFO wraps a FIFO.
 //   - internal/delivery: listeners, their backlog, the processor and
 //     resync.
+//   - internal/controller: the informer's processing pipeline
+//     (controller.Controller, client-go's controller and HandleDeltas):
+//     Run pops the queue's batches and applies each to the cache and the
+//     delivery (the relist predicate, UID-aware delete and add, a relist
+//     unit held until stored whole); Join adds a handler to a running
+//     informer. It is built per run with the queue, the cache, the
+//     processor and, as its own interfaces, the mutation detector
+//     (controller.Observer) and the metrics. sharedIndexInformer keeps
+//     client-go's declarations, the configuration and the lifecycle.
 //   - internal/reflector: the reflector's engine (reflector.Engine): list,
 //     watch and watch-list I/O, paging, back-off, resync, the position
 //     (resourceVersion) and a shard's selector, writing to one queue.Sink
@@ -65,7 +74,7 @@
 //	                                                                          |
 //	                                        (queue.FIFO)      PopBatch (informer goroutine)
 //	                                                                          v
-//	                                     Indexer (cache) <--apply-- sharedIndexInformer
+//	                                     Indexer (cache) <--apply-- controller.Controller
 //	                                          ^                               |
 //	                          listers read ---+                     notifications
 //	                                                                          v
@@ -228,8 +237,9 @@
 // goroutine (internal/reflector's Engine.Run; its protocol:
 // internal/protocol/state.go) and, with a resync period,
 // its resync goroutine, both writing into the DeltaFIFO; the informer's
-// processing goroutine, the only caller of PopBatch, which applies batches
-// to the Indexer and pushes notifications; one goroutine per handler
+// processing goroutine (internal/controller's Controller.Run), the only
+// caller of PopBatch, which applies batches to the Indexer and pushes
+// notifications; one goroutine per handler
 // (delivery's Listener.run), the only caller of that handler; and the
 // goroutine of the informer's delivery.Processor, which starts and stops
 // the listeners (package internal/delivery documents both). Waiting for a sync
@@ -246,7 +256,7 @@
 // Locks are taken in this order, never the reverse:
 //
 //	sharedIndexInformer.mu        configuration and lifecycle (AddEventHandler)
-//	  sharedIndexInformer.applyMu a batch applied to the Indexer and listeners
+//	  controller.Controller.applyMu a batch applied to the Indexer and listeners
 //	    delivery.Processor.mu     the listener lists and resync schedules
 //	      delivery.Listener.mu    one handler's buffers
 //	queue.FIFO.popMu              the consumer's batch (DeltaFIFO's queue)

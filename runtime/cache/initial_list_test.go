@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/controller"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -41,7 +42,7 @@ func TestInformerInitialListFlagBelongsToTheChange(t *testing.T) {
 	srv := newModelServer()
 	// More keys than one applied batch, so some are still queued while
 	// the first batch is held up by the gate.
-	fill(srv, applyBatch+100)
+	fill(srv, controller.MaxBatch+100)
 	gate := make(chan struct{})
 	var gateOnce sync.Once
 	release := func() { gateOnce.Do(func() { close(gate) }) }

@@ -12,6 +12,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/controller"
 )
 
 // mutationDetectorEnv turns the cache mutation detector on for every
@@ -70,22 +72,26 @@ func newMutationDetector(name string) *mutationDetector {
 	}
 }
 
+// The detector is the informer's controller.Observer: Before, Stored and
+// Removed.
+var _ controller.Observer = (*mutationDetector)(nil)
+
 // record notes that obj is now cached under key.
 func (d *mutationDetector) record(key string, obj any) {
-	d.recordCopy(key, obj, d.copyOf(obj))
+	d.Stored(key, obj, d.Before(obj))
 }
 
-// copyOf returns a deep copy of obj, nil when obj is not a runtime.Object.
-func (d *mutationDetector) copyOf(obj any) runtime.Object {
+// Before returns a deep copy of obj, nil when obj is not a runtime.Object.
+func (d *mutationDetector) Before(obj any) runtime.Object {
 	if ro, ok := obj.(runtime.Object); ok {
 		return ro.DeepCopyObject()
 	}
 	return nil
 }
 
-// recordCopy is record with the copy of obj taken (copyOf) before obj was
+// Stored is record with the copy of obj taken (Before) before obj was
 // stored, so that the copy does not race with readers of the cache.
-func (d *mutationDetector) recordCopy(key string, obj any, objCopy runtime.Object) {
+func (d *mutationDetector) Stored(key string, obj any, objCopy runtime.Object) {
 	if objCopy == nil {
 		return
 	}
@@ -98,7 +104,11 @@ func (d *mutationDetector) recordCopy(key string, obj any, objCopy runtime.Objec
 	d.current[key] = c
 }
 
-// forget notes that key left the cache; its object is still checked once.
+// Removed notes that key left the cache; its object is still checked
+// once.
+func (d *mutationDetector) Removed(key string) { d.forget(key) }
+
+// forget is Removed.
 func (d *mutationDetector) forget(key string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()

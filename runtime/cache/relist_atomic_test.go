@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/cachetest"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/controller"
 
 	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 )
@@ -19,7 +20,7 @@ import (
 // applied batches long, so a batch-by-batch application would be seen.
 func TestInformerRelistReachesTheStoreAtomicallyBeforeHandlers(t *testing.T) {
 	srv := newModelServer()
-	const n = 4 * applyBatch
+	const n = 4 * controller.MaxBatch
 	fill(srv, n)
 	var (
 		mu       sync.Mutex

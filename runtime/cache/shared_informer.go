@@ -2,22 +2,19 @@ package cache
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/controller"
 	"github.com/informer-gen/informer-gen/runtime/cache/internal/delivery"
-	"github.com/informer-gen/informer-gen/runtime/cache/internal/queue"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
@@ -114,9 +111,6 @@ type SharedIndexInformerOptions struct {
 	Shard ShardSource
 }
 
-// applyBatch is the most keys the informer pops from its queue at once.
-const applyBatch = 512
-
 // NewSharedInformer returns a SharedInformer for the objects lw serves,
 // with the default resync period defaultResync.
 func NewSharedInformer(lw ListerWatcher, exampleObject runtime.Object, defaultResync time.Duration) SharedInformer {
@@ -168,9 +162,11 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 }
 
 // sharedIndexInformer implements SharedIndexInformer: a Reflector feeds a
-// DeltaFIFO; one goroutine pops batches from it, applies them to the
-// indexer and hands notifications to the listeners, each of which runs its
-// handler on its own goroutine.
+// DeltaFIFO; one goroutine, the controller's (internal/controller), pops
+// batches from it, applies them to the indexer and hands notifications to
+// the listeners, each of which runs its handler on its own goroutine. It
+// keeps client-go's declarations and the lifecycle; the engine's parts
+// are built, with everything they use, when it runs (newPipelineLocked).
 type sharedIndexInformer struct {
 	// indexer is the cache. The informer writes it through its keyed path
 	// with the keys its DeltaFIFO computed (MetaNamespaceKeyFunc, which
@@ -201,6 +197,9 @@ type sharedIndexInformer struct {
 	// waitingCheckers are handler checkers asked for before Run; Run
 	// starts their waits (registrationChecker.wait).
 	waitingCheckers []*registrationChecker
+	// controller applies the queue's batches; set by Run (with started),
+	// nil before.
+	controller *controller.Controller
 
 	// lastErr is the reflector's last list or watch failure (SyncError).
 	lastErr   atomic.Pointer[InformerSyncError]
@@ -211,11 +210,6 @@ type sharedIndexInformer struct {
 	syncedCh  chan struct{} // the DeltaFIFO's synced: closed once its initial population is applied
 	// syncErrorSubs are the functions AfterSyncError registered.
 	syncErrorSubs syncErrorSubscribers
-
-	// applyMu guards no field: it makes applying a batch to the indexer
-	// and the listeners atomic with respect to a handler joining a
-	// running informer.
-	applyMu sync.Mutex
 }
 
 var _ SharedIndexInformer = (*sharedIndexInformer)(nil)
@@ -239,7 +233,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		sub = s.shard.Subscribe(s.name)
 		defer sub.Close()
 	}
-	fifo, r := s.newPipelineLocked(sub)
+	fifo, ctrl, r := s.newPipelineLocked(sub)
 	releaseGuard := s.holdGuardLocked(r)
 	waiting := s.waitingCheckers
 	s.waitingCheckers = nil
@@ -264,7 +258,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	run(func() {
 		stop := context.AfterFunc(ctx, fifo.Close)
 		defer stop()
-		s.processLoop(fifo)
+		ctrl.Run()
 	})
 	wg.Wait()
 	releaseGuard()
@@ -279,9 +273,9 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	close(s.stoppedCh)
 }
 
-// newPipelineLocked makes the DeltaFIFO and the Reflector of a run, with
-// the configuration s.mu guards, and publishes them.
-func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFIFO, *Reflector) {
+// newPipelineLocked makes the DeltaFIFO, the Reflector and the controller
+// of a run, with the configuration s.mu guards, and publishes them.
+func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFIFO, *controller.Controller, *Reflector) {
 	// The queue closes the informer's synced channel itself when its
 	// initial population is applied: nothing forwards the signal. An
 	// informer runs once, so one queue ever holds it.
@@ -308,133 +302,38 @@ func (s *sharedIndexInformer) newPipelineLocked(sub ShardSubscription) (*DeltaFI
 		Shard:             sub,
 		Backoff:           s.opts.Backoff,
 	})
+	s.controller = s.newControllerLocked(fifo)
 	s.fifo.Store(fifo)
 	s.reflector.Store(r)
-	return fifo, r
+	return fifo, s.controller, r
 }
 
-// processLoop pops and applies batches until the queue closes.
-func (s *sharedIndexInformer) processLoop(fifo *DeltaFIFO) {
-	for {
-		if _, err := fifo.popBatch(applyBatch, s.apply); err != nil {
-			if errors.Is(err, ErrFIFOClosed) {
-				return
-			}
-			utilruntime.HandleError(err)
-		}
+// newControllerLocked makes the controller that applies fifo's batches
+// to the cache and the listeners, with the mutation detector as its
+// observer when it runs.
+func (s *sharedIndexInformer) newControllerLocked(fifo *DeltaFIFO) *controller.Controller {
+	cfg := controller.Config{
+		Name:      s.name,
+		Queue:     fifo.q,
+		Cache:     s.indexer.Indexed,
+		Processor: s.processor,
+		Unchanged: unchangedRelist,
 	}
-}
-
-// apply applies a popped batch to the indexer and notifies the listeners.
-// It runs on the informer's processing goroutine, without the queue
-// locked, so the reflector keeps queueing meanwhile. A relist unit (relist
-// set: the DeltaFIFO hands out a relist after the first as one batch)
-// reaches the cache whole before any handler hears of it: its
-// notifications wait in the delivery batch until the last key is stored.
-func (s *sharedIndexInformer) apply(b queue.Batch) {
-	batch := b.Items
-	s.applyMu.Lock()
-	out := s.processor.Begin(b.ReplacedAll)
-	n := 0
-	for i := range batch {
-		item := &batch[i]
-		for j, d := range item.Deltas {
-			s.applyDelta(item.Key, d, j < item.InitialDeltas, &out)
-		}
-		n += len(item.Deltas)
+	if s.detector != nil {
+		cfg.Observer = s.detector
 	}
-	out.End()
-	if last := len(batch) - 1; last >= 0 {
-		if newest := batch[last].Deltas.Newest(); newest != nil {
-			_, rv := identity(newest.Object)
-			s.indexer.Bookmark(rv)
-		}
-	}
-	s.applyMu.Unlock()
 	if s.opts.Metrics != nil {
-		s.opts.Metrics.EventsProcessed(n)
+		cfg.Metrics = s.opts.Metrics
 	}
+	return controller.New(cfg)
 }
 
-// applyDelta applies one delta of key. A relisted object whose
-// resourceVersion did not change is not notified; an object whose UID
-// changed under the same key is notified as a delete of the cached one
-// followed by an add.
-func (s *sharedIndexInformer) applyDelta(key string, d Delta, initial bool, out *delivery.Batch) {
-	switch d.Type {
-	case Sync:
-		out.Distribute(delivery.Notification{Kind: delivery.Resync, Key: key, New: d.Object})
-	case Added, Updated, Replaced:
-		obj := d.Object
-		var keep func(old, obj any) bool
-		if d.Type == Replaced {
-			keep = unchangedRelist
-		}
-		var detectorCopy runtime.Object
-		if s.detector != nil {
-			// Copied before the store publishes obj to readers.
-			detectorCopy = s.detector.copyOf(obj)
-		}
-		old, exists, stored, err := s.indexer.SwapKeyed(key, obj, keep)
-		if err != nil {
-			// The store refused obj and kept what it had (an index function
-			// failed); handlers stay consistent with the store.
-			utilruntime.HandleError(fmt.Errorf("cache %s: storing key %q: %w", s.name, key, err))
-			return
-		}
-		if stored && s.detector != nil {
-			s.detector.recordCopy(key, obj, detectorCopy)
-		}
-		switch {
-		case !exists:
-			out.Distribute(delivery.Notification{Kind: delivery.Add, Initial: initial, Key: key, New: obj})
-		case !stored:
-			// Relist of an unchanged object: the cached one is kept, no noise.
-		case uidChanged(old, obj):
-			var gone any = old
-			if d.Type == Replaced {
-				gone = DeletedFinalStateUnknown{Key: key, Obj: old}
-			}
-			out.Distribute(delivery.Notification{Kind: delivery.Delete, Key: key, Old: gone})
-			out.Distribute(delivery.Notification{Kind: delivery.Add, Initial: initial, Key: key, New: obj})
-		default:
-			out.Distribute(delivery.Notification{Kind: delivery.Update, Key: key, Old: old, New: obj})
-		}
-	case Deleted:
-		if _, exists := s.indexer.DeleteKeyed(key); !exists {
-			return
-		}
-		if s.detector != nil {
-			s.detector.forget(key)
-		}
-		out.Distribute(delivery.Notification{Kind: delivery.Delete, Key: key, Old: d.Object})
-	}
-}
-
-// unchangedRelist reports whether relisted obj is the cached object old,
-// unchanged: same object (UID) and same, non-empty, resourceVersion.
+// unchangedRelist is the relist predicate of the informer's queue and
+// controller: relisted obj is the cached old, unchanged
+// (controller.SameVersion), and old was not found holding a mutated
+// shared part (tainted, compaction_guard.go).
 func unchangedRelist(old, obj any) bool {
-	oldUID, oldRV := identity(old)
-	newUID, newRV := identity(obj)
-	return oldUID == newUID && oldRV == newRV && newRV != "" && !tainted.has(old)
-}
-
-// uidChanged reports whether old and obj, stored under the same key, are
-// two different objects: both have a UID and the UIDs differ.
-func uidChanged(old, obj any) bool {
-	oldUID, _ := identity(old)
-	newUID, _ := identity(obj)
-	return oldUID != newUID && oldUID != "" && newUID != ""
-}
-
-// identity returns the UID and resourceVersion of obj, empty when obj has
-// no object metadata.
-func identity(obj any) (uid, resourceVersion string) {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return "", ""
-	}
-	return string(m.GetUID()), m.GetResourceVersion()
+	return controller.SameVersion(old, obj) && !tainted.has(old)
 }
 
 // AddEventHandler registers handler with the default resync period.
@@ -513,16 +412,10 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		}
 		return reg, nil
 	}
-	// Join a running informer: with deltas blocked, hand the handler the
-	// current content as its initial list, then let deltas flow again.
-	s.applyMu.Lock()
-	defer s.applyMu.Unlock()
-	if err := s.processor.Add(l, s.resyncCheckPeriod); err != nil {
+	// Join a running informer: with deltas blocked, the handler gets the
+	// current content as its initial list, then deltas flow again.
+	if err := s.controller.Join(l, s.resyncCheckPeriod); err != nil {
 		return nil, fmt.Errorf("cache %s: handler %q not added: %w", s.name, options.Name, err)
-	}
-	keys, objs := s.indexer.ListKeyed()
-	for i, obj := range objs {
-		l.Push(delivery.Notification{Kind: delivery.Add, Initial: true, Key: keys[i], New: obj})
 	}
 	return reg, nil
 }

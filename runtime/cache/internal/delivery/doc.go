@@ -12,7 +12,7 @@
 //
 // # Data flow
 //
-//	informer.apply (under its apply lock)
+//	controller.Controller.apply (internal/controller, under its applyMu)
 //	  Processor.Begin(relist) -> Batch        the listeners registered now
 //	  Batch.Distribute(Notification)          per stored change, in order
 //	    relist: held in the Batch             until the cache holds it all
