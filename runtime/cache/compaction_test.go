@@ -186,8 +186,8 @@ func TestHandlerMutatingASharedPartIsReportedWithKeyFieldAndStack(t *testing.T) 
 		if s.detector == nil {
 			t.Fatal("compacting informer in a test binary has no mutation detector")
 		}
-		s.detector.fail = func(msg string) { mu.Lock(); reports = append(reports, msg); mu.Unlock() }
-		s.detector.period = time.Hour // only the handler check and the final one
+		s.detector.Fail = func(msg string) { mu.Lock(); reports = append(reports, msg); mu.Unlock() }
+		s.detector.Period = time.Hour // only the handler check and the final one
 		mustAdd(t, s, ResourceEventHandlerFuncs{AddFunc: func(obj any) {
 			// The last object's add: all are recorded by now.
 			if o := obj.(*metav1.PartialObjectMetadata); o.Name == "od" {
@@ -222,8 +222,8 @@ func TestReaderMutatingACachedObjectIsReportedWithKeyAndField(t *testing.T) {
 	var mu sync.Mutex
 	var reports []string
 	inf := startInformer(t, srv, SharedIndexInformerOptions{Compact: true}, func(s *sharedIndexInformer) {
-		s.detector.fail = func(msg string) { mu.Lock(); reports = append(reports, msg); mu.Unlock() }
-		s.detector.period = time.Hour // the final check finds it
+		s.detector.Fail = func(msg string) { mu.Lock(); reports = append(reports, msg); mu.Unlock() }
+		s.detector.Period = time.Hour // the final check finds it
 	})
 	waitConverged(t, srv, inf)
 	o, _, _ := inf.GetStore().GetByKey("ns/oa")

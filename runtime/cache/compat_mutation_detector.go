@@ -8,6 +8,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2"
+
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/mutation"
 )
 
 // MutationDetector is able to monitor objects for mutation within a
@@ -46,7 +48,7 @@ func NewCacheMutationDetector(name string) MutationDetector {
 	}
 	klog.Warningln("Mutation detector is enabled, this will result in memory leakage.")
 	d := newMutationDetector(name)
-	d.fail = func(msg string) {
+	d.Fail = func(msg string) {
 		klog.Error(msg)
 		panic(fmt.Sprintf("cache %s modified", name))
 	}
@@ -59,12 +61,13 @@ type noMutationDetector struct{}
 func (noMutationDetector) AddObject(any)       {}
 func (noMutationDetector) Run(<-chan struct{}) {}
 
-// objectMutationDetector is a MutationDetector over this package's
-// mutationDetector, each object recorded under its own sequence number.
+// objectMutationDetector is a MutationDetector over the informers'
+// detector (internal/mutation), each object recorded under its own
+// sequence number.
 // Objects are retired in generations of retain: those added during one
 // are still checked during the next, then dropped.
 type objectMutationDetector struct {
-	d      *mutationDetector
+	d      *mutation.Detector
 	retain time.Duration
 
 	mu       sync.Mutex // guards the fields below
@@ -87,20 +90,20 @@ func (o *objectMutationDetector) AddObject(obj any) {
 	o.next++
 	o.current = append(o.current, key)
 	o.mu.Unlock()
-	o.d.record(key, obj)
+	o.d.Record(key, obj)
 }
 
 // Run checks at once, then every period, until stopCh is closed.
 func (o *objectMutationDetector) Run(stopCh <-chan struct{}) {
 	rotated := time.Now()
-	t := time.NewTicker(o.d.period)
+	t := time.NewTicker(o.d.Period)
 	defer t.Stop()
 	for {
 		if time.Since(rotated) > o.retain {
 			o.rotate()
 			rotated = time.Now()
 		}
-		o.d.check()
+		o.d.Check()
 		select {
 		case <-stopCh:
 			return
@@ -117,6 +120,6 @@ func (o *objectMutationDetector) rotate() {
 	o.previous, o.current = o.current, nil
 	o.mu.Unlock()
 	for _, key := range drop {
-		o.d.forget(key)
+		o.d.Removed(key)
 	}
 }

@@ -60,13 +60,11 @@ func TestCacheMutationDetectorStopsCheckingAnObjectTwoGenerationsLater(t *testin
 	o.AddObject(obj)
 	o.rotate() // obj is in the previous generation: still checked
 	o.rotate() // retired: checked once more, then dropped
-	o.d.mu.Lock()
-	tracked, retired := len(o.d.current), len(o.d.retired)
-	o.d.mu.Unlock()
+	tracked, retired := o.d.Tracked()
 	if tracked != 0 || retired != 1 {
 		t.Fatalf("tracked %d, retired %d; want 0 and 1", tracked, retired)
 	}
-	o.d.check()
+	o.d.Check()
 	obj.Labels = map[string]string{"changed": "yes"}
-	o.d.check() // must not panic: obj is no longer watched
+	o.d.Check() // must not panic: obj is no longer watched
 }

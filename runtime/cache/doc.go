@@ -40,6 +40,10 @@
 //     processor and, as its own interfaces, the mutation detector
 //     (controller.Observer) and the metrics. sharedIndexInformer keeps
 //     client-go's declarations, the configuration and the lifecycle.
+//   - internal/mutation: the cache mutation detector (mutation.Detector),
+//     the controller's Observer when an informer runs one; this package
+//     decides when (mutation_detector.go, test_checks.go) and builds
+//     client-go's MutationDetector over it (compat_mutation_detector.go).
 //   - internal/reflector: the reflector's engine (reflector.Engine): list,
 //     watch and watch-list I/O, paging, back-off, resync, the position
 //     (resourceVersion) and a shard's selector, writing to one queue.Sink

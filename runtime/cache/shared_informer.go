@@ -15,6 +15,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/cache/internal/controller"
 	"github.com/informer-gen/informer-gen/runtime/cache/internal/delivery"
+	"github.com/informer-gen/informer-gen/runtime/cache/internal/mutation"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
@@ -178,7 +179,7 @@ type sharedIndexInformer struct {
 	opts          SharedIndexInformerOptions
 	clock         clock.WithTicker
 	processor     *delivery.Processor
-	detector      *mutationDetector
+	detector      *mutation.Detector
 	fastCapacity  int // per-listener in-order buffer; tests lower it
 	// testChecks is testChecks() at construction (test_checks.go):
 	// whether handlers are checked for mutations and a compacting
@@ -251,7 +252,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		}()
 	}
 	if s.detector != nil {
-		run(func() { s.detector.run(ctx) })
+		run(func() { s.detector.Run(ctx) })
 	}
 	run(func() { s.processor.Run(ctx) })
 	run(func() { r.RunWithContext(ctx) })
@@ -267,7 +268,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	s.stopped = true
 	s.mu.Unlock()
 	if s.detector != nil {
-		s.detector.check()
+		s.detector.Check()
 	}
 	s.isStopped.Store(true)
 	close(s.stoppedCh)
@@ -432,7 +433,7 @@ func (s *sharedIndexInformer) handlerMutationCheck(name string, registered []byt
 			return
 		}
 		if key, err := MetaNamespaceKeyFunc(obj); err == nil {
-			d.checkHandler(key, name, registered)
+			d.CheckHandler(key, name, registered)
 		}
 	}
 }

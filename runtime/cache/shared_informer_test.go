@@ -675,7 +675,7 @@ func TestInformerMutationDetectorCatchesMutatingHandler(t *testing.T) {
 	var mu sync.Mutex
 	var reports []string
 	inf := startInformer(t, srv, SharedIndexInformerOptions{DetectCacheMutations: true}, func(s *sharedIndexInformer) {
-		s.detector.fail = func(msg string) { mu.Lock(); reports = append(reports, msg); mu.Unlock() }
+		s.detector.Fail = func(msg string) { mu.Lock(); reports = append(reports, msg); mu.Unlock() }
 		mustAdd(t, s, ResourceEventHandlerFuncs{AddFunc: func(obj any) {
 			if o := obj.(*metav1.PartialObjectMetadata); o.Name == "o1" {
 				o.Labels = map[string]string{"mutated": "yes"}

@@ -1,4 +1,4 @@
-package cache
+package mutation
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 
 // firstDifference returns the path (".Spec.Containers[0].Image") of the
 // first value that differs between a and b, as reflect.DeepEqual
-// compares them; "" when it finds none. Only the mutation detector's
+// compares them; "" when it finds none. Only the detector's
 // report calls it, once a mutation was found.
 func firstDifference(a, b reflect.Value, path string) string {
 	if a.IsValid() != b.IsValid() || (a.IsValid() && a.Type() != b.Type()) {
