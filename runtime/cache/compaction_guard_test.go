@@ -221,7 +221,7 @@ func TestTaintedObjectsAreNotKeptByARelist(t *testing.T) {
 	if !unchangedRelist(old, listed) {
 		t.Fatal("an unchanged relisted object is not kept")
 	}
-	tainted.add(old)
+	tainted.Add(old)
 	if unchangedRelist(old, listed) {
 		t.Error("a tainted cached object is kept by a relist")
 	}

@@ -40,6 +40,10 @@
 //     processor and, as its own interfaces, the mutation detector
 //     (controller.Observer) and the metrics. sharedIndexInformer keeps
 //     client-go's declarations, the configuration and the lifecycle.
+//   - internal/taint: the informer's side of its compaction guard
+//     (taint.Holder finds and marks the cached objects holding a mutated
+//     shared copy and asks for a relist; taint.Set, the marks the relist
+//     predicate reads); compaction_guard.go decides when it runs.
 //   - internal/mutation: the cache mutation detector (mutation.Detector),
 //     the controller's Observer when an informer runs one; this package
 //     decides when (mutation_detector.go, test_checks.go) and builds
@@ -350,7 +354,7 @@
 // (compaction_guard.go; compact.Guard, by default compact.DefaultGuard())
 // while it runs: the guard samples the canonical copies the cached
 // objects share, and when one was mutated it calls the informer's
-// guardHolder.Corrupted, which finds the cached objects holding it,
+// taint.Holder.Corrupted (internal/taint), which finds the cached objects holding it,
 // marks them (tainted: the next relist replaces them though their
 // resourceVersion did not change, see unchangedRelist) and asks the
 // reflector for a relist through the channel the informer gave it

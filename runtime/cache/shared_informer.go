@@ -334,7 +334,7 @@ func (s *sharedIndexInformer) newControllerLocked(fifo *DeltaFIFO) *controller.C
 // (controller.SameVersion), and old was not found holding a mutated
 // shared part (tainted, compaction_guard.go).
 func unchangedRelist(old, obj any) bool {
-	return controller.SameVersion(old, obj) && !tainted.has(old)
+	return controller.SameVersion(old, obj) && !tainted.Has(old)
 }
 
 // AddEventHandler registers handler with the default resync period.
