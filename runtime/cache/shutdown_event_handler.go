@@ -19,13 +19,22 @@ func ShutDownEventHandler(informer SharedInformer, handle ResourceEventHandlerRe
 	if err := informer.RemoveEventHandler(handle); err != nil {
 		return err
 	}
-	s, ok := handle.(interface{ ShutdownChan() <-chan struct{} })
+	s, ok := handle.(shutdownNotifier)
 	if !ok {
 		return errNoShutdownChan
 	}
 	<-s.ShutdownChan()
 	return nil
 }
+
+// shutdownNotifier is a registration that says when its handler stopped
+// (this package's registration is one; other informers' may not be).
+type shutdownNotifier interface {
+	// ShutdownChan is closed once the handler's goroutine ended.
+	ShutdownChan() <-chan struct{}
+}
+
+var _ shutdownNotifier = (*registration)(nil)
 
 // ShutdownChan is closed once the handler's goroutine ended after the
 // registration was removed (at once when it was removed before the
