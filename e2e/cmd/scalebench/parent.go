@@ -266,32 +266,16 @@ func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface
 	if err != nil {
 		return measurement{}, err
 	}
-	var m measurement
-	cpu0, err := processCPU(pid)
-	if err != nil {
-		return m, err
-	}
-	rss := startPeakRSS(pid)
-	if err := cmd.Start(); err != nil {
-		return m, err
-	}
 	waited := false
 	defer func() {
-		if !waited {
+		if !waited && cmd.Process != nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 		}
 	}()
 	dec := json.NewDecoder(bufio.NewReader(stdout))
-	if err := expect(dec, phaseSynced, &m.Synced); err != nil {
-		return m, err
-	}
-	cpu1, err := processCPU(pid)
+	m, err := startAndSync(pid, cmd, dec)
 	if err != nil {
-		return m, err
-	}
-	m.APIServerCPUSeconds = cpu1 - cpu0
-	if m.APIServerPeakRSS, m.RSSMethod, err = rss.end(); err != nil {
 		return m, err
 	}
 	if isFloor(variant) {
@@ -313,6 +297,31 @@ func runVariant(ctx context.Context, c *cluster.Cluster, cs kubernetes.Interface
 		return m, fmt.Errorf("child: %w", err)
 	}
 	return m, nil
+}
+
+// startAndSync starts the child cmd and reads its initial sync from dec,
+// with what kube-apiserver (process pid) spent serving it: its CPU time
+// and peak RSS from just before the start until the child synced.
+func startAndSync(pid int, cmd *exec.Cmd, dec *json.Decoder) (measurement, error) {
+	var m measurement
+	cpu0, err := processCPU(pid)
+	if err != nil {
+		return m, err
+	}
+	rss := startPeakRSS(pid)
+	if err := cmd.Start(); err != nil {
+		return m, err
+	}
+	if err := expect(dec, phaseSynced, &m.Synced); err != nil {
+		return m, err
+	}
+	cpu1, err := processCPU(pid)
+	if err != nil {
+		return m, err
+	}
+	m.APIServerCPUSeconds = cpu1 - cpu0
+	m.APIServerPeakRSS, m.RSSMethod, err = rss.end()
+	return m, err
 }
 
 // proxiedKubeconfig starts a proxy to c's API server and writes a
