@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -19,9 +20,13 @@ import (
 // A list whose decoder hands over its items compact
 // (jsonwatch.Lister.Decoded, compact.Decoded.AdoptCopied) must leave in
 // the cache what decoding and then compacting in the informer leaves:
-// equal objects, shared exactly alike; the items of keys the cache does
-// not hold are not walked again, those of keys it holds (a relist) are
-// walked against the cached version, as before.
+// equal objects, shared exactly alike, the update walk's taking of the
+// cached version's equal parts included. Every list's items are decoded
+// against the version the informer compacts them against (none for a
+// key the cache does not hold, the cached version on a relist) and are
+// not walked again; but an item at the cached version (the informer
+// keeps the cached object) and one whose cached version changed between
+// the decode and the informer's compaction, which the informer walks.
 
 // lister is the Lister of the generated Widget informer, decoding with
 // the generated decoder into c's table (and compacting when c.decoded is
@@ -50,13 +55,17 @@ type pageLister struct {
 // list lists page through l, takes a shallow copy of each item as a
 // reflector does (meta.EachListItemWithAlloc) and caches it as an
 // informer's queue does (widgetCache.cache); it returns the cached
-// copies, in order.
-func (c *widgetCache) list(t *testing.T, l *pageLister, page *stablev1.WidgetList) []*stablev1.Widget {
+// copies, in order. meanwhile, when not nil, changes the cache between
+// the decode and the caching.
+func (c *widgetCache) list(t *testing.T, l *pageLister, page *stablev1.WidgetList, meanwhile func(*widgetCache)) []*stablev1.Widget {
 	t.Helper()
 	l.body = []byte(widgetListBody(t, page))
 	obj, err := l.ListWithContext(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if meanwhile != nil {
+		meanwhile(c)
 	}
 	var out []*stablev1.Widget
 	if err := meta.EachListItemWithAlloc(obj, func(item runtime.Object) error {
@@ -83,6 +92,34 @@ func widgetPage(v int, from ...int) *stablev1.WidgetList {
 	return page
 }
 
+// mixedPage is a WidgetList of the Widgets from, Widget i at version
+// version(i).
+func mixedPage(version func(i int) int, from ...int) *stablev1.WidgetList {
+	page := widgetPage(0)
+	for _, i := range from {
+		page.Items = append(page.Items, *decodedWidget(i, version(i)))
+	}
+	return page
+}
+
+// fifth is version v for every fifth Widget, 0 for the others.
+func fifth(i, v int) int {
+	if i%5 == 0 {
+		return v
+	}
+	return 0
+}
+
+// recached replaces every cached Widget by a copy of it: another version
+// object of each key, as when a watch event was applied meanwhile.
+func recached(c *widgetCache) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key, w := range c.objects {
+		c.objects[key] = w.DeepCopy()
+	}
+}
+
 func TestJSONListDecodedItemsShareWhatTheWalkShares(t *testing.T) {
 	span := func(from, to int) []int {
 		var s []int
@@ -93,33 +130,46 @@ func TestJSONListDecodedItemsShareWhatTheWalkShares(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		// pages are listed in order into the same cache; the first list
-		// ends with the first page without a continue token.
+		// pages are listed in order into the same cache.
 		pages []*stablev1.WidgetList
-		// first is the number of items of the first list: decoded
-		// compact and not walked again; a relist's are decoded and
-		// walked as without Decoded.
-		first int
+		// meanwhile changes the cache between the last page's decode
+		// and its caching.
+		meanwhile func(*widgetCache)
+		// skipped is the number of items decoded compact against the
+		// version the informer compacts them against, and not walked
+		// again.
+		skipped int
 	}{
-		{"first list", []*stablev1.WidgetList{widgetPage(0, span(0, 24)...)}, 24},
-		{"first list in two pages", []*stablev1.WidgetList{continued(widgetPage(0, span(0, 12)...)), widgetPage(0, span(12, 24)...)}, 24},
-		{"relist: cached keys changed, new keys", []*stablev1.WidgetList{widgetPage(0, span(0, 24)...), widgetPage(1, span(12, 36)...)}, 24},
-		{"relist: cached keys unchanged", []*stablev1.WidgetList{widgetPage(0, span(0, 8)...), widgetPage(0, span(0, 8)...)}, 8},
+		{"first list", []*stablev1.WidgetList{widgetPage(0, span(0, 24)...)}, nil, 24},
+		{"first list in two pages", []*stablev1.WidgetList{continued(widgetPage(0, span(0, 12)...)), widgetPage(0, span(12, 24)...)}, nil, 24},
+		{"relist: cached keys changed, new keys", []*stablev1.WidgetList{widgetPage(0, span(0, 24)...), widgetPage(1, span(12, 36)...)}, nil, 48},
+		{"relist: cached keys unchanged", []*stablev1.WidgetList{widgetPage(0, span(0, 8)...), widgetPage(0, span(0, 8)...)}, nil, 8},
+		{"relists: most unchanged, every fifth changed", []*stablev1.WidgetList{
+			widgetPage(0, span(0, 40)...),
+			continued(mixedPage(func(i int) int { return fifth(i, 1) }, span(0, 20)...)),
+			mixedPage(func(i int) int { return fifth(i, 1) }, span(20, 40)...),
+			mixedPage(func(i int) int { return fifth(i, 2) }, span(0, 40)...),
+		}, nil, 40 + 8 + 8},
+		{"relist: the cache changed between the decode and the caching", []*stablev1.WidgetList{widgetPage(0, span(0, 12)...), widgetPage(1, span(0, 12)...)}, recached, 12},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			walked := newWidgetCache(false)
 			decoded := newWidgetCache(true)
 			lister, plain := decoded.lister(), walked.lister()
 			var want, got []*stablev1.Widget
-			for _, page := range c.pages {
-				want = append(want, walked.list(t, plain, page)...)
-				got = append(got, decoded.list(t, lister, page)...)
+			for i, page := range c.pages {
+				var meanwhile func(*widgetCache)
+				if i == len(c.pages)-1 {
+					meanwhile = c.meanwhile
+				}
+				want = append(want, walked.list(t, plain, page, meanwhile)...)
+				got = append(got, decoded.list(t, lister, page, meanwhile)...)
 			}
 			if len(got) != len(want) {
 				t.Fatalf("%d items decoded compact, %d decoded then walked", len(got), len(want))
 			}
-			if decoded.skipped != c.first {
-				t.Errorf("the informer skipped the walk of %d of %d items; want %d", decoded.skipped, len(got), c.first)
+			if decoded.skipped != c.skipped {
+				t.Errorf("the informer skipped the walk of %d of %d items; want %d", decoded.skipped, len(got), c.skipped)
 			}
 			if walked.skipped != 0 {
 				t.Errorf("without Decoded the informer skipped %d walks", walked.skipped)
@@ -129,12 +179,32 @@ func TestJSONListDecodedItemsShareWhatTheWalkShares(t *testing.T) {
 				if !reflect.DeepEqual(got[i], want[i]) {
 					t.Fatalf("item %d: decoded compact %+v, decoded then walked %+v", i, got[i], want[i])
 				}
-				if i < c.first {
-					wantParts = append(wantParts, widgetParts(want[i])...)
-					gotParts = append(gotParts, widgetParts(got[i])...)
+				parts := widgetParts
+				if c.meanwhile != nil {
+					// Walked after the decoder: its strings are
+					// interned from the decoder's sighting on.
+					parts = widgetComposites
 				}
+				wantParts = append(wantParts, parts(want[i])...)
+				gotParts = append(gotParts, parts(got[i])...)
 			}
 			assertSameSharing(t, wantParts, gotParts)
 		})
 	}
+}
+
+// widgetComposites are widgetParts without the strings: the maps, slices
+// and pointers. A walk after a decoder that interns finds the decoder's
+// strings seen once already in another object, and interns them from
+// their first sighting in the page (compact.Table's admission), where a
+// walk alone interns them from their second: which strings are shared
+// then differs, which maps, slices and pointers are does not.
+func widgetComposites(w *stablev1.Widget) []uintptr {
+	mp := func(m map[string]string) uintptr { return reflect.ValueOf(m).Pointer() }
+	parts := []uintptr{mp(w.Labels), mp(w.Annotations), uintptr(unsafe.Pointer(unsafe.SliceData(w.OwnerReferences))),
+		uintptr(unsafe.Pointer(unsafe.SliceData(w.Finalizers))), uintptr(unsafe.Pointer(unsafe.SliceData(w.Spec.Tags)))}
+	for _, r := range w.OwnerReferences {
+		parts = append(parts, uintptr(unsafe.Pointer(r.Controller)))
+	}
+	return parts
 }

@@ -83,6 +83,12 @@ type widgetCache struct {
 	objects map[string]*stablev1.Widget
 	// skipped counts the objects the decoder compacted.
 	skipped int
+	// keepUnchanged makes an ADDED event's object at the cached version
+	// (UID and resourceVersion) leave the cached object in place, as the
+	// informer's queue does with the initial events of a watch list (a
+	// relist); kept counts them.
+	keepUnchanged bool
+	kept          int
 }
 
 func newWidgetCache(decoding bool) *widgetCache {
@@ -159,6 +165,10 @@ func (c *widgetCache) watch(t *testing.T, stream string) []*stablev1.Widget {
 func (c *widgetCache) cache(ev watch.Event) *stablev1.Widget {
 	obj := ev.Object.(*stablev1.Widget)
 	hint := c.hint(obj)
+	if old, ok := hint.(*stablev1.Widget); ok && c.keepUnchanged && ev.Type == watch.Added && old.UID == obj.UID && old.ResourceVersion == obj.ResourceVersion {
+		c.kept++
+		return old
+	}
 	if c.decoded.Compacted(obj, hint) {
 		c.skipped++
 	} else {
@@ -229,6 +239,42 @@ func TestJSONWatchDecodedObjectsShareWhatTheWalkShares(t *testing.T) {
 			assertSameSharing(t, wantParts, gotParts)
 		})
 	}
+}
+
+// A watch list's initial events that relist cached keys unchanged are
+// kept as cached by the informer, which never takes their decoded
+// objects: the decoder does not hand them over, so that the next event
+// of each key is decoded against the cached version, which the informer
+// compacts it against, and not walked again.
+func TestJSONWatchListRelistOfUnchangedKeysLeavesTheCachedVersionsTheHints(t *testing.T) {
+	const n = 24
+	var sb strings.Builder
+	for _, round := range []struct {
+		typ string
+		v   int
+	}{{"ADDED", 0}, {"ADDED", 0}, {"MODIFIED", 1}} {
+		for i := range n {
+			sb.WriteString(widgetEvent(t, round.typ, decodedWidget(i, round.v)))
+		}
+	}
+	walked, decoded := newWidgetCache(false), newWidgetCache(true)
+	walked.keepUnchanged, decoded.keepUnchanged = true, true
+	want, got := walked.watch(t, sb.String()), decoded.watch(t, sb.String())
+	if decoded.kept != n || walked.kept != n {
+		t.Errorf("kept %d and %d unchanged objects as cached; want %d", decoded.kept, walked.kept, n)
+	}
+	if decoded.skipped != 2*n {
+		t.Errorf("the informer compacted %d of the %d added and modified objects again; want none", 2*n-decoded.skipped, 2*n)
+	}
+	var wantParts, gotParts []uintptr
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("event %d: decoded compact %+v, decoded then walked %+v", i, got[i], want[i])
+		}
+		wantParts = append(wantParts, widgetParts(want[i])...)
+		gotParts = append(gotParts, widgetParts(got[i])...)
+	}
+	assertSameSharing(t, wantParts, gotParts)
 }
 
 // assertSameSharing fails unless got's parts are one address exactly

@@ -104,3 +104,17 @@ func randomShares[T any](t *testing.T, fn func(*jsondecode.Decoder, *T), key fun
 	}
 	jsondecodetest.SharesAsTheWalk(t, fn, append(docs, docs...), key)
 }
+
+// Pods listed into the compact object, a first list then relists (every
+// Pod updated, then every Pod unchanged), equal their plain decoding and
+// share what decoding then walking each item against its cached version
+// shares.
+func TestDecodingListPagesIntoTheCompactObjectSharesWhatTheWalkShares(t *testing.T) {
+	const n = 60
+	docs := podVersions(t, n, 1)
+	first, updated := docs[:n], docs[n:]
+	pages := [][][]byte{first, updated, updated}
+	if shared := jsondecodetest.ListSharesAsTheWalk(t, decoder[corev1.Pod](t), pages, podKey); shared == 0 {
+		t.Fatal("no part shared: the Pods test nothing")
+	}
+}

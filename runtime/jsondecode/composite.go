@@ -37,6 +37,7 @@ func Slice[E any](d *Decoder, p *[]E, elem Func[E]) {
 			var zero E
 			s = append(s, zero)
 		}
+		startItem(d, i, &s[i])
 		elem(d, &s[i])
 	}
 	if len(s) == 0 {

@@ -34,6 +34,11 @@
 //	                                                      --> canonical? memoized by its bytes
 //	strings --> the previous version's when equal, else interned (Table.InternBytes)
 //
+// DecodeListCompact (runtime/jsonwatch's Lister) does the same for each
+// item of a LIST page (list.go): Slice starts each item of the list's
+// items with its own previous version, which ItemPrevious gives by the
+// item's index (the cached version on a relist, none on a first list).
+//
 // # Semantics
 //
 // encoding/json v1's, which sigs.k8s.io/json forks, case-sensitively:

@@ -2,6 +2,7 @@ package jsondecode
 
 import (
 	"bytes"
+	"unsafe"
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
 )
@@ -27,22 +28,30 @@ const listItemsDepth = 2
 // case-sensitively). Otherwise *p holds whatever was decoded and the
 // caller decodes the body as client-go does, for its result or error.
 func DecodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table) (ok bool) {
-	return decodeList(data, p, fn, t, false)
+	return decodeList(data, p, fn, t, false, nil)
 }
 
 // DecodeListCompact is DecodeList building each item of the list into
-// the compact object, as DecodeEventCompact builds a watch event's object
-// that replaces no cached version (see Shared): with t not nil, each item
-// comes out as the informer's compaction walk would leave it given no
-// hint, provided the item type's generated decoders share every part the
-// walk shares (RegisterCompact says so of a type; CompactsType). The
-// list's own parts (its metadata, its items' slice) are decoded as
-// DecodeList decodes them.
-func DecodeListCompact[T any](data []byte, p *T, fn Func[T], t *compact.Table) (ok bool) {
-	return decodeList(data, p, fn, t, t != nil)
+// the compact object, as DecodeEventCompact builds a watch event's
+// object: with t not nil, each item comes out as the informer's
+// compaction walk would leave it given the version previous gives for it
+// (nil previous, or a nil answer: no previous version, as for a first
+// list's items), provided the item type's generated decoders share every
+// part the walk shares (RegisterCompact says so of a type;
+// CompactsType). The list's own parts (its metadata, its items' slice)
+// are decoded as DecodeList decodes them.
+func DecodeListCompact[T any](data []byte, p *T, fn Func[T], t *compact.Table, previous ItemPrevious) (ok bool) {
+	return decodeList(data, p, fn, t, t != nil, previous)
 }
 
-func decodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table, share bool) (ok bool) {
+// ItemPrevious is Previous for the items of a list (DecodeListCompact):
+// the version of the i-th item of the list's items (root, the pointer it
+// is decoded into) that it replaces in the informer's cache, or nil. It
+// is called at most once per item, as Previous is; an answer of another
+// type than root's is taken as no previous version.
+type ItemPrevious func(i int, root any) (old any)
+
+func decodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table, share bool, previous ItemPrevious) (ok bool) {
 	d := decoders.Get().(*Decoder)
 	d.reset(data, t)
 	d.typeDepth = 1
@@ -50,9 +59,10 @@ func decodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table, share bo
 		d.itemsDepth = listItemsDepth
 	}
 	if share {
-		// No previous version: every part is the table's, or the
-		// item's own.
-		d.shareState = sharing{ready: true, resolved: true}
+		// The list itself has no previous version: every part is the
+		// table's, or the list's own. Each item's is asked for as it is
+		// decoded (startItem).
+		d.shareState = sharing{ready: true, resolved: true, items: previous}
 		d.share = &d.shareState
 	}
 	fn(d, p)
@@ -61,6 +71,19 @@ func decodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table, share bo
 	d.src, d.table, d.share, d.shareState = bytes.Buffer{}, nil, nil, sharing{}
 	decoders.Put(d)
 	return ok
+}
+
+// startItem starts the decoding of the i-th item of the list's items
+// into p, when d decodes a list into the compact object against the
+// items' previous versions (DecodeListCompact with an ItemPrevious) and
+// p is such an item: its parts are then taken from its previous version
+// (ItemPrevious), as an event's object's are.
+func startItem[E any](d *Decoder, i int, p *E) {
+	s := d.share
+	if s == nil || s.items == nil || s != &d.shareState || d.dec.StackDepth() != d.itemsDepth {
+		return
+	}
+	*s = sharing{root: uintptr(unsafe.Pointer(p)), size: unsafe.Sizeof(*p), rootObj: p, items: s.items, item: i}
 }
 
 // nextItem gives the object that starts at the decoder's position its own

@@ -46,6 +46,10 @@ type sharing struct {
 	root, size uintptr
 	rootObj    any
 	previous   Previous
+	// items, for the items of a list (DecodeListCompact), is what gives
+	// an item's previous version, item the index of the one decoded.
+	items ItemPrevious
+	item  int
 	// ready is set once the object's metadata has its name and
 	// namespace (metaReady): previous is not asked before.
 	ready    bool
@@ -79,15 +83,35 @@ func oldOf[T any](s *sharing, p *T) *T {
 			return nil
 		}
 		s.resolved, s.hinted = true, true
-		if old := s.previous(s.rootObj); old != nil {
-			s.old = (*[2]unsafe.Pointer)(unsafe.Pointer(&old))[1]
-		}
+		s.old = s.previousOf()
 	}
 	if s.old == nil {
 		return nil
 	}
 	return (*T)(unsafe.Add(s.old, a-s.root))
 }
+
+// previousOf asks for the object's previous version and returns its
+// memory, or nil: an item of a list's (items) when its type is the
+// item's, else the object's (previous).
+func (s *sharing) previousOf() unsafe.Pointer {
+	var old any
+	if s.items != nil {
+		if old = s.items(s.item, s.rootObj); typeWord(old) != typeWord(s.rootObj) {
+			return nil
+		}
+	} else {
+		old = s.previous(s.rootObj)
+	}
+	if old == nil {
+		return nil
+	}
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&old))[1]
+}
+
+// typeWord is the type word of an interface value: the same for two
+// values of the same dynamic type.
+func typeWord(v any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[0] }
 
 // Shared decodes the next value, a slice, map or pointer, into p (which
 // holds its zero value), with decode, and shares it as the object's walk

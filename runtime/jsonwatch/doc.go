@@ -56,4 +56,12 @@
 // the fast path does not certainly decode as client-go does) is decoded
 // by the response's own client-go decoding, for client-go's list or
 // error from the same response.
+//
+// With the informer's compact.Decoded enabled (Lister.Decoded), the
+// items of every list, first or relist, are decoded into the compact
+// object (jsondecode.DecodeListCompact), each against the version the
+// informer will compact it against (compact.Decoded.Previous), which
+// list_hints.go records per item and hands over with the item
+// (compact.Decoded.AdoptCopied): the informer skips the walk of an item
+// it compacts against that very version.
 package jsonwatch

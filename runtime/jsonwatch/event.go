@@ -35,6 +35,11 @@ func (d *decoding[T, PT]) event(frame []byte) (watch.Event, error) {
 			kind.SetGroupVersionKind(schema.GroupVersionKind{})
 			switch {
 			case t == watch.Bookmark:
+			case compacting && t == watch.Added && d.asked.ok && sameVersion(obj, d.asked.hint):
+				// An initial event of a watch list at the cached
+				// version: the informer keeps the cached object and
+				// never takes this one, which would otherwise stay
+				// the key's pending hint.
 			case compacting:
 				d.adopt(obj, t == watch.Deleted) // decoded compact
 			default:

@@ -5,9 +5,7 @@ import (
 	"mime"
 	"reflect"
 	"sync"
-	"sync/atomic"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -59,18 +57,17 @@ type Lister[L any, PL Object[L]] struct {
 	Table *compact.Table
 	// Decoded, when set, is the informer's (SharedIndexInformerOptions.
 	// Decoded of runtime/cache, the Watcher's too): once the informer
-	// enabled it, the items of the pages of the first list are decoded
-	// into the compact object (jsondecode.DecodeListCompact) when their
-	// kind's decoder builds it, and those the informer will compact
-	// against no hint, as it does a first list's, are handed over
-	// (compact.Decoded.AdoptCopied): the informer does not walk them.
-	// Later lists (relists, whose items the informer compacts against
-	// the cached versions) are decoded as without it.
+	// enabled it, the items of every list's pages are decoded into the
+	// compact object (jsondecode.DecodeListCompact) when their kind's
+	// decoder builds it, each against the version the informer will
+	// compact it against (compact.Decoded.Previous: none for a first
+	// list's items, the cached or queued version for a relist's), and
+	// handed over (compact.Decoded.AdoptCopied): the informer does not
+	// walk them, unless the version it compacts an item against is no
+	// longer the one the item was decoded against. An item at the
+	// cached version (its UID and resourceVersion), which the informer
+	// keeps as cached, is not handed over.
 	Decoded *compact.Decoded
-
-	// listed is set once a list ended (a page without a continue token)
-	// or failed: no list after it is decoded into the compact object.
-	listed atomic.Bool
 
 	// items is what the list's items are, found once (itemsOf).
 	itemsOnce sync.Once
@@ -98,12 +95,8 @@ func (l *Lister[L, PL]) ListWithContext(ctx context.Context, options metav1.List
 	}
 	list, ok := l.decode(res)
 	if ok {
-		if m, err := meta.ListAccessor(list); err != nil || m.GetContinue() == "" {
-			l.listed.Store(true)
-		}
 		return list, nil
 	}
-	l.listed.Store(true)
 	list = PL(new(L))
 	return list, res.Into(list)
 }
@@ -117,12 +110,13 @@ func (l *Lister[L, PL]) decode(res Response) (PL, bool) {
 		return nil, false
 	}
 	list := PL(new(L))
-	compacting := l.Table != nil && !l.listed.Load() && l.Decoded.Enabled() && l.itemsOf().compacts
-	decode := jsondecode.DecodeList[L]
-	if compacting {
-		decode = jsondecode.DecodeListCompact[L]
-	}
-	if !decode(res.Body, (*L)(list), l.Decode, l.Table) {
+	var hints *itemHints
+	if l.Table != nil && l.Decoded.Enabled() && l.itemsOf().compacts {
+		hints = &itemHints{decoded: l.Decoded}
+		if !jsondecode.DecodeListCompact(res.Body, (*L)(list), l.Decode, l.Table, hints.previous) {
+			return nil, false
+		}
+	} else if !jsondecode.DecodeList(res.Body, (*L)(list), l.Decode, l.Table) {
 		return nil, false
 	}
 	// apimachinery finds the list's kind as GroupVersionKind parses it;
@@ -132,24 +126,10 @@ func (l *Lister[L, PL]) decode(res Response) (PL, bool) {
 		return nil, false
 	}
 	kind.SetGroupVersionKind(schema.GroupVersionKind{})
-	if compacting {
-		l.adopt(list)
+	if hints != nil {
+		hints.adopt(list, l.itemsOf().size)
 	}
 	return list, true
-}
-
-// adopt hands the items of list, decoded into the compact object with no
-// hint, to the informer (compact.Decoded.AdoptCopied) when it will
-// compact them against none; an item of a key the informer has (a
-// relist) is compacted by the informer against it, as if decoded plainly.
-func (l *Lister[L, PL]) adopt(list PL) {
-	size := l.itemsOf().size
-	_ = meta.EachListItem(list, func(item runtime.Object) error {
-		if hint, key, ok := l.Decoded.Previous(item); ok && hint == nil {
-			l.Decoded.AdoptCopied(item, size, key, nil)
-		}
-		return nil
-	})
 }
 
 // itemsOf finds, once, what L's items are: a struct type (its Items
