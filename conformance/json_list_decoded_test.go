@@ -46,10 +46,15 @@ func (c *widgetCache) lister() *pageLister {
 	return pl
 }
 
-// pageLister is a Lister whose server answers body.
+// pageLister is a Lister whose server answers body; it keeps every page
+// it listed.
 type pageLister struct {
 	*jsonwatch.Lister[stablev1.WidgetList, *stablev1.WidgetList]
 	body []byte
+	// listed keeps the decoded pages alive: a freed string's address,
+	// reused by a later decode, would look to the table's admission like
+	// the same value seen again at the same address.
+	listed []runtime.Object
 }
 
 // list lists page through l, takes a shallow copy of each item as a
@@ -64,6 +69,7 @@ func (c *widgetCache) list(t *testing.T, l *pageLister, page *stablev1.WidgetLis
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.listed = append(l.listed, obj)
 	if meanwhile != nil {
 		meanwhile(c)
 	}

@@ -73,7 +73,10 @@ func decodedWidgetStream(t testing.TB, n, versions int) string {
 // widgetCache is what an informer's queue and cache do with the events
 // of a watch, reduced to compaction: each object is compacted against the
 // cached version of its key (the hint), unless the decoder compacted it
-// against that version already; then it is cached.
+// against that version already; then it is cached. Its table admits
+// exactly (compact.NewExactTable), so that what is shared does not depend
+// on which values a lossy filter forgot, which differs with the order in
+// which a decoder and a walk meet them.
 type widgetCache struct {
 	table   *compact.Table
 	compact func(obj, old any)
@@ -92,7 +95,7 @@ type widgetCache struct {
 }
 
 func newWidgetCache(decoding bool) *widgetCache {
-	c := &widgetCache{table: compact.NewTable(), objects: map[string]*stablev1.Widget{}}
+	c := &widgetCache{table: compact.NewExactTable(), objects: map[string]*stablev1.Widget{}}
 	c.compact = c.table.TransformUpdate(&stablev1.Widget{})
 	if decoding {
 		c.decoded = &compact.Decoded{}
