@@ -126,14 +126,16 @@ func recached(c *widgetCache) {
 	}
 }
 
-func TestJSONListDecodedItemsShareWhatTheWalkShares(t *testing.T) {
-	span := func(from, to int) []int {
-		var s []int
-		for i := from; i < to; i++ {
-			s = append(s, i)
-		}
-		return s
+// span is from, from+1, ..., to-1.
+func span(from, to int) []int {
+	var s []int
+	for i := from; i < to; i++ {
+		s = append(s, i)
 	}
+	return s
+}
+
+func TestJSONListDecodedItemsShareWhatTheWalkShares(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		// pages are listed in order into the same cache.
@@ -180,23 +182,30 @@ func TestJSONListDecodedItemsShareWhatTheWalkShares(t *testing.T) {
 			if walked.skipped != 0 {
 				t.Errorf("without Decoded the informer skipped %d walks", walked.skipped)
 			}
-			var wantParts, gotParts []uintptr
-			for i := range want {
-				if !reflect.DeepEqual(got[i], want[i]) {
-					t.Fatalf("item %d: decoded compact %+v, decoded then walked %+v", i, got[i], want[i])
-				}
-				parts := widgetParts
-				if c.meanwhile != nil {
-					// Walked after the decoder: its strings are
-					// interned from the decoder's sighting on.
-					parts = widgetComposites
-				}
-				wantParts = append(wantParts, parts(want[i])...)
-				gotParts = append(gotParts, parts(got[i])...)
+			parts := widgetParts
+			if c.meanwhile != nil {
+				// Walked after the decoder: its strings are interned
+				// from the decoder's sighting on.
+				parts = widgetComposites
 			}
-			assertSameSharing(t, wantParts, gotParts)
+			assertListedAlike(t, want, got, parts)
 		})
 	}
+}
+
+// assertListedAlike fails unless got's items are reflect.DeepEqual to
+// want's and their parts (parts) one address exactly where want's are.
+func assertListedAlike(t *testing.T, want, got []*stablev1.Widget, parts func(*stablev1.Widget) []uintptr) {
+	t.Helper()
+	var wantParts, gotParts []uintptr
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("item %d: decoded compact %+v, decoded then walked %+v", i, got[i], want[i])
+		}
+		wantParts = append(wantParts, parts(want[i])...)
+		gotParts = append(gotParts, parts(got[i])...)
+	}
+	assertSameSharing(t, wantParts, gotParts)
 }
 
 // widgetComposites are widgetParts without the strings: the maps, slices
