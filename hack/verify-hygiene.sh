@@ -52,13 +52,25 @@ echo "verify-hygiene: staticcheck $staticcheck_version (${SECONDS}s so far)" >&2
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 GOBIN="$bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+# staticcheck loads each package's dependencies from export data, which it
+# has the go command compile (`go list -export -deps -test`, through
+# golang.org/x/tools/go/packages): every dependency and every test package
+# of the module. With -race in GOFLAGS these are the very compilations
+# `go test -race` makes (same build flags, same cache keys), so the tests
+# of hack/test.sh find them in the build cache instead of compiling
+# everything a second time without -race (measured in CONTRIBUTING.md,
+# "Where the time goes"). It checks the same files, but for the "race" build tag
+# selects conformance/race_test.go over norace_test.go (each declares
+# only the constant raceEnabled), which the race-enabled go vet and tests
+# read too.
+sc_goflags="$(go env GOFLAGS) -race"
 for m in "${modules[@]}"; do
   # Modules holding only build-tagged tool imports (hack/tools, bench/tools)
   # have no package to check.
   if [ -z "$(cd "$m" && go list ./... 2>/dev/null)" ]; then
     continue
   fi
-  if ! out=$(cd "$m" && "$bin/staticcheck" ./... 2>&1); then
+  if ! out=$(cd "$m" && GOFLAGS="$sc_goflags" "$bin/staticcheck" ./... 2>&1); then
     echo "$out" | sed "s|^|$m: |" >&2
     fail "staticcheck found problems in module $m (see staticcheck.conf for the checks)"
   fi
