@@ -30,8 +30,16 @@ func (p *planner) protoDecoderFiles() {
 			continue
 		}
 		w := newProtoWriter(v.source, v.APIAlias)
+		var roots []string
+		for _, k := range v.InformerKinds() {
+			roots = append(roots, k.Name)
+		}
+		walks := newWalkWriter(v.source, v.APIAlias)
+		newCompactionFile(walks, roots, p.fileHeader(v.PackageName))
+		w.walks = walks.funcs
 		for _, k := range v.InformerKinds() {
 			if p.protoDecoded(v, k) {
+				w.roots = append(w.roots, k.Name)
 				w.named(k.Name)
 				w.drain()
 			}
@@ -39,7 +47,7 @@ func (p *planner) protoDecoderFiles() {
 		if len(w.written) == 0 {
 			continue
 		}
-		regs := w.registrations()
+		regs := append(w.registrations(), w.compactRegistrations()...)
 		funcs := w.sortedFuncs()
 		f := protoDecoderFile{
 			fileHeader:    p.fileHeader(v.PackageName),

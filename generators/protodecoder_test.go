@@ -12,16 +12,83 @@ import (
 // from the root type root, and returns every generated function, joined.
 func protoDecodersOf(t *testing.T, src, root string) string {
 	t.Helper()
+	return protoDecodersSharing(t, src, root, false)
+}
+
+// protoDecodersSharing is protoDecodersOf, with the compaction walks of
+// root when walks is set (the decoders then share what they share).
+func protoDecodersSharing(t *testing.T, src, root string, walks bool) string {
+	t.Helper()
 	src = "package v1\n\nimport (\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\t\"k8s.io/apimachinery/pkg/api/resource\"\n\tcorev1 \"k8s.io/api/core/v1\"\n\t\"k8s.io/apimachinery/pkg/types\"\n)\n\n" + src
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "types.go", src, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newProtoWriter(&sourcePackage{Path: "example.com/api/v1", Name: "v1", Files: []*sourceFile{{Name: "types.go", AST: f, Fset: fset}}}, "apiv1")
+	pkg := &sourcePackage{Path: "example.com/api/v1", Name: "v1", Files: []*sourceFile{{Name: "types.go", AST: f, Fset: fset}}}
+	w := newProtoWriter(pkg, "apiv1")
+	if walks {
+		ww := newWalkWriter(pkg, "apiv1")
+		newCompactionFile(ww, []string{root}, fileHeader{})
+		w.walks, w.roots = ww.funcs, []string{root}
+	}
 	w.named(root)
 	w.drain()
-	return strings.Join(append(w.registrations(), w.sortedFuncs()...), "\n")
+	return strings.Join(append(append(w.registrations(), w.compactRegistrations()...), w.sortedFuncs()...), "\n")
+}
+
+func TestProtoDecodersShareWhatTheWalksShare(t *testing.T) {
+	const types = "type FooSpec struct {\n\tSize int32 `protobuf:\"varint,1,opt,name=size\"`\n}\ntype Item struct {\n\tName string `protobuf:\"bytes,1,opt,name=name\"`\n}\n" +
+		"type ResourceName string\ntype ResourceList map[ResourceName]resource.Quantity"
+	for _, tt := range []struct {
+		name     string
+		src      string
+		want     []string
+		wantNone []string
+	}{
+		{
+			name: "repeated, map and optional fields shared; a kind of strings, numbers, metadata and such structs builds the compact object",
+			src: "type Foo struct {\n\tmetav1.ObjectMeta `protobuf:\"bytes,1,opt,name=metadata\"`\n\tSpec FooSpec `protobuf:\"bytes,2,opt,name=spec\"`\n" +
+				"\tItems []Item `protobuf:\"bytes,3,rep,name=items\"`\n\tNext *Item `protobuf:\"bytes,4,opt,name=next\"`\n\tArgs []string `protobuf:\"bytes,5,rep,name=args\"`\n" +
+				"\tLimits ResourceList `protobuf:\"bytes,6,rep,name=limits,casttype=ResourceList,castkey=ResourceName\"`\n\tLabels map[string]string `protobuf:\"bytes,7,rep,name=labels\"`\n" +
+				"\tPriority *int32 `protobuf:\"varint,8,opt,name=priority\"`\n\tName string `protobuf:\"bytes,9,opt,name=name\"`\n\tCreated metav1.Time `protobuf:\"bytes,10,opt,name=created\"`\n}\n" + types,
+			want: []string{
+				"protodecode.RegisterCompact(unmarshalFoo)",
+				"protodecode.Message(d, &p.Spec, unmarshalFooSpec)",
+				"protodecode.SharedMessages(d, &p.Items, unmarshalItem, compactSliceOfItem, equalSliceOfItem)",
+				"protodecode.SharedOptMessage(d, &p.Next, unmarshalItem, compactPtrToItem, equalPtrToItem)",
+				"protodecode.SharedStrings(d, &p.Args, compactSliceOfString, equalSliceOfString)",
+				"protodecode.SharedMessageMap(d, &p.Limits, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)",
+				"protodecode.SharedStringMap(d, &p.Labels, compactMapOfStringToString, equalMapOfStringToString)",
+				"protodecode.SharedOptInt(d, &p.Priority, compactPtrToInt32, equalPtrToInt32)",
+			},
+		},
+		{
+			name:     "a Quantity held by value: the kind's decoder does not build the compact object",
+			src:      "type Foo struct {\n\tmetav1.ObjectMeta `protobuf:\"bytes,1,opt,name=metadata\"`\n\tSize resource.Quantity `protobuf:\"bytes,2,opt,name=size\"`\n\tItems []Item `protobuf:\"bytes,3,rep,name=items\"`\n}\n" + types,
+			want:     []string{"protodecode.SharedMessages(d, &p.Items, unmarshalItem, compactSliceOfItem, equalSliceOfItem)"},
+			wantNone: []string{"RegisterCompact"},
+		},
+		{
+			name:     "a by-value struct that does not: nor does the kind's",
+			src:      "type Foo struct {\n\tmetav1.ObjectMeta `protobuf:\"bytes,1,opt,name=metadata\"`\n\tSpec Bar `protobuf:\"bytes,2,opt,name=spec\"`\n}\ntype Bar struct {\n\tRaw []byte `protobuf:\"bytes,1,opt,name=raw\"`\n}\n" + types,
+			wantNone: []string{"RegisterCompact"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := protoDecodersSharing(t, tt.src, "Foo", true)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in:\n%s", w, got)
+				}
+			}
+			for _, w := range tt.wantNone {
+				if strings.Contains(got, w) {
+					t.Errorf("unexpected %q in:\n%s", w, got)
+				}
+			}
+		})
+	}
 }
 
 func TestProtoDecodersFollowTheGoTypeAndTheTagsNumber(t *testing.T) {

@@ -21,10 +21,21 @@ type protoWriter struct {
 	funcs   map[string]string // function name -> source
 	pending []string
 	written map[string]bool
+	// walks are the functions of the version's compaction walks
+	// (zz_generated.compaction.go), by name: a repeated, map or
+	// optional field with a walk there is shared as it is decoded
+	// (protodecode.SharedX, protodecoder_share.go); nil shares nothing.
+	walks map[string]string
+	// compacts says, of each struct decoded field by field, whether its
+	// decoder shares what its walk shares.
+	compacts map[string]protoCompactsAs
+	// roots are the informer kinds decoded.
+	roots []string
 }
 
 func newProtoWriter(src *sourcePackage, apiAlias string) *protoWriter {
-	w := &protoWriter{walkWriter: newWalkWriter(src, apiAlias), funcs: map[string]string{}, written: map[string]bool{}}
+	w := &protoWriter{walkWriter: newWalkWriter(src, apiAlias), funcs: map[string]string{}, written: map[string]bool{},
+		compacts: map[string]protoCompactsAs{}}
 	w.names["protodecode"] = true
 	return w
 }
@@ -73,7 +84,7 @@ func (w *protoWriter) writeNamed(name string) {
 	d := w.decls[name]
 	body := "\tprotodecode.Unmarshaled(d, p) // decoded by its Unmarshal: not a struct"
 	if st, ok := d.spec.Type.(*ast.StructType); ok {
-		body = w.structBody(st, d.imports)
+		body = w.structBody(name, st, d.imports)
 	}
 	w.funcs["unmarshal"+name] = fmt.Sprintf("// unmarshal%s decodes a %s from protobuf.\nfunc unmarshal%s(d *protodecode.Decoder, p *%s.%s) {\n%s\n}\n",
 		name, name, name, w.apiAlias, name, body)
@@ -81,13 +92,14 @@ func (w *protoWriter) writeNamed(name string) {
 
 // structBody is the body of a struct's decoder: a switch on the field
 // number, one case per field with a protobuf tag.
-func (w *protoWriter) structBody(st *ast.StructType, imports *fileImports) string {
+func (w *protoWriter) structBody(name string, st *ast.StructType, imports *fileImports) string {
 	type protoCase struct {
 		num  int
 		stmt string
 	}
 	var cases []protoCase
 	tagged := false
+	w.compacts[name] = protoCompactsAs{self: true}
 	for _, f := range st.Fields.List {
 		tag, ok := parseProtoTag(f)
 		if !ok {
@@ -97,15 +109,18 @@ func (w *protoWriter) structBody(st *ast.StructType, imports *fileImports) strin
 		names := fieldNames(f)
 		num, err := strconv.Atoi(tag.num)
 		if err != nil || len(names) != 1 {
+			w.compacts[name] = protoCompactsAs{}
 			return fmt.Sprintf("\tprotodecode.Unmarshaled(d, p) // decoded by its Unmarshal: field %s has an unexpected protobuf tag", strings.Join(names, ", "))
 		}
 		stmt, ok := w.fieldStmt("&p."+names[0], f.Type, imports, tag)
 		if !ok {
+			w.compacts[name] = protoCompactsAs{}
 			return fmt.Sprintf("\tprotodecode.Unmarshaled(d, p) // decoded by its Unmarshal: the generator does not decode field %s", names[0])
 		}
-		cases = append(cases, protoCase{num, stmt})
+		cases = append(cases, protoCase{num, w.sharedStmt(name, "&p."+names[0], f.Type, stmt)})
 	}
 	if !tagged {
+		w.compacts[name] = protoCompactsAs{}
 		return "\tprotodecode.Unmarshaled(d, p) // decoded by its Unmarshal: no field has a protobuf tag"
 	}
 	sort.Slice(cases, func(i, j int) bool { return cases[i].num < cases[j].num })
@@ -113,6 +128,7 @@ func (w *protoWriter) structBody(st *ast.StructType, imports *fileImports) strin
 	b.WriteString("\tfor d.Next() {\n\t\tswitch d.Field() {\n")
 	for i, c := range cases {
 		if i > 0 && cases[i-1].num == c.num {
+			w.compacts[name] = protoCompactsAs{}
 			return "\tprotodecode.Unmarshaled(d, p) // decoded by its Unmarshal: two fields have one number"
 		}
 		fmt.Fprintf(&b, "\t\tcase %d:\n\t\t\t%s\n", c.num, c.stmt)

@@ -42,14 +42,19 @@ type Decoder struct {
 	buf []byte
 	pos int
 	// field and wire are the number and wire type of the field Next
-	// read last.
+	// read last, tag the offset of its tag.
 	field int32
 	wire  uint64
+	tag   int
 	table *compact.Table
 	// object is the number of the object being decoded
 	// (compact.DecodedObject), for the table's admission filter.
 	object uint64
 	err    error
+	// share is the state of decoding into the compact object
+	// (DecodeCompact; &shareState), nil otherwise.
+	share      *sharing
+	shareState sharing
 }
 
 // The wire types of the protobuf encoding.
@@ -145,6 +150,7 @@ func (d *Decoder) Next() bool {
 	if d.err != nil || d.pos >= len(d.buf) {
 		return false
 	}
+	d.tag = d.pos
 	tag := d.varint()
 	num, wire := tag>>3, tag&7
 	switch {

@@ -2,6 +2,8 @@ package protodecode
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
 // The decoders of the types of k8s.io/apimachinery's meta/v1 that hold
@@ -10,9 +12,17 @@ import (
 // decodes it, strings interned. The others are decoded by their own
 // Unmarshal (Unmarshaled).
 
-// ObjectMeta decodes a metav1.ObjectMeta.
+// ObjectMeta decodes a metav1.ObjectMeta; its UID and resourceVersion
+// are not interned (no other object has them). Decoding into the compact
+// object, its slices, maps and pointers are shared as the compaction
+// walk's ObjectMeta shares them, and once its name and namespace are
+// decoded (fields 1 to 3, which servers write first) the previous
+// version of the object can be asked for.
 func ObjectMeta(d *Decoder, p *metav1.ObjectMeta) {
 	for d.Next() {
+		if d.Field() > 3 {
+			d.metaReady(&p.Name, &p.GenerateName, &p.Namespace)
+		}
 		switch d.Field() {
 		case 1:
 			String(d, &p.Name)
@@ -24,13 +34,14 @@ func ObjectMeta(d *Decoder, p *metav1.ObjectMeta) {
 			//lint:ignore SA1019 decoded as ObjectMeta.Unmarshal decodes it
 			String(d, &p.SelfLink)
 		case 5:
-			String(d, &p.UID)
+			Own(d, &p.UID)
 		case 6:
-			String(d, &p.ResourceVersion)
+			Own(d, &p.ResourceVersion)
 		default:
 			objectMetaRest(d, p)
 		}
 	}
+	d.metaReady(&p.Name, &p.GenerateName, &p.Namespace)
 }
 
 // objectMetaRest decodes the fields of a metav1.ObjectMeta that are not
@@ -42,19 +53,19 @@ func objectMetaRest(d *Decoder, p *metav1.ObjectMeta) {
 	case 8:
 		Message(d, &p.CreationTimestamp, Unmarshaled[metav1.Time])
 	case 9:
-		OptMessage(d, &p.DeletionTimestamp, Unmarshaled[metav1.Time])
+		SharedOptMessage(d, &p.DeletionTimestamp, Unmarshaled[metav1.Time], compact.WalkMetaTimePointer, compact.EqualMetaTimePointer)
 	case 10:
-		OptInt(d, &p.DeletionGracePeriodSeconds)
+		SharedOptInt(d, &p.DeletionGracePeriodSeconds, compact.WalkInt64Pointer, compact.EqualInt64Pointer)
 	case 11:
-		StringMap(d, &p.Labels)
+		SharedStringMap(d, &p.Labels, compact.WalkStringMap, compact.EqualStringMap)
 	case 12:
-		StringMap(d, &p.Annotations)
+		SharedStringMap(d, &p.Annotations, compact.WalkStringMap, compact.EqualStringMap)
 	case 13:
-		Messages(d, &p.OwnerReferences, OwnerReference)
+		SharedMessages(d, &p.OwnerReferences, OwnerReference, compact.WalkOwnerReferences, compact.EqualOwnerReferences)
 	case 14:
-		Strings(d, &p.Finalizers)
+		SharedStrings(d, &p.Finalizers, compact.WalkStringSlice, compact.EqualStringSlice)
 	case 17:
-		Messages(d, &p.ManagedFields, ManagedFieldsEntry)
+		SharedMessages(d, &p.ManagedFields, ManagedFieldsEntry, compact.WalkManagedFields, compact.EqualManagedFields)
 	default:
 		d.Skip()
 	}

@@ -34,3 +34,21 @@ func Value[T any, PT Unmarshaler[T]](d *Decoder, p *T) {
 	}
 	Unmarshaled[T, PT](d, p)
 }
+
+// compacting holds the types whose generated decoders, sharing, build
+// the compact object (RegisterCompact).
+var compacting sync.Map
+
+// RegisterCompact records that fn, the generated decoder of T, shares
+// every part of a T that T's generated compaction walk shares, so that
+// with sharing on (DecodeCompact) it builds the compact object:
+// informer-gen's generated code calls it from init for the informer
+// kinds of which that holds.
+func RegisterCompact[T any](fn Func[T]) { compacting.Store(reflect.TypeFor[T](), true) }
+
+// Compacts reports whether T's registered decoder builds the compact
+// object (RegisterCompact).
+func Compacts[T any]() bool {
+	_, ok := compacting.Load(reflect.TypeFor[T]())
+	return ok
+}

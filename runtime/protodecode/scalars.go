@@ -11,13 +11,35 @@ type Integer interface {
 	~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64
 }
 
-// String decodes a string field (wire type bytes), interned.
+// String decodes a string field (wire type bytes), interned; decoding
+// into the compact object, a string of the object equal to the previous
+// version's is that version's (see Previous).
 func String[S ~string](d *Decoder, p *S) {
 	if !d.expect(wireBytes) {
 		return
 	}
 	if b, ok := d.bytes(); ok {
+		if old, same := stringFrom(d, p, b); same {
+			*p = old
+			return
+		}
 		*p = S(d.intern(b))
+	}
+}
+
+// Own decodes a string field no other object has (an object's uid and
+// resourceVersion): not interned, as the compaction walk leaves it
+// (compact.Own).
+func Own[S ~string](d *Decoder, p *S) {
+	if !d.expect(wireBytes) {
+		return
+	}
+	if b, ok := d.bytes(); ok {
+		if old, same := stringFrom(d, p, b); same {
+			*p = old
+			return
+		}
+		*p = S(b)
 	}
 }
 

@@ -28,6 +28,10 @@ func decodePartial(d *protodecode.Decoder, p *metav1.PartialObjectMetadata) {
 	}
 }
 
+// decodePartial builds the compact object: its only shared parts are
+// ObjectMeta's, which protodecode.ObjectMeta shares.
+func init() { protodecode.RegisterCompact(decodePartial) }
+
 // partialFrame is a watch frame of a PartialObjectMetadata named name.
 func partialFrame(t *testing.T, eventType, name string) []byte {
 	t.Helper()
@@ -35,6 +39,17 @@ func partialFrame(t *testing.T, eventType, name string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return partialFrameOf(t, eventType, raw)
+}
+
+// scatteredLabels is a PartialObjectMetadata named "b" whose two labels'
+// records are not consecutive (its generation between them): Unmarshal
+// takes both, the fast path of decoding into the compact object none.
+var scatteredLabels = []byte{0x0a, 0x15, 0x0a, 0x01, 'b', 0x5a, 0x06, 0x0a, 0x01, 'x', 0x12, 0x01, 'y', 0x38, 0x01, 0x5a, 0x06, 0x0a, 0x01, 'z', 0x12, 0x01, 'w'}
+
+// partialFrameOf is a watch frame of the PartialObjectMetadata raw.
+func partialFrameOf(t *testing.T, eventType string, raw []byte) []byte {
+	t.Helper()
 	unk, err := (&runtime.Unknown{TypeMeta: runtime.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "PartialObjectMetadata"}, Raw: raw}).Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -49,15 +64,20 @@ func partialFrame(t *testing.T, eventType, name string) []byte {
 func TestWatcherDecodesWithTheGeneratedDecoderAndHandsObjectsOverCompact(t *testing.T) {
 	stream := bytes.Join([][]byte{
 		partialFrame(t, "ADDED", "a"), partialFrame(t, "BOOKMARK", ""), partialFrame(t, "DELETED", "a"),
+		partialFrameOf(t, "ADDED", scatteredLabels),
 	}, nil)
 	for _, tc := range []struct {
 		name          string
 		decode        protodecode.Func[metav1.PartialObjectMetadata]
+		table         *compact.Table
 		wantCompacted []bool // per event, whether the informer finds its object compacted
 		wantWalked    int    // objects the informer's compaction walked on the stream's goroutine
 	}{
-		{name: "with the generated decoder, ADDED and DELETED handed over compact", decode: decodePartial, wantCompacted: []bool{true, false, true}, wantWalked: 2},
-		{name: "with Unmarshal, nothing handed over", decode: nil, wantCompacted: []bool{false, false, false}},
+		{name: "decoded into the compact object, ADDED and DELETED handed over unwalked; scattered records decoded by Unmarshal and walked",
+			decode: decodePartial, table: compact.NewTable(), wantCompacted: []bool{true, false, true, true}, wantWalked: 1},
+		{name: "with the generated decoder interning nowhere, ADDED and DELETED walked and handed over",
+			decode: decodePartial, wantCompacted: []bool{true, false, true, true}, wantWalked: 3},
+		{name: "with Unmarshal, nothing handed over", decode: nil, wantCompacted: []bool{false, false, false, false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var decoded compact.Decoded
@@ -70,7 +90,7 @@ func TestWatcherDecodesWithTheGeneratedDecoderAndHandsObjectsOverCompact(t *test
 					return io.NopCloser(bytes.NewReader(stream)), nil
 				},
 				Kind: metav1.SchemeGroupVersion.WithKind("PartialObjectMetadata"), Codecs: metaCodecs(t),
-				Decode: tc.decode, Table: compact.NewTable(), Decoded: &decoded,
+				Decode: tc.decode, Table: tc.table, Decoded: &decoded,
 			}
 			w, err := pw.WatchWithContext(context.Background(), metav1.ListOptions{})
 			if err != nil {
@@ -78,15 +98,16 @@ func TestWatcherDecodesWithTheGeneratedDecoderAndHandsObjectsOverCompact(t *test
 			}
 			var types []watch.EventType
 			var compacted []bool
-			var cached any // the informer's object of key "a": the hint it compacts against
+			cached := map[string]any{} // the informer's objects by key: the hints it compacts against
 			for ev := range w.ResultChan() {
 				types = append(types, ev.Type)
-				compacted = append(compacted, decoded.Compacted(ev.Object, cached))
+				name := ev.Object.(*metav1.PartialObjectMetadata).Name
+				compacted = append(compacted, decoded.Compacted(ev.Object, cached[name]))
 				if ev.Type == watch.Added {
-					cached = ev.Object
+					cached[name] = ev.Object
 				}
 			}
-			wantTypes := []watch.EventType{watch.Added, watch.Bookmark, watch.Deleted}
+			wantTypes := []watch.EventType{watch.Added, watch.Bookmark, watch.Deleted, watch.Added}
 			if !reflect.DeepEqual(types, wantTypes) || !reflect.DeepEqual(compacted, tc.wantCompacted) || len(walked) != tc.wantWalked {
 				t.Errorf("events %v compacted %v, %d walked; want %v, %v and %d", types, compacted, len(walked), wantTypes, tc.wantCompacted, tc.wantWalked)
 			}

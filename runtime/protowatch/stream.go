@@ -68,6 +68,12 @@ type envelopeKinds struct {
 	// (Watcher.Decoded).
 	decode  func(data []byte, p any) error
 	decoded *compact.Decoded
+	// compactDecode, when set, decodes a T (p, a *T) of an ADDED,
+	// MODIFIED or DELETED event (deleted for the latter) into the
+	// compact object and hands it to the informer, or decodes it by
+	// Unmarshal and compacts it (compactDecoding.object); the stream's
+	// own, used by its goroutine only.
+	compactDecode func(data []byte, p any, deleted bool) error
 }
 
 func newStream[T any, PT Object[T]](logger logr.Logger, kinds envelopeKinds, body io.ReadCloser) *stream[T, PT] {
@@ -254,12 +260,9 @@ func decodeWatchEvent[T any, PT Object[T]](kinds envelopeKinds, frame []byte) (w
 	if !ok {
 		return watch.Event{}, fmt.Errorf("got invalid watch event type: %v", string(eventType))
 	}
-	obj, err := decodeEnvelope[T, PT](kinds, raw)
+	obj, err := decodeEnvelope[T, PT](kinds, raw, t)
 	if err != nil {
 		return watch.Event{}, fmt.Errorf("unable to decode watch event: %v", err)
-	}
-	if o, isT := obj.(PT); isT && kinds.decode != nil && t != watch.Bookmark && t != watch.Error {
-		kinds.decoded.Compact(o, t == watch.Deleted) // as the informer would
 	}
 	return watch.Event{Type: t, Object: obj}, nil
 }
@@ -304,7 +307,7 @@ func watchEventFields(frame []byte) (eventType, raw []byte, err error) {
 // runtime.Unknown after protobufEnvelope): a T or a Status itself, any
 // other object with kinds.other. Its errors are client-go's protobuf
 // serializer's.
-func decodeEnvelope[T any, PT Object[T]](kinds envelopeKinds, data []byte) (runtime.Object, error) {
+func decodeEnvelope[T any, PT Object[T]](kinds envelopeKinds, data []byte, t watch.EventType) (runtime.Object, error) {
 	if !bytes.HasPrefix(data, protobufEnvelope) || len(data) == len(protobufEnvelope) {
 		return runtime.Decode(kinds.other, data)
 	}
@@ -315,7 +318,7 @@ func decodeEnvelope[T any, PT Object[T]](kinds envelopeKinds, data []byte) (runt
 	case string(apiVersion) == kinds.apiVersion && string(kind) == kinds.kind:
 		obj := PT(new(T))
 		if kinds.decode != nil {
-			return obj, kinds.decode(raw, (*T)(obj))
+			return obj, kinds.decodeObject(raw, (*T)(obj), t)
 		}
 		return obj, obj.Unmarshal(raw)
 	case string(apiVersion) == "v1" && string(kind) == "Status":
@@ -324,6 +327,25 @@ func decodeEnvelope[T any, PT Object[T]](kinds envelopeKinds, data []byte) (runt
 	default:
 		return runtime.Decode(kinds.other, data)
 	}
+}
+
+// decodeObject decodes raw, a T, into p (a *T) with the generated
+// decoder, for an event of type t: into the compact object, handed to
+// the informer (compactDecode), or decoded then compacted by the walk
+// as the informer would (Decoded.Compact); a BOOKMARK's or ERROR's
+// object is not compacted.
+func (kinds envelopeKinds) decodeObject(raw []byte, p any, t watch.EventType) error {
+	switch {
+	case t == watch.Bookmark || t == watch.Error:
+		return kinds.decode(raw, p)
+	case kinds.compactDecode != nil:
+		return kinds.compactDecode(raw, p, t == watch.Deleted)
+	}
+	if err := kinds.decode(raw, p); err != nil {
+		return err
+	}
+	kinds.decoded.Compact(p, t == watch.Deleted) // as the informer would
+	return nil
 }
 
 // unknownFields returns the apiVersion, the kind and the raw object of a

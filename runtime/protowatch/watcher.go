@@ -122,6 +122,9 @@ func (w *Watcher[T, PT]) kinds() envelopeKinds {
 			return protodecode.Unmarshal[T, PT](data, p.(*T), decode, table)
 		}
 		k.decoded = w.Decoded
+		if table != nil && w.Decoded != nil && protodecode.Compacts[T]() {
+			k.compactDecode = newCompactDecoding[T, PT](decode, table, w.Decoded).object
+		}
 	}
 	if info, ok := runtime.SerializerInfoForMediaType(w.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf); ok {
 		k.other = w.Codecs.DecoderToVersion(info.Serializer, nil)

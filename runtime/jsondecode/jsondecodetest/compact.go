@@ -5,11 +5,9 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
-	"time"
-
-	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
+	"github.com/informer-gen/informer-gen/runtime/compact/compacttest"
 	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 )
 
@@ -30,7 +28,7 @@ import (
 //
 // Both must be reflect.DeepEqual to the plain decoding, and their
 // slices, maps and pointers, across all objects, must be one address
-// exactly where the other's are (see parts). It returns how many parts were shared
+// exactly where the other's are (compacttest.Sharing). It returns how many parts were shared
 // (held at an address an earlier part has).
 func SharesAsTheWalk[T any](t *testing.T, fn jsondecode.Func[T], docs [][]byte, key func(*T) string) int {
 	t.Helper()
@@ -46,7 +44,7 @@ func SharesAsTheWalk[T any](t *testing.T, fn jsondecode.Func[T], docs [][]byte, 
 		}
 		return nil
 	}
-	var want, got []part
+	var want, got []compacttest.Part
 	// Every object stays alive to the end: a freed part's address could
 	// be another's.
 	var kept []*T
@@ -73,91 +71,10 @@ func SharesAsTheWalk[T any](t *testing.T, fn jsondecode.Func[T], docs [][]byte, 
 		if !reflect.DeepEqual(w, plain) || !reflect.DeepEqual(d, plain) {
 			t.Fatalf("object %d: decoded compact %+v, walked %+v, decoded %+v", i, d, w, plain)
 		}
-		want = parts(reflect.ValueOf(w).Elem(), fmt.Sprint(i), want)
-		got = parts(reflect.ValueOf(d).Elem(), fmt.Sprint(i), got)
+		want = compacttest.Parts(reflect.ValueOf(w).Elem(), fmt.Sprint(i), want)
+		got = compacttest.Parts(reflect.ValueOf(d).Elem(), fmt.Sprint(i), got)
 	}
-	shared := sameSharing(t, want, got)
+	shared := compacttest.Sharing(t, want, got)
 	runtime.KeepAlive(kept)
 	return shared
-}
-
-// part is the address of a part and its path (object number, fields).
-type part struct {
-	addr uintptr
-	path string
-}
-
-// sameSharing fails unless got's parts are one address exactly where
-// want's are, and returns how many of want's are shared.
-func sameSharing(t *testing.T, want, got []part) int {
-	t.Helper()
-	if len(want) != len(got) {
-		t.Fatalf("%d parts decoded compact, %d walked", len(got), len(want))
-	}
-	first, firstGot := map[uintptr]int{}, map[uintptr]int{}
-	shared := 0
-	for i := range want {
-		w, okW := first[want[i].addr]
-		g, okG := firstGot[got[i].addr]
-		if !okW {
-			first[want[i].addr], w = i, i
-		} else if want[i].addr != 0 {
-			shared++
-		}
-		if !okG {
-			firstGot[got[i].addr], g = i, i
-		}
-		if w != g {
-			t.Fatalf("%s: decoded compact it is %s's, walked %s's", want[i].path, want[g].path, want[w].path)
-		}
-	}
-	return shared
-}
-
-var (
-	timeType     = reflect.TypeFor[time.Time]()
-	quantityType = reflect.TypeFor[resource.Quantity]()
-)
-
-// parts appends the addresses of v's slices, maps and pointers (0 for
-// nil and empty ones), depth first, at path; times and quantities are
-// values, map contents are left out. Strings are left out: the decoder
-// interns them as it decodes (Table.InternBytes, from their second
-// sighting in another object), the walk as it walks them, and where a
-// string is first seen differs between the two (a walk of a changed
-// part after the decode counts the decoder's sighting as another
-// object's), so their interning is compared by value (DeepEqual) only.
-func parts(v reflect.Value, path string, out []part) []part {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return append(out, part{0, path})
-		}
-		return parts(v.Elem(), path+"*", append(out, part{v.Pointer(), path}))
-	case reflect.Slice:
-		if v.Len() == 0 {
-			return append(out, part{0, path})
-		}
-		out = append(out, part{v.Pointer(), path})
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return out
-		}
-		for i := range v.Len() {
-			out = parts(v.Index(i), fmt.Sprintf("%s[%d]", path, i), out)
-		}
-		return out
-	case reflect.Map:
-		if v.Len() == 0 {
-			return append(out, part{0, path})
-		}
-		return append(out, part{v.Pointer(), path})
-	case reflect.Struct:
-		if v.Type() == timeType || v.Type() == quantityType {
-			return out
-		}
-		for i := range v.NumField() {
-			out = parts(v.Field(i), path+"."+v.Type().Field(i).Name, out)
-		}
-	}
-	return out
 }

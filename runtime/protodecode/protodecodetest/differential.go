@@ -3,8 +3,11 @@
 // protodecode.Unmarshal (what runtime/protowatch calls) must accept and
 // reject the same bytes as Unmarshal, decode reflect.DeepEqual objects
 // when both accept, and return Unmarshal's error message when both
-// reject; the fast path alone (protodecode.Decode) must never accept
-// what Unmarshal rejects nor decode another object.
+// reject; the fast path alone (protodecode.Decode), and for the kinds
+// whose decoders build the compact object decoding into it
+// (protodecode.DecodeCompact), must never accept what Unmarshal rejects
+// nor decode another object. SharesAsTheWalk (compact.go) proves the
+// compact objects share what the compaction walk shares.
 //
 //	random objects (randfill) --Marshal--> bytes --+--> protodecode.Decode / Unmarshal --+--> DeepEqual, same error
 //	fuzzed bytes (go test -fuzz), seed corpora ----+--> T.Unmarshal ----------------------+
@@ -38,6 +41,11 @@ type Message[T any] interface {
 // would.
 var table = compact.NewTable()
 
+// compactTable is the table objects are decoded compact into
+// (protodecode.DecodeCompact), for the kinds whose decoders build the
+// compact object: its memo then hands out what earlier checks decoded.
+var compactTable = compact.NewTable()
+
 // Same checks that fn agrees with PT's Unmarshal on data, and returns
 // whether the fast path alone (protodecode.Decode) accepted it.
 func Same[T any, PT Message[T]](tb testing.TB, fn protodecode.Func[T], data []byte) (fast bool) {
@@ -51,6 +59,16 @@ func Same[T any, PT Message[T]](tb testing.TB, fn protodecode.Func[T], data []by
 		tb.Fatalf("%T: the fast path accepts what Unmarshal rejects (%v), for %q", *want, errWant, data)
 	case errFast == nil && !reflect.DeepEqual(fastObj, want):
 		tb.Fatalf("%T: decoded objects differ for %q:\nprotodecode: %#v\nUnmarshal:   %#v", *want, data, fastObj, want)
+	}
+	if protodecode.Compacts[T]() {
+		compacted := new(T)
+		errCompact := protodecode.DecodeCompact(data, compacted, fn, compactTable, func(any) any { return nil })
+		switch {
+		case errCompact == nil && errWant != nil:
+			tb.Fatalf("%T: decoding into the compact object accepts what Unmarshal rejects (%v), for %q", *want, errWant, data)
+		case errCompact == nil && !reflect.DeepEqual(compacted, want):
+			tb.Fatalf("%T: decoded objects differ for %q:\nprotodecode.DecodeCompact: %#v\nUnmarshal:                 %#v", *want, data, compacted, want)
+		}
 	}
 	got := new(T)
 	errGot := protodecode.Unmarshal[T, PT](data, got, fn, table)

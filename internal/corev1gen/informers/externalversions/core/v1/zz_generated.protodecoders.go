@@ -228,6 +228,22 @@ func init() {
 	protodecode.Register(unmarshalVsphereVirtualDiskVolumeSource)
 	protodecode.Register(unmarshalWeightedPodAffinityTerm)
 	protodecode.Register(unmarshalWindowsSecurityContextOptions)
+	protodecode.RegisterCompact(unmarshalComponentStatus)
+	protodecode.RegisterCompact(unmarshalConfigMap)
+	protodecode.RegisterCompact(unmarshalEndpoints)
+	protodecode.RegisterCompact(unmarshalEvent)
+	protodecode.RegisterCompact(unmarshalLimitRange)
+	protodecode.RegisterCompact(unmarshalNamespace)
+	protodecode.RegisterCompact(unmarshalNode)
+	protodecode.RegisterCompact(unmarshalPersistentVolume)
+	protodecode.RegisterCompact(unmarshalPersistentVolumeClaim)
+	protodecode.RegisterCompact(unmarshalPod)
+	protodecode.RegisterCompact(unmarshalPodTemplate)
+	protodecode.RegisterCompact(unmarshalReplicationController)
+	protodecode.RegisterCompact(unmarshalResourceQuota)
+	protodecode.RegisterCompact(unmarshalSecret)
+	protodecode.RegisterCompact(unmarshalService)
+	protodecode.RegisterCompact(unmarshalServiceAccount)
 }
 
 // unmarshalAWSElasticBlockStoreVolumeSource decodes a AWSElasticBlockStoreVolumeSource from protobuf.
@@ -253,11 +269,11 @@ func unmarshalAffinity(d *protodecode.Decoder, p *corev1.Affinity) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.NodeAffinity, unmarshalNodeAffinity)
+			protodecode.SharedOptMessage(d, &p.NodeAffinity, unmarshalNodeAffinity, compactPtrToNodeAffinity, equalPtrToNodeAffinity)
 		case 2:
-			protodecode.OptMessage(d, &p.PodAffinity, unmarshalPodAffinity)
+			protodecode.SharedOptMessage(d, &p.PodAffinity, unmarshalPodAffinity, compactPtrToPodAffinity, equalPtrToPodAffinity)
 		case 3:
-			protodecode.OptMessage(d, &p.PodAntiAffinity, unmarshalPodAntiAffinity)
+			protodecode.SharedOptMessage(d, &p.PodAntiAffinity, unmarshalPodAntiAffinity, compactPtrToPodAntiAffinity, equalPtrToPodAntiAffinity)
 		default:
 			d.Skip()
 		}
@@ -271,7 +287,7 @@ func unmarshalAppArmorProfile(d *protodecode.Decoder, p *corev1.AppArmorProfile)
 		case 1:
 			protodecode.String(d, &p.Type)
 		case 2:
-			protodecode.OptString(d, &p.LocalhostProfile)
+			protodecode.SharedOptString(d, &p.LocalhostProfile, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -301,13 +317,13 @@ func unmarshalAzureDiskVolumeSource(d *protodecode.Decoder, p *corev1.AzureDiskV
 		case 2:
 			protodecode.String(d, &p.DataDiskURI)
 		case 3:
-			protodecode.OptString(d, &p.CachingMode)
+			protodecode.SharedOptString(d, &p.CachingMode, compactPtrToAzureDataDiskCachingMode, equalPtrToAzureDataDiskCachingMode)
 		case 4:
-			protodecode.OptString(d, &p.FSType)
+			protodecode.SharedOptString(d, &p.FSType, compactPtrToString, equalPtrToString)
 		case 5:
-			protodecode.OptBool(d, &p.ReadOnly)
+			protodecode.SharedOptBool(d, &p.ReadOnly, compactPtrToBool, equalPtrToBool)
 		case 6:
-			protodecode.OptString(d, &p.Kind)
+			protodecode.SharedOptString(d, &p.Kind, compactPtrToAzureDataDiskKind, equalPtrToAzureDataDiskKind)
 		default:
 			d.Skip()
 		}
@@ -325,7 +341,7 @@ func unmarshalAzureFilePersistentVolumeSource(d *protodecode.Decoder, p *corev1.
 		case 3:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 4:
-			protodecode.OptString(d, &p.SecretNamespace)
+			protodecode.SharedOptString(d, &p.SecretNamespace, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -361,17 +377,17 @@ func unmarshalCSIPersistentVolumeSource(d *protodecode.Decoder, p *corev1.CSIPer
 		case 4:
 			protodecode.String(d, &p.FSType)
 		case 5:
-			protodecode.StringMap(d, &p.VolumeAttributes)
+			protodecode.SharedStringMap(d, &p.VolumeAttributes, compactMapOfStringToString, equalMapOfStringToString)
 		case 6:
-			protodecode.OptMessage(d, &p.ControllerPublishSecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.ControllerPublishSecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case 7:
-			protodecode.OptMessage(d, &p.NodeStageSecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.NodeStageSecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case 8:
-			protodecode.OptMessage(d, &p.NodePublishSecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.NodePublishSecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case 9:
-			protodecode.OptMessage(d, &p.ControllerExpandSecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.ControllerExpandSecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case 10:
-			protodecode.OptMessage(d, &p.NodeExpandSecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.NodeExpandSecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		default:
 			d.Skip()
 		}
@@ -385,13 +401,13 @@ func unmarshalCSIVolumeSource(d *protodecode.Decoder, p *corev1.CSIVolumeSource)
 		case 1:
 			protodecode.String(d, &p.Driver)
 		case 2:
-			protodecode.OptBool(d, &p.ReadOnly)
+			protodecode.SharedOptBool(d, &p.ReadOnly, compactPtrToBool, equalPtrToBool)
 		case 3:
-			protodecode.OptString(d, &p.FSType)
+			protodecode.SharedOptString(d, &p.FSType, compactPtrToString, equalPtrToString)
 		case 4:
-			protodecode.StringMap(d, &p.VolumeAttributes)
+			protodecode.SharedStringMap(d, &p.VolumeAttributes, compactMapOfStringToString, equalMapOfStringToString)
 		case 5:
-			protodecode.OptMessage(d, &p.NodePublishSecretRef, unmarshalLocalObjectReference)
+			protodecode.SharedOptMessage(d, &p.NodePublishSecretRef, unmarshalLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		default:
 			d.Skip()
 		}
@@ -403,9 +419,9 @@ func unmarshalCapabilities(d *protodecode.Decoder, p *corev1.Capabilities) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.Add)
+			protodecode.SharedStrings(d, &p.Add, compactSliceOfCapability, equalSliceOfCapability)
 		case 2:
-			protodecode.Strings(d, &p.Drop)
+			protodecode.SharedStrings(d, &p.Drop, compactSliceOfCapability, equalSliceOfCapability)
 		default:
 			d.Skip()
 		}
@@ -417,7 +433,7 @@ func unmarshalCephFSPersistentVolumeSource(d *protodecode.Decoder, p *corev1.Cep
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.Monitors)
+			protodecode.SharedStrings(d, &p.Monitors, compactSliceOfString, equalSliceOfString)
 		case 2:
 			protodecode.String(d, &p.Path)
 		case 3:
@@ -425,7 +441,7 @@ func unmarshalCephFSPersistentVolumeSource(d *protodecode.Decoder, p *corev1.Cep
 		case 4:
 			protodecode.String(d, &p.SecretFile)
 		case 5:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case 6:
 			protodecode.Bool(d, &p.ReadOnly)
 		default:
@@ -439,7 +455,7 @@ func unmarshalCephFSVolumeSource(d *protodecode.Decoder, p *corev1.CephFSVolumeS
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.Monitors)
+			protodecode.SharedStrings(d, &p.Monitors, compactSliceOfString, equalSliceOfString)
 		case 2:
 			protodecode.String(d, &p.Path)
 		case 3:
@@ -447,7 +463,7 @@ func unmarshalCephFSVolumeSource(d *protodecode.Decoder, p *corev1.CephFSVolumeS
 		case 4:
 			protodecode.String(d, &p.SecretFile)
 		case 5:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalLocalObjectReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case 6:
 			protodecode.Bool(d, &p.ReadOnly)
 		default:
@@ -467,7 +483,7 @@ func unmarshalCinderPersistentVolumeSource(d *protodecode.Decoder, p *corev1.Cin
 		case 3:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 4:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		default:
 			d.Skip()
 		}
@@ -485,7 +501,7 @@ func unmarshalCinderVolumeSource(d *protodecode.Decoder, p *corev1.CinderVolumeS
 		case 3:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 4:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalLocalObjectReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		default:
 			d.Skip()
 		}
@@ -497,7 +513,7 @@ func unmarshalClientIPConfig(d *protodecode.Decoder, p *corev1.ClientIPConfig) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptInt(d, &p.TimeoutSeconds)
+			protodecode.SharedOptInt(d, &p.TimeoutSeconds, compactPtrToInt32, equalPtrToInt32)
 		default:
 			d.Skip()
 		}
@@ -509,17 +525,17 @@ func unmarshalClusterTrustBundleProjection(d *protodecode.Decoder, p *corev1.Clu
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptString(d, &p.Name)
+			protodecode.SharedOptString(d, &p.Name, compactPtrToString, equalPtrToString)
 		case 2:
-			protodecode.OptString(d, &p.SignerName)
+			protodecode.SharedOptString(d, &p.SignerName, compactPtrToString, equalPtrToString)
 		case 3:
-			protodecode.OptMessage(d, &p.LabelSelector, protodecode.LabelSelector)
+			protodecode.SharedOptMessage(d, &p.LabelSelector, protodecode.LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case 4:
 			protodecode.String(d, &p.Path)
 		case 5:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		case 6:
-			protodecode.OptInt(d, &p.User)
+			protodecode.SharedOptInt(d, &p.User, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -551,7 +567,7 @@ func unmarshalComponentStatus(d *protodecode.Decoder, p *corev1.ComponentStatus)
 		case 1:
 			protodecode.Message(d, &p.ObjectMeta, protodecode.ObjectMeta)
 		case 2:
-			protodecode.Messages(d, &p.Conditions, unmarshalComponentCondition)
+			protodecode.SharedMessages(d, &p.Conditions, unmarshalComponentCondition, compactSliceOfComponentCondition, equalSliceOfComponentCondition)
 		default:
 			d.Skip()
 		}
@@ -565,11 +581,11 @@ func unmarshalConfigMap(d *protodecode.Decoder, p *corev1.ConfigMap) {
 		case 1:
 			protodecode.Message(d, &p.ObjectMeta, protodecode.ObjectMeta)
 		case 2:
-			protodecode.StringMap(d, &p.Data)
+			protodecode.SharedStringMap(d, &p.Data, compactMapOfStringToString, equalMapOfStringToString)
 		case 3:
-			protodecode.BytesMap(d, &p.BinaryData)
+			protodecode.SharedBytesMap(d, &p.BinaryData, compactMapOfStringToSliceOfByte, equalMapOfStringToSliceOfByte)
 		case 4:
-			protodecode.OptBool(d, &p.Immutable)
+			protodecode.SharedOptBool(d, &p.Immutable, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -583,7 +599,7 @@ func unmarshalConfigMapEnvSource(d *protodecode.Decoder, p *corev1.ConfigMapEnvS
 		case 1:
 			protodecode.Message(d, &p.LocalObjectReference, unmarshalLocalObjectReference)
 		case 2:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -599,7 +615,7 @@ func unmarshalConfigMapKeySelector(d *protodecode.Decoder, p *corev1.ConfigMapKe
 		case 2:
 			protodecode.String(d, &p.Key)
 		case 3:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -633,9 +649,9 @@ func unmarshalConfigMapProjection(d *protodecode.Decoder, p *corev1.ConfigMapPro
 		case 1:
 			protodecode.Message(d, &p.LocalObjectReference, unmarshalLocalObjectReference)
 		case 2:
-			protodecode.Messages(d, &p.Items, unmarshalKeyToPath)
+			protodecode.SharedMessages(d, &p.Items, unmarshalKeyToPath, compactSliceOfKeyToPath, equalSliceOfKeyToPath)
 		case 4:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -649,13 +665,13 @@ func unmarshalConfigMapVolumeSource(d *protodecode.Decoder, p *corev1.ConfigMapV
 		case 1:
 			protodecode.Message(d, &p.LocalObjectReference, unmarshalLocalObjectReference)
 		case 2:
-			protodecode.Messages(d, &p.Items, unmarshalKeyToPath)
+			protodecode.SharedMessages(d, &p.Items, unmarshalKeyToPath, compactSliceOfKeyToPath, equalSliceOfKeyToPath)
 		case 3:
-			protodecode.OptInt(d, &p.DefaultMode)
+			protodecode.SharedOptInt(d, &p.DefaultMode, compactPtrToInt32, equalPtrToInt32)
 		case 4:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		case 5:
-			protodecode.OptInt(d, &p.DefaultUser)
+			protodecode.SharedOptInt(d, &p.DefaultUser, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -671,31 +687,31 @@ func unmarshalContainer(d *protodecode.Decoder, p *corev1.Container) {
 		case 2:
 			protodecode.String(d, &p.Image)
 		case 3:
-			protodecode.Strings(d, &p.Command)
+			protodecode.SharedStrings(d, &p.Command, compactSliceOfString, equalSliceOfString)
 		case 4:
-			protodecode.Strings(d, &p.Args)
+			protodecode.SharedStrings(d, &p.Args, compactSliceOfString, equalSliceOfString)
 		case 5:
 			protodecode.String(d, &p.WorkingDir)
 		case 6:
-			protodecode.Messages(d, &p.Ports, unmarshalContainerPort)
+			protodecode.SharedMessages(d, &p.Ports, unmarshalContainerPort, compactSliceOfContainerPort, equalSliceOfContainerPort)
 		case 7:
-			protodecode.Messages(d, &p.Env, unmarshalEnvVar)
+			protodecode.SharedMessages(d, &p.Env, unmarshalEnvVar, compactSliceOfEnvVar, equalSliceOfEnvVar)
 		case 8:
 			protodecode.Message(d, &p.Resources, unmarshalResourceRequirements)
 		case 9:
-			protodecode.Messages(d, &p.VolumeMounts, unmarshalVolumeMount)
+			protodecode.SharedMessages(d, &p.VolumeMounts, unmarshalVolumeMount, compactSliceOfVolumeMount, equalSliceOfVolumeMount)
 		case 10:
-			protodecode.OptMessage(d, &p.LivenessProbe, unmarshalProbe)
+			protodecode.SharedOptMessage(d, &p.LivenessProbe, unmarshalProbe, compactPtrToProbe, equalPtrToProbe)
 		case 11:
-			protodecode.OptMessage(d, &p.ReadinessProbe, unmarshalProbe)
+			protodecode.SharedOptMessage(d, &p.ReadinessProbe, unmarshalProbe, compactPtrToProbe, equalPtrToProbe)
 		case 12:
-			protodecode.OptMessage(d, &p.Lifecycle, unmarshalLifecycle)
+			protodecode.SharedOptMessage(d, &p.Lifecycle, unmarshalLifecycle, compactPtrToLifecycle, equalPtrToLifecycle)
 		case 13:
 			protodecode.String(d, &p.TerminationMessagePath)
 		case 14:
 			protodecode.String(d, &p.ImagePullPolicy)
 		case 15:
-			protodecode.OptMessage(d, &p.SecurityContext, unmarshalSecurityContext)
+			protodecode.SharedOptMessage(d, &p.SecurityContext, unmarshalSecurityContext, compactPtrToSecurityContext, equalPtrToSecurityContext)
 		case 16:
 			protodecode.Bool(d, &p.Stdin)
 		case 17:
@@ -703,19 +719,19 @@ func unmarshalContainer(d *protodecode.Decoder, p *corev1.Container) {
 		case 18:
 			protodecode.Bool(d, &p.TTY)
 		case 19:
-			protodecode.Messages(d, &p.EnvFrom, unmarshalEnvFromSource)
+			protodecode.SharedMessages(d, &p.EnvFrom, unmarshalEnvFromSource, compactSliceOfEnvFromSource, equalSliceOfEnvFromSource)
 		case 20:
 			protodecode.String(d, &p.TerminationMessagePolicy)
 		case 21:
-			protodecode.Messages(d, &p.VolumeDevices, unmarshalVolumeDevice)
+			protodecode.SharedMessages(d, &p.VolumeDevices, unmarshalVolumeDevice, compactSliceOfVolumeDevice, equalSliceOfVolumeDevice)
 		case 22:
-			protodecode.OptMessage(d, &p.StartupProbe, unmarshalProbe)
+			protodecode.SharedOptMessage(d, &p.StartupProbe, unmarshalProbe, compactPtrToProbe, equalPtrToProbe)
 		case 23:
-			protodecode.Messages(d, &p.ResizePolicy, unmarshalContainerResizePolicy)
+			protodecode.SharedMessages(d, &p.ResizePolicy, unmarshalContainerResizePolicy, compactSliceOfContainerResizePolicy, equalSliceOfContainerResizePolicy)
 		case 24:
-			protodecode.OptString(d, &p.RestartPolicy)
+			protodecode.SharedOptString(d, &p.RestartPolicy, compactPtrToContainerRestartPolicy, equalPtrToContainerRestartPolicy)
 		case 25:
-			protodecode.Messages(d, &p.RestartPolicyRules, unmarshalContainerRestartRule)
+			protodecode.SharedMessages(d, &p.RestartPolicyRules, unmarshalContainerRestartRule, compactSliceOfContainerRestartRule, equalSliceOfContainerRestartRule)
 		default:
 			d.Skip()
 		}
@@ -743,7 +759,7 @@ func unmarshalContainerImage(d *protodecode.Decoder, p *corev1.ContainerImage) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.Names)
+			protodecode.SharedStrings(d, &p.Names, compactSliceOfString, equalSliceOfString)
 		case 2:
 			protodecode.Int(d, &p.SizeBytes)
 		default:
@@ -793,7 +809,7 @@ func unmarshalContainerRestartRule(d *protodecode.Decoder, p *corev1.ContainerRe
 		case 1:
 			protodecode.String(d, &p.Action)
 		case 2:
-			protodecode.OptMessage(d, &p.ExitCodes, unmarshalContainerRestartRuleOnExitCodes)
+			protodecode.SharedOptMessage(d, &p.ExitCodes, unmarshalContainerRestartRuleOnExitCodes, compactPtrToContainerRestartRuleOnExitCodes, equalPtrToContainerRestartRuleOnExitCodes)
 		default:
 			d.Skip()
 		}
@@ -807,7 +823,7 @@ func unmarshalContainerRestartRuleOnExitCodes(d *protodecode.Decoder, p *corev1.
 		case 1:
 			protodecode.String(d, &p.Operator)
 		case 2:
-			protodecode.Ints(d, &p.Values)
+			protodecode.SharedInts(d, &p.Values, compactSliceOfInt32, equalSliceOfInt32)
 		default:
 			d.Skip()
 		}
@@ -819,11 +835,11 @@ func unmarshalContainerState(d *protodecode.Decoder, p *corev1.ContainerState) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.Waiting, unmarshalContainerStateWaiting)
+			protodecode.SharedOptMessage(d, &p.Waiting, unmarshalContainerStateWaiting, compactPtrToContainerStateWaiting, equalPtrToContainerStateWaiting)
 		case 2:
-			protodecode.OptMessage(d, &p.Running, unmarshalContainerStateRunning)
+			protodecode.SharedOptMessage(d, &p.Running, unmarshalContainerStateRunning, compactPtrToContainerStateRunning, equalPtrToContainerStateRunning)
 		case 3:
-			protodecode.OptMessage(d, &p.Terminated, unmarshalContainerStateTerminated)
+			protodecode.SharedOptMessage(d, &p.Terminated, unmarshalContainerStateTerminated, compactPtrToContainerStateTerminated, equalPtrToContainerStateTerminated)
 		default:
 			d.Skip()
 		}
@@ -901,19 +917,19 @@ func unmarshalContainerStatus(d *protodecode.Decoder, p *corev1.ContainerStatus)
 		case 8:
 			protodecode.String(d, &p.ContainerID)
 		case 9:
-			protodecode.OptBool(d, &p.Started)
+			protodecode.SharedOptBool(d, &p.Started, compactPtrToBool, equalPtrToBool)
 		case 10:
-			protodecode.MessageMap(d, &p.AllocatedResources, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.AllocatedResources, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 11:
-			protodecode.OptMessage(d, &p.Resources, unmarshalResourceRequirements)
+			protodecode.SharedOptMessage(d, &p.Resources, unmarshalResourceRequirements, compactPtrToResourceRequirements, equalPtrToResourceRequirements)
 		case 12:
-			protodecode.Messages(d, &p.VolumeMounts, unmarshalVolumeMountStatus)
+			protodecode.SharedMessages(d, &p.VolumeMounts, unmarshalVolumeMountStatus, compactSliceOfVolumeMountStatus, equalSliceOfVolumeMountStatus)
 		case 13:
-			protodecode.OptMessage(d, &p.User, unmarshalContainerUser)
+			protodecode.SharedOptMessage(d, &p.User, unmarshalContainerUser, compactPtrToContainerUser, equalPtrToContainerUser)
 		case 14:
-			protodecode.Messages(d, &p.AllocatedResourcesStatus, unmarshalResourceStatus)
+			protodecode.SharedMessages(d, &p.AllocatedResourcesStatus, unmarshalResourceStatus, compactSliceOfResourceStatus, equalSliceOfResourceStatus)
 		case 15:
-			protodecode.OptString(d, &p.StopSignal)
+			protodecode.SharedOptString(d, &p.StopSignal, compactPtrToSignal, equalPtrToSignal)
 		default:
 			d.Skip()
 		}
@@ -925,7 +941,7 @@ func unmarshalContainerUser(d *protodecode.Decoder, p *corev1.ContainerUser) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.Linux, unmarshalLinuxContainerUser)
+			protodecode.SharedOptMessage(d, &p.Linux, unmarshalLinuxContainerUser, compactPtrToLinuxContainerUser, equalPtrToLinuxContainerUser)
 		default:
 			d.Skip()
 		}
@@ -949,7 +965,7 @@ func unmarshalDownwardAPIProjection(d *protodecode.Decoder, p *corev1.DownwardAP
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.Items, unmarshalDownwardAPIVolumeFile)
+			protodecode.SharedMessages(d, &p.Items, unmarshalDownwardAPIVolumeFile, compactSliceOfDownwardAPIVolumeFile, equalSliceOfDownwardAPIVolumeFile)
 		default:
 			d.Skip()
 		}
@@ -963,13 +979,13 @@ func unmarshalDownwardAPIVolumeFile(d *protodecode.Decoder, p *corev1.DownwardAP
 		case 1:
 			protodecode.String(d, &p.Path)
 		case 2:
-			protodecode.OptMessage(d, &p.FieldRef, unmarshalObjectFieldSelector)
+			protodecode.SharedOptMessage(d, &p.FieldRef, unmarshalObjectFieldSelector, compactPtrToObjectFieldSelector, equalPtrToObjectFieldSelector)
 		case 3:
-			protodecode.OptMessage(d, &p.ResourceFieldRef, unmarshalResourceFieldSelector)
+			protodecode.SharedOptMessage(d, &p.ResourceFieldRef, unmarshalResourceFieldSelector, compactPtrToResourceFieldSelector, equalPtrToResourceFieldSelector)
 		case 4:
-			protodecode.OptInt(d, &p.Mode)
+			protodecode.SharedOptInt(d, &p.Mode, compactPtrToInt32, equalPtrToInt32)
 		case 5:
-			protodecode.OptInt(d, &p.User)
+			protodecode.SharedOptInt(d, &p.User, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -981,11 +997,11 @@ func unmarshalDownwardAPIVolumeSource(d *protodecode.Decoder, p *corev1.Downward
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.Items, unmarshalDownwardAPIVolumeFile)
+			protodecode.SharedMessages(d, &p.Items, unmarshalDownwardAPIVolumeFile, compactSliceOfDownwardAPIVolumeFile, equalSliceOfDownwardAPIVolumeFile)
 		case 2:
-			protodecode.OptInt(d, &p.DefaultMode)
+			protodecode.SharedOptInt(d, &p.DefaultMode, compactPtrToInt32, equalPtrToInt32)
 		case 3:
-			protodecode.OptInt(d, &p.DefaultUser)
+			protodecode.SharedOptInt(d, &p.DefaultUser, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -999,9 +1015,9 @@ func unmarshalEmptyDirVolumeSource(d *protodecode.Decoder, p *corev1.EmptyDirVol
 		case 1:
 			protodecode.String(d, &p.Medium)
 		case 2:
-			protodecode.OptMessage(d, &p.SizeLimit, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedOptMessage(d, &p.SizeLimit, protodecode.Unmarshaled[resource.Quantity], compactPtrToResourceQuantity, equalPtrToResourceQuantity)
 		case 3:
-			protodecode.OptInt(d, &p.Mode)
+			protodecode.SharedOptInt(d, &p.Mode, compactPtrToInt32, equalPtrToInt32)
 		default:
 			d.Skip()
 		}
@@ -1015,11 +1031,11 @@ func unmarshalEndpointAddress(d *protodecode.Decoder, p *corev1.EndpointAddress)
 		case 1:
 			protodecode.String(d, &p.IP)
 		case 2:
-			protodecode.OptMessage(d, &p.TargetRef, unmarshalObjectReference)
+			protodecode.SharedOptMessage(d, &p.TargetRef, unmarshalObjectReference, compactPtrToObjectReference, equalPtrToObjectReference)
 		case 3:
 			protodecode.String(d, &p.Hostname)
 		case 4:
-			protodecode.OptString(d, &p.NodeName)
+			protodecode.SharedOptString(d, &p.NodeName, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -1037,7 +1053,7 @@ func unmarshalEndpointPort(d *protodecode.Decoder, p *corev1.EndpointPort) {
 		case 3:
 			protodecode.String(d, &p.Protocol)
 		case 4:
-			protodecode.OptString(d, &p.AppProtocol)
+			protodecode.SharedOptString(d, &p.AppProtocol, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -1049,11 +1065,11 @@ func unmarshalEndpointSubset(d *protodecode.Decoder, p *corev1.EndpointSubset) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.Addresses, unmarshalEndpointAddress)
+			protodecode.SharedMessages(d, &p.Addresses, unmarshalEndpointAddress, compactSliceOfEndpointAddress, equalSliceOfEndpointAddress)
 		case 2:
-			protodecode.Messages(d, &p.NotReadyAddresses, unmarshalEndpointAddress)
+			protodecode.SharedMessages(d, &p.NotReadyAddresses, unmarshalEndpointAddress, compactSliceOfEndpointAddress, equalSliceOfEndpointAddress)
 		case 3:
-			protodecode.Messages(d, &p.Ports, unmarshalEndpointPort)
+			protodecode.SharedMessages(d, &p.Ports, unmarshalEndpointPort, compactSliceOfEndpointPort, equalSliceOfEndpointPort)
 		default:
 			d.Skip()
 		}
@@ -1067,7 +1083,7 @@ func unmarshalEndpoints(d *protodecode.Decoder, p *corev1.Endpoints) {
 		case 1:
 			protodecode.Message(d, &p.ObjectMeta, protodecode.ObjectMeta)
 		case 2:
-			protodecode.Messages(d, &p.Subsets, unmarshalEndpointSubset)
+			protodecode.SharedMessages(d, &p.Subsets, unmarshalEndpointSubset, compactSliceOfEndpointSubset, equalSliceOfEndpointSubset)
 		default:
 			d.Skip()
 		}
@@ -1081,9 +1097,9 @@ func unmarshalEnvFromSource(d *protodecode.Decoder, p *corev1.EnvFromSource) {
 		case 1:
 			protodecode.String(d, &p.Prefix)
 		case 2:
-			protodecode.OptMessage(d, &p.ConfigMapRef, unmarshalConfigMapEnvSource)
+			protodecode.SharedOptMessage(d, &p.ConfigMapRef, unmarshalConfigMapEnvSource, compactPtrToConfigMapEnvSource, equalPtrToConfigMapEnvSource)
 		case 3:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalSecretEnvSource)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalSecretEnvSource, compactPtrToSecretEnvSource, equalPtrToSecretEnvSource)
 		default:
 			d.Skip()
 		}
@@ -1099,7 +1115,7 @@ func unmarshalEnvVar(d *protodecode.Decoder, p *corev1.EnvVar) {
 		case 2:
 			protodecode.String(d, &p.Value)
 		case 3:
-			protodecode.OptMessage(d, &p.ValueFrom, unmarshalEnvVarSource)
+			protodecode.SharedOptMessage(d, &p.ValueFrom, unmarshalEnvVarSource, compactPtrToEnvVarSource, equalPtrToEnvVarSource)
 		default:
 			d.Skip()
 		}
@@ -1111,15 +1127,15 @@ func unmarshalEnvVarSource(d *protodecode.Decoder, p *corev1.EnvVarSource) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.FieldRef, unmarshalObjectFieldSelector)
+			protodecode.SharedOptMessage(d, &p.FieldRef, unmarshalObjectFieldSelector, compactPtrToObjectFieldSelector, equalPtrToObjectFieldSelector)
 		case 2:
-			protodecode.OptMessage(d, &p.ResourceFieldRef, unmarshalResourceFieldSelector)
+			protodecode.SharedOptMessage(d, &p.ResourceFieldRef, unmarshalResourceFieldSelector, compactPtrToResourceFieldSelector, equalPtrToResourceFieldSelector)
 		case 3:
-			protodecode.OptMessage(d, &p.ConfigMapKeyRef, unmarshalConfigMapKeySelector)
+			protodecode.SharedOptMessage(d, &p.ConfigMapKeyRef, unmarshalConfigMapKeySelector, compactPtrToConfigMapKeySelector, equalPtrToConfigMapKeySelector)
 		case 4:
-			protodecode.OptMessage(d, &p.SecretKeyRef, unmarshalSecretKeySelector)
+			protodecode.SharedOptMessage(d, &p.SecretKeyRef, unmarshalSecretKeySelector, compactPtrToSecretKeySelector, equalPtrToSecretKeySelector)
 		case 5:
-			protodecode.OptMessage(d, &p.FileKeyRef, unmarshalFileKeySelector)
+			protodecode.SharedOptMessage(d, &p.FileKeyRef, unmarshalFileKeySelector, compactPtrToFileKeySelector, equalPtrToFileKeySelector)
 		default:
 			d.Skip()
 		}
@@ -1149,31 +1165,31 @@ func unmarshalEphemeralContainerCommon(d *protodecode.Decoder, p *corev1.Ephemer
 		case 2:
 			protodecode.String(d, &p.Image)
 		case 3:
-			protodecode.Strings(d, &p.Command)
+			protodecode.SharedStrings(d, &p.Command, compactSliceOfString, equalSliceOfString)
 		case 4:
-			protodecode.Strings(d, &p.Args)
+			protodecode.SharedStrings(d, &p.Args, compactSliceOfString, equalSliceOfString)
 		case 5:
 			protodecode.String(d, &p.WorkingDir)
 		case 6:
-			protodecode.Messages(d, &p.Ports, unmarshalContainerPort)
+			protodecode.SharedMessages(d, &p.Ports, unmarshalContainerPort, compactSliceOfContainerPort, equalSliceOfContainerPort)
 		case 7:
-			protodecode.Messages(d, &p.Env, unmarshalEnvVar)
+			protodecode.SharedMessages(d, &p.Env, unmarshalEnvVar, compactSliceOfEnvVar, equalSliceOfEnvVar)
 		case 8:
 			protodecode.Message(d, &p.Resources, unmarshalResourceRequirements)
 		case 9:
-			protodecode.Messages(d, &p.VolumeMounts, unmarshalVolumeMount)
+			protodecode.SharedMessages(d, &p.VolumeMounts, unmarshalVolumeMount, compactSliceOfVolumeMount, equalSliceOfVolumeMount)
 		case 10:
-			protodecode.OptMessage(d, &p.LivenessProbe, unmarshalProbe)
+			protodecode.SharedOptMessage(d, &p.LivenessProbe, unmarshalProbe, compactPtrToProbe, equalPtrToProbe)
 		case 11:
-			protodecode.OptMessage(d, &p.ReadinessProbe, unmarshalProbe)
+			protodecode.SharedOptMessage(d, &p.ReadinessProbe, unmarshalProbe, compactPtrToProbe, equalPtrToProbe)
 		case 12:
-			protodecode.OptMessage(d, &p.Lifecycle, unmarshalLifecycle)
+			protodecode.SharedOptMessage(d, &p.Lifecycle, unmarshalLifecycle, compactPtrToLifecycle, equalPtrToLifecycle)
 		case 13:
 			protodecode.String(d, &p.TerminationMessagePath)
 		case 14:
 			protodecode.String(d, &p.ImagePullPolicy)
 		case 15:
-			protodecode.OptMessage(d, &p.SecurityContext, unmarshalSecurityContext)
+			protodecode.SharedOptMessage(d, &p.SecurityContext, unmarshalSecurityContext, compactPtrToSecurityContext, equalPtrToSecurityContext)
 		case 16:
 			protodecode.Bool(d, &p.Stdin)
 		case 17:
@@ -1181,19 +1197,19 @@ func unmarshalEphemeralContainerCommon(d *protodecode.Decoder, p *corev1.Ephemer
 		case 18:
 			protodecode.Bool(d, &p.TTY)
 		case 19:
-			protodecode.Messages(d, &p.EnvFrom, unmarshalEnvFromSource)
+			protodecode.SharedMessages(d, &p.EnvFrom, unmarshalEnvFromSource, compactSliceOfEnvFromSource, equalSliceOfEnvFromSource)
 		case 20:
 			protodecode.String(d, &p.TerminationMessagePolicy)
 		case 21:
-			protodecode.Messages(d, &p.VolumeDevices, unmarshalVolumeDevice)
+			protodecode.SharedMessages(d, &p.VolumeDevices, unmarshalVolumeDevice, compactSliceOfVolumeDevice, equalSliceOfVolumeDevice)
 		case 22:
-			protodecode.OptMessage(d, &p.StartupProbe, unmarshalProbe)
+			protodecode.SharedOptMessage(d, &p.StartupProbe, unmarshalProbe, compactPtrToProbe, equalPtrToProbe)
 		case 23:
-			protodecode.Messages(d, &p.ResizePolicy, unmarshalContainerResizePolicy)
+			protodecode.SharedMessages(d, &p.ResizePolicy, unmarshalContainerResizePolicy, compactSliceOfContainerResizePolicy, equalSliceOfContainerResizePolicy)
 		case 24:
-			protodecode.OptString(d, &p.RestartPolicy)
+			protodecode.SharedOptString(d, &p.RestartPolicy, compactPtrToContainerRestartPolicy, equalPtrToContainerRestartPolicy)
 		case 25:
-			protodecode.Messages(d, &p.RestartPolicyRules, unmarshalContainerRestartRule)
+			protodecode.SharedMessages(d, &p.RestartPolicyRules, unmarshalContainerRestartRule, compactSliceOfContainerRestartRule, equalSliceOfContainerRestartRule)
 		default:
 			d.Skip()
 		}
@@ -1205,7 +1221,7 @@ func unmarshalEphemeralVolumeSource(d *protodecode.Decoder, p *corev1.EphemeralV
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.VolumeClaimTemplate, unmarshalPersistentVolumeClaimTemplate)
+			protodecode.SharedOptMessage(d, &p.VolumeClaimTemplate, unmarshalPersistentVolumeClaimTemplate, compactPtrToPersistentVolumeClaimTemplate, equalPtrToPersistentVolumeClaimTemplate)
 		default:
 			d.Skip()
 		}
@@ -1237,11 +1253,11 @@ func unmarshalEvent(d *protodecode.Decoder, p *corev1.Event) {
 		case 10:
 			protodecode.Message(d, &p.EventTime, protodecode.Unmarshaled[metav1.MicroTime])
 		case 11:
-			protodecode.OptMessage(d, &p.Series, unmarshalEventSeries)
+			protodecode.SharedOptMessage(d, &p.Series, unmarshalEventSeries, compactPtrToEventSeries, equalPtrToEventSeries)
 		case 12:
 			protodecode.String(d, &p.Action)
 		case 13:
-			protodecode.OptMessage(d, &p.Related, unmarshalObjectReference)
+			protodecode.SharedOptMessage(d, &p.Related, unmarshalObjectReference, compactPtrToObjectReference, equalPtrToObjectReference)
 		case 14:
 			protodecode.String(d, &p.ReportingController)
 		case 15:
@@ -1287,7 +1303,7 @@ func unmarshalEvictionResponder(d *protodecode.Decoder, p *corev1.EvictionRespon
 		case 1:
 			protodecode.String(d, &p.Name)
 		case 2:
-			protodecode.OptInt(d, &p.Priority)
+			protodecode.SharedOptInt(d, &p.Priority, compactPtrToInt32, equalPtrToInt32)
 		default:
 			d.Skip()
 		}
@@ -1299,7 +1315,7 @@ func unmarshalExecAction(d *protodecode.Decoder, p *corev1.ExecAction) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.Command)
+			protodecode.SharedStrings(d, &p.Command, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -1311,15 +1327,15 @@ func unmarshalFCVolumeSource(d *protodecode.Decoder, p *corev1.FCVolumeSource) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.TargetWWNs)
+			protodecode.SharedStrings(d, &p.TargetWWNs, compactSliceOfString, equalSliceOfString)
 		case 2:
-			protodecode.OptInt(d, &p.Lun)
+			protodecode.SharedOptInt(d, &p.Lun, compactPtrToInt32, equalPtrToInt32)
 		case 3:
 			protodecode.String(d, &p.FSType)
 		case 4:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 5:
-			protodecode.Strings(d, &p.WWIDs)
+			protodecode.SharedStrings(d, &p.WWIDs, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -1337,7 +1353,7 @@ func unmarshalFileKeySelector(d *protodecode.Decoder, p *corev1.FileKeySelector)
 		case 3:
 			protodecode.String(d, &p.Key)
 		case 4:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -1353,11 +1369,11 @@ func unmarshalFlexPersistentVolumeSource(d *protodecode.Decoder, p *corev1.FlexP
 		case 2:
 			protodecode.String(d, &p.FSType)
 		case 3:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case 4:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 5:
-			protodecode.StringMap(d, &p.Options)
+			protodecode.SharedStringMap(d, &p.Options, compactMapOfStringToString, equalMapOfStringToString)
 		default:
 			d.Skip()
 		}
@@ -1373,11 +1389,11 @@ func unmarshalFlexVolumeSource(d *protodecode.Decoder, p *corev1.FlexVolumeSourc
 		case 2:
 			protodecode.String(d, &p.FSType)
 		case 3:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalLocalObjectReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case 4:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 5:
-			protodecode.StringMap(d, &p.Options)
+			protodecode.SharedStringMap(d, &p.Options, compactMapOfStringToString, equalMapOfStringToString)
 		default:
 			d.Skip()
 		}
@@ -1423,9 +1439,9 @@ func unmarshalGRPCAction(d *protodecode.Decoder, p *corev1.GRPCAction) {
 		case 1:
 			protodecode.Int(d, &p.Port)
 		case 2:
-			protodecode.OptString(d, &p.Service)
+			protodecode.SharedOptString(d, &p.Service, compactPtrToString, equalPtrToString)
 		case 3:
-			protodecode.OptString(d, &p.Mode)
+			protodecode.SharedOptString(d, &p.Mode, compactPtrToGRPCProbeMode, equalPtrToGRPCProbeMode)
 		default:
 			d.Skip()
 		}
@@ -1459,7 +1475,7 @@ func unmarshalGlusterfsPersistentVolumeSource(d *protodecode.Decoder, p *corev1.
 		case 3:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 4:
-			protodecode.OptString(d, &p.EndpointsNamespace)
+			protodecode.SharedOptString(d, &p.EndpointsNamespace, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -1495,9 +1511,9 @@ func unmarshalHTTPGetAction(d *protodecode.Decoder, p *corev1.HTTPGetAction) {
 		case 4:
 			protodecode.String(d, &p.Scheme)
 		case 5:
-			protodecode.Messages(d, &p.HTTPHeaders, unmarshalHTTPHeader)
+			protodecode.SharedMessages(d, &p.HTTPHeaders, unmarshalHTTPHeader, compactSliceOfHTTPHeader, equalSliceOfHTTPHeader)
 		case 6:
-			protodecode.OptString(d, &p.Protocol)
+			protodecode.SharedOptString(d, &p.Protocol, compactPtrToHTTPProtocol, equalPtrToHTTPProtocol)
 		default:
 			d.Skip()
 		}
@@ -1525,7 +1541,7 @@ func unmarshalHostAlias(d *protodecode.Decoder, p *corev1.HostAlias) {
 		case 1:
 			protodecode.String(d, &p.IP)
 		case 2:
-			protodecode.Strings(d, &p.Hostnames)
+			protodecode.SharedStrings(d, &p.Hostnames, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -1551,7 +1567,7 @@ func unmarshalHostPathVolumeSource(d *protodecode.Decoder, p *corev1.HostPathVol
 		case 1:
 			protodecode.String(d, &p.Path)
 		case 2:
-			protodecode.OptString(d, &p.Type)
+			protodecode.SharedOptString(d, &p.Type, compactPtrToHostPathType, equalPtrToHostPathType)
 		default:
 			d.Skip()
 		}
@@ -1575,15 +1591,15 @@ func unmarshalISCSIPersistentVolumeSource(d *protodecode.Decoder, p *corev1.ISCS
 		case 6:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 7:
-			protodecode.Strings(d, &p.Portals)
+			protodecode.SharedStrings(d, &p.Portals, compactSliceOfString, equalSliceOfString)
 		case 8:
 			protodecode.Bool(d, &p.DiscoveryCHAPAuth)
 		case 10:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case 11:
 			protodecode.Bool(d, &p.SessionCHAPAuth)
 		case 12:
-			protodecode.OptString(d, &p.InitiatorName)
+			protodecode.SharedOptString(d, &p.InitiatorName, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -1607,15 +1623,15 @@ func unmarshalISCSIVolumeSource(d *protodecode.Decoder, p *corev1.ISCSIVolumeSou
 		case 6:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 7:
-			protodecode.Strings(d, &p.Portals)
+			protodecode.SharedStrings(d, &p.Portals, compactSliceOfString, equalSliceOfString)
 		case 8:
 			protodecode.Bool(d, &p.DiscoveryCHAPAuth)
 		case 10:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalLocalObjectReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case 11:
 			protodecode.Bool(d, &p.SessionCHAPAuth)
 		case 12:
-			protodecode.OptString(d, &p.InitiatorName)
+			protodecode.SharedOptString(d, &p.InitiatorName, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -1657,9 +1673,9 @@ func unmarshalKeyToPath(d *protodecode.Decoder, p *corev1.KeyToPath) {
 		case 2:
 			protodecode.String(d, &p.Path)
 		case 3:
-			protodecode.OptInt(d, &p.Mode)
+			protodecode.SharedOptInt(d, &p.Mode, compactPtrToInt32, equalPtrToInt32)
 		case 4:
-			protodecode.OptInt(d, &p.User)
+			protodecode.SharedOptInt(d, &p.User, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -1671,11 +1687,11 @@ func unmarshalLifecycle(d *protodecode.Decoder, p *corev1.Lifecycle) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.PostStart, unmarshalLifecycleHandler)
+			protodecode.SharedOptMessage(d, &p.PostStart, unmarshalLifecycleHandler, compactPtrToLifecycleHandler, equalPtrToLifecycleHandler)
 		case 2:
-			protodecode.OptMessage(d, &p.PreStop, unmarshalLifecycleHandler)
+			protodecode.SharedOptMessage(d, &p.PreStop, unmarshalLifecycleHandler, compactPtrToLifecycleHandler, equalPtrToLifecycleHandler)
 		case 3:
-			protodecode.OptString(d, &p.StopSignal)
+			protodecode.SharedOptString(d, &p.StopSignal, compactPtrToSignal, equalPtrToSignal)
 		default:
 			d.Skip()
 		}
@@ -1687,13 +1703,13 @@ func unmarshalLifecycleHandler(d *protodecode.Decoder, p *corev1.LifecycleHandle
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.Exec, unmarshalExecAction)
+			protodecode.SharedOptMessage(d, &p.Exec, unmarshalExecAction, compactPtrToExecAction, equalPtrToExecAction)
 		case 2:
-			protodecode.OptMessage(d, &p.HTTPGet, unmarshalHTTPGetAction)
+			protodecode.SharedOptMessage(d, &p.HTTPGet, unmarshalHTTPGetAction, compactPtrToHTTPGetAction, equalPtrToHTTPGetAction)
 		case 3:
-			protodecode.OptMessage(d, &p.TCPSocket, unmarshalTCPSocketAction)
+			protodecode.SharedOptMessage(d, &p.TCPSocket, unmarshalTCPSocketAction, compactPtrToTCPSocketAction, equalPtrToTCPSocketAction)
 		case 4:
-			protodecode.OptMessage(d, &p.Sleep, unmarshalSleepAction)
+			protodecode.SharedOptMessage(d, &p.Sleep, unmarshalSleepAction, compactPtrToSleepAction, equalPtrToSleepAction)
 		default:
 			d.Skip()
 		}
@@ -1721,15 +1737,15 @@ func unmarshalLimitRangeItem(d *protodecode.Decoder, p *corev1.LimitRangeItem) {
 		case 1:
 			protodecode.String(d, &p.Type)
 		case 2:
-			protodecode.MessageMap(d, &p.Max, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Max, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 3:
-			protodecode.MessageMap(d, &p.Min, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Min, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 4:
-			protodecode.MessageMap(d, &p.Default, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Default, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 5:
-			protodecode.MessageMap(d, &p.DefaultRequest, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.DefaultRequest, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 6:
-			protodecode.MessageMap(d, &p.MaxLimitRequestRatio, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.MaxLimitRequestRatio, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		default:
 			d.Skip()
 		}
@@ -1741,7 +1757,7 @@ func unmarshalLimitRangeSpec(d *protodecode.Decoder, p *corev1.LimitRangeSpec) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.Limits, unmarshalLimitRangeItem)
+			protodecode.SharedMessages(d, &p.Limits, unmarshalLimitRangeItem, compactSliceOfLimitRangeItem, equalSliceOfLimitRangeItem)
 		default:
 			d.Skip()
 		}
@@ -1757,7 +1773,7 @@ func unmarshalLinuxContainerUser(d *protodecode.Decoder, p *corev1.LinuxContaine
 		case 2:
 			protodecode.Int(d, &p.GID)
 		case 3:
-			protodecode.Ints(d, &p.SupplementalGroups)
+			protodecode.SharedInts(d, &p.SupplementalGroups, compactSliceOfInt64, equalSliceOfInt64)
 		default:
 			d.Skip()
 		}
@@ -1773,9 +1789,9 @@ func unmarshalLoadBalancerIngress(d *protodecode.Decoder, p *corev1.LoadBalancer
 		case 2:
 			protodecode.String(d, &p.Hostname)
 		case 3:
-			protodecode.OptString(d, &p.IPMode)
+			protodecode.SharedOptString(d, &p.IPMode, compactPtrToLoadBalancerIPMode, equalPtrToLoadBalancerIPMode)
 		case 4:
-			protodecode.Messages(d, &p.Ports, unmarshalPortStatus)
+			protodecode.SharedMessages(d, &p.Ports, unmarshalPortStatus, compactSliceOfPortStatus, equalSliceOfPortStatus)
 		default:
 			d.Skip()
 		}
@@ -1787,7 +1803,7 @@ func unmarshalLoadBalancerStatus(d *protodecode.Decoder, p *corev1.LoadBalancerS
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.Ingress, unmarshalLoadBalancerIngress)
+			protodecode.SharedMessages(d, &p.Ingress, unmarshalLoadBalancerIngress, compactSliceOfLoadBalancerIngress, equalSliceOfLoadBalancerIngress)
 		default:
 			d.Skip()
 		}
@@ -1813,7 +1829,7 @@ func unmarshalLocalVolumeSource(d *protodecode.Decoder, p *corev1.LocalVolumeSou
 		case 1:
 			protodecode.String(d, &p.Path)
 		case 2:
-			protodecode.OptString(d, &p.FSType)
+			protodecode.SharedOptString(d, &p.FSType, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -1891,7 +1907,7 @@ func unmarshalNamespaceSpec(d *protodecode.Decoder, p *corev1.NamespaceSpec) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.Finalizers)
+			protodecode.SharedStrings(d, &p.Finalizers, compactSliceOfFinalizerName, equalSliceOfFinalizerName)
 		default:
 			d.Skip()
 		}
@@ -1905,7 +1921,7 @@ func unmarshalNamespaceStatus(d *protodecode.Decoder, p *corev1.NamespaceStatus)
 		case 1:
 			protodecode.String(d, &p.Phase)
 		case 2:
-			protodecode.Messages(d, &p.Conditions, unmarshalNamespaceCondition)
+			protodecode.SharedMessages(d, &p.Conditions, unmarshalNamespaceCondition, compactSliceOfNamespaceCondition, equalSliceOfNamespaceCondition)
 		default:
 			d.Skip()
 		}
@@ -1947,9 +1963,9 @@ func unmarshalNodeAffinity(d *protodecode.Decoder, p *corev1.NodeAffinity) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.RequiredDuringSchedulingIgnoredDuringExecution, unmarshalNodeSelector)
+			protodecode.SharedOptMessage(d, &p.RequiredDuringSchedulingIgnoredDuringExecution, unmarshalNodeSelector, compactPtrToNodeSelector, equalPtrToNodeSelector)
 		case 2:
-			protodecode.Messages(d, &p.PreferredDuringSchedulingIgnoredDuringExecution, unmarshalPreferredSchedulingTerm)
+			protodecode.SharedMessages(d, &p.PreferredDuringSchedulingIgnoredDuringExecution, unmarshalPreferredSchedulingTerm, compactSliceOfPreferredSchedulingTerm, equalSliceOfPreferredSchedulingTerm)
 		default:
 			d.Skip()
 		}
@@ -1963,7 +1979,7 @@ func unmarshalNodeAllocatableMappedResources(d *protodecode.Decoder, p *corev1.N
 		case 1:
 			protodecode.String(d, &p.Name)
 		case 2:
-			protodecode.OptMessage(d, &p.Quantity, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedOptMessage(d, &p.Quantity, protodecode.Unmarshaled[resource.Quantity], compactPtrToResourceQuantity, equalPtrToResourceQuantity)
 		default:
 			d.Skip()
 		}
@@ -1977,9 +1993,9 @@ func unmarshalNodeAllocatableOverheadResources(d *protodecode.Decoder, p *corev1
 		case 1:
 			protodecode.String(d, &p.Name)
 		case 2:
-			protodecode.OptMessage(d, &p.PerPod, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedOptMessage(d, &p.PerPod, protodecode.Unmarshaled[resource.Quantity], compactPtrToResourceQuantity, equalPtrToResourceQuantity)
 		case 3:
-			protodecode.OptMessage(d, &p.PerContainer, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedOptMessage(d, &p.PerContainer, protodecode.Unmarshaled[resource.Quantity], compactPtrToResourceQuantity, equalPtrToResourceQuantity)
 		default:
 			d.Skip()
 		}
@@ -1993,11 +2009,11 @@ func unmarshalNodeAllocatableResourceClaimStatus(d *protodecode.Decoder, p *core
 		case 1:
 			protodecode.String(d, &p.ResourceClaimName)
 		case 2:
-			protodecode.Strings(d, &p.Containers)
+			protodecode.SharedStrings(d, &p.Containers, compactSliceOfString, equalSliceOfString)
 		case 4:
-			protodecode.Messages(d, &p.Mapping, unmarshalNodeAllocatableMappedResources)
+			protodecode.SharedMessages(d, &p.Mapping, unmarshalNodeAllocatableMappedResources, compactSliceOfNodeAllocatableMappedResources, equalSliceOfNodeAllocatableMappedResources)
 		case 5:
-			protodecode.Messages(d, &p.Overhead, unmarshalNodeAllocatableOverheadResources)
+			protodecode.SharedMessages(d, &p.Overhead, unmarshalNodeAllocatableOverheadResources, compactSliceOfNodeAllocatableOverheadResources, equalSliceOfNodeAllocatableOverheadResources)
 		default:
 			d.Skip()
 		}
@@ -2031,7 +2047,7 @@ func unmarshalNodeConfigSource(d *protodecode.Decoder, p *corev1.NodeConfigSourc
 	for d.Next() {
 		switch d.Field() {
 		case 2:
-			protodecode.OptMessage(d, &p.ConfigMap, unmarshalConfigMapNodeConfigSource)
+			protodecode.SharedOptMessage(d, &p.ConfigMap, unmarshalConfigMapNodeConfigSource, compactPtrToConfigMapNodeConfigSource, equalPtrToConfigMapNodeConfigSource)
 		default:
 			d.Skip()
 		}
@@ -2043,11 +2059,11 @@ func unmarshalNodeConfigStatus(d *protodecode.Decoder, p *corev1.NodeConfigStatu
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.Assigned, unmarshalNodeConfigSource)
+			protodecode.SharedOptMessage(d, &p.Assigned, unmarshalNodeConfigSource, compactPtrToNodeConfigSource, equalPtrToNodeConfigSource)
 		case 2:
-			protodecode.OptMessage(d, &p.Active, unmarshalNodeConfigSource)
+			protodecode.SharedOptMessage(d, &p.Active, unmarshalNodeConfigSource, compactPtrToNodeConfigSource, equalPtrToNodeConfigSource)
 		case 3:
-			protodecode.OptMessage(d, &p.LastKnownGood, unmarshalNodeConfigSource)
+			protodecode.SharedOptMessage(d, &p.LastKnownGood, unmarshalNodeConfigSource, compactPtrToNodeConfigSource, equalPtrToNodeConfigSource)
 		case 4:
 			protodecode.String(d, &p.Error)
 		default:
@@ -2073,7 +2089,7 @@ func unmarshalNodeFeatures(d *protodecode.Decoder, p *corev1.NodeFeatures) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptBool(d, &p.SupplementalGroupsPolicy)
+			protodecode.SharedOptBool(d, &p.SupplementalGroupsPolicy, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -2085,7 +2101,7 @@ func unmarshalNodePodPreemptionPolicy(d *protodecode.Decoder, p *corev1.NodePodP
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.DisableResizePreemption)
+			protodecode.SharedStrings(d, &p.DisableResizePreemption, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -2099,7 +2115,7 @@ func unmarshalNodeRuntimeHandler(d *protodecode.Decoder, p *corev1.NodeRuntimeHa
 		case 1:
 			protodecode.String(d, &p.Name)
 		case 2:
-			protodecode.OptMessage(d, &p.Features, unmarshalNodeRuntimeHandlerFeatures)
+			protodecode.SharedOptMessage(d, &p.Features, unmarshalNodeRuntimeHandlerFeatures, compactPtrToNodeRuntimeHandlerFeatures, equalPtrToNodeRuntimeHandlerFeatures)
 		default:
 			d.Skip()
 		}
@@ -2111,9 +2127,9 @@ func unmarshalNodeRuntimeHandlerFeatures(d *protodecode.Decoder, p *corev1.NodeR
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptBool(d, &p.RecursiveReadOnlyMounts)
+			protodecode.SharedOptBool(d, &p.RecursiveReadOnlyMounts, compactPtrToBool, equalPtrToBool)
 		case 2:
-			protodecode.OptBool(d, &p.UserNamespaces)
+			protodecode.SharedOptBool(d, &p.UserNamespaces, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -2125,7 +2141,7 @@ func unmarshalNodeSelector(d *protodecode.Decoder, p *corev1.NodeSelector) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.NodeSelectorTerms, unmarshalNodeSelectorTerm)
+			protodecode.SharedMessages(d, &p.NodeSelectorTerms, unmarshalNodeSelectorTerm, compactSliceOfNodeSelectorTerm, equalSliceOfNodeSelectorTerm)
 		default:
 			d.Skip()
 		}
@@ -2141,7 +2157,7 @@ func unmarshalNodeSelectorRequirement(d *protodecode.Decoder, p *corev1.NodeSele
 		case 2:
 			protodecode.String(d, &p.Operator)
 		case 3:
-			protodecode.Strings(d, &p.Values)
+			protodecode.SharedStrings(d, &p.Values, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -2153,9 +2169,9 @@ func unmarshalNodeSelectorTerm(d *protodecode.Decoder, p *corev1.NodeSelectorTer
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.MatchExpressions, unmarshalNodeSelectorRequirement)
+			protodecode.SharedMessages(d, &p.MatchExpressions, unmarshalNodeSelectorRequirement, compactSliceOfNodeSelectorRequirement, equalSliceOfNodeSelectorRequirement)
 		case 2:
-			protodecode.Messages(d, &p.MatchFields, unmarshalNodeSelectorRequirement)
+			protodecode.SharedMessages(d, &p.MatchFields, unmarshalNodeSelectorRequirement, compactSliceOfNodeSelectorRequirement, equalSliceOfNodeSelectorRequirement)
 		default:
 			d.Skip()
 		}
@@ -2175,13 +2191,13 @@ func unmarshalNodeSpec(d *protodecode.Decoder, p *corev1.NodeSpec) {
 		case 4:
 			protodecode.Bool(d, &p.Unschedulable)
 		case 5:
-			protodecode.Messages(d, &p.Taints, unmarshalTaint)
+			protodecode.SharedMessages(d, &p.Taints, unmarshalTaint, compactSliceOfTaint, equalSliceOfTaint)
 		case 6:
-			protodecode.OptMessage(d, &p.ConfigSource, unmarshalNodeConfigSource)
+			protodecode.SharedOptMessage(d, &p.ConfigSource, unmarshalNodeConfigSource, compactPtrToNodeConfigSource, equalPtrToNodeConfigSource)
 		case 7:
-			protodecode.Strings(d, &p.PodCIDRs)
+			protodecode.SharedStrings(d, &p.PodCIDRs, compactSliceOfString, equalSliceOfString)
 		case 8:
-			protodecode.OptMessage(d, &p.PodPreemptionPolicy, unmarshalNodePodPreemptionPolicy)
+			protodecode.SharedOptMessage(d, &p.PodPreemptionPolicy, unmarshalNodePodPreemptionPolicy, compactPtrToNodePodPreemptionPolicy, equalPtrToNodePodPreemptionPolicy)
 		default:
 			d.Skip()
 		}
@@ -2193,33 +2209,33 @@ func unmarshalNodeStatus(d *protodecode.Decoder, p *corev1.NodeStatus) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.MessageMap(d, &p.Capacity, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Capacity, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 2:
-			protodecode.MessageMap(d, &p.Allocatable, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Allocatable, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 3:
 			protodecode.String(d, &p.Phase)
 		case 4:
-			protodecode.Messages(d, &p.Conditions, unmarshalNodeCondition)
+			protodecode.SharedMessages(d, &p.Conditions, unmarshalNodeCondition, compactSliceOfNodeCondition, equalSliceOfNodeCondition)
 		case 5:
-			protodecode.Messages(d, &p.Addresses, unmarshalNodeAddress)
+			protodecode.SharedMessages(d, &p.Addresses, unmarshalNodeAddress, compactSliceOfNodeAddress, equalSliceOfNodeAddress)
 		case 6:
 			protodecode.Message(d, &p.DaemonEndpoints, unmarshalNodeDaemonEndpoints)
 		case 7:
 			protodecode.Message(d, &p.NodeInfo, unmarshalNodeSystemInfo)
 		case 8:
-			protodecode.Messages(d, &p.Images, unmarshalContainerImage)
+			protodecode.SharedMessages(d, &p.Images, unmarshalContainerImage, compactSliceOfContainerImage, equalSliceOfContainerImage)
 		case 9:
-			protodecode.Strings(d, &p.VolumesInUse)
+			protodecode.SharedStrings(d, &p.VolumesInUse, compactSliceOfUniqueVolumeName, equalSliceOfUniqueVolumeName)
 		case 10:
-			protodecode.Messages(d, &p.VolumesAttached, unmarshalAttachedVolume)
+			protodecode.SharedMessages(d, &p.VolumesAttached, unmarshalAttachedVolume, compactSliceOfAttachedVolume, equalSliceOfAttachedVolume)
 		case 11:
-			protodecode.OptMessage(d, &p.Config, unmarshalNodeConfigStatus)
+			protodecode.SharedOptMessage(d, &p.Config, unmarshalNodeConfigStatus, compactPtrToNodeConfigStatus, equalPtrToNodeConfigStatus)
 		case 12:
-			protodecode.Messages(d, &p.RuntimeHandlers, unmarshalNodeRuntimeHandler)
+			protodecode.SharedMessages(d, &p.RuntimeHandlers, unmarshalNodeRuntimeHandler, compactSliceOfNodeRuntimeHandler, equalSliceOfNodeRuntimeHandler)
 		case 13:
-			protodecode.OptMessage(d, &p.Features, unmarshalNodeFeatures)
+			protodecode.SharedOptMessage(d, &p.Features, unmarshalNodeFeatures, compactPtrToNodeFeatures, equalPtrToNodeFeatures)
 		case 14:
-			protodecode.Strings(d, &p.DeclaredFeatures)
+			protodecode.SharedStrings(d, &p.DeclaredFeatures, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -2231,7 +2247,7 @@ func unmarshalNodeSwapStatus(d *protodecode.Decoder, p *corev1.NodeSwapStatus) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptInt(d, &p.Capacity)
+			protodecode.SharedOptInt(d, &p.Capacity, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -2263,9 +2279,9 @@ func unmarshalNodeSystemInfo(d *protodecode.Decoder, p *corev1.NodeSystemInfo) {
 		case 10:
 			protodecode.String(d, &p.Architecture)
 		case 11:
-			protodecode.OptMessage(d, &p.Swap, unmarshalNodeSwapStatus)
+			protodecode.SharedOptMessage(d, &p.Swap, unmarshalNodeSwapStatus, compactPtrToNodeSwapStatus, equalPtrToNodeSwapStatus)
 		case 12:
-			protodecode.OptBool(d, &p.RunningInUserNamespace)
+			protodecode.SharedOptBool(d, &p.RunningInUserNamespace, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -2369,23 +2385,23 @@ func unmarshalPersistentVolumeClaimSpec(d *protodecode.Decoder, p *corev1.Persis
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.AccessModes)
+			protodecode.SharedStrings(d, &p.AccessModes, compactSliceOfPersistentVolumeAccessMode, equalSliceOfPersistentVolumeAccessMode)
 		case 2:
 			protodecode.Message(d, &p.Resources, unmarshalVolumeResourceRequirements)
 		case 3:
 			protodecode.String(d, &p.VolumeName)
 		case 4:
-			protodecode.OptMessage(d, &p.Selector, protodecode.LabelSelector)
+			protodecode.SharedOptMessage(d, &p.Selector, protodecode.LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case 5:
-			protodecode.OptString(d, &p.StorageClassName)
+			protodecode.SharedOptString(d, &p.StorageClassName, compactPtrToString, equalPtrToString)
 		case 6:
-			protodecode.OptString(d, &p.VolumeMode)
+			protodecode.SharedOptString(d, &p.VolumeMode, compactPtrToPersistentVolumeMode, equalPtrToPersistentVolumeMode)
 		case 7:
-			protodecode.OptMessage(d, &p.DataSource, unmarshalTypedLocalObjectReference)
+			protodecode.SharedOptMessage(d, &p.DataSource, unmarshalTypedLocalObjectReference, compactPtrToTypedLocalObjectReference, equalPtrToTypedLocalObjectReference)
 		case 8:
-			protodecode.OptMessage(d, &p.DataSourceRef, unmarshalTypedObjectReference)
+			protodecode.SharedOptMessage(d, &p.DataSourceRef, unmarshalTypedObjectReference, compactPtrToTypedObjectReference, equalPtrToTypedObjectReference)
 		case 9:
-			protodecode.OptString(d, &p.VolumeAttributesClassName)
+			protodecode.SharedOptString(d, &p.VolumeAttributesClassName, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -2399,21 +2415,21 @@ func unmarshalPersistentVolumeClaimStatus(d *protodecode.Decoder, p *corev1.Pers
 		case 1:
 			protodecode.String(d, &p.Phase)
 		case 2:
-			protodecode.Strings(d, &p.AccessModes)
+			protodecode.SharedStrings(d, &p.AccessModes, compactSliceOfPersistentVolumeAccessMode, equalSliceOfPersistentVolumeAccessMode)
 		case 3:
-			protodecode.MessageMap(d, &p.Capacity, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Capacity, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 4:
-			protodecode.Messages(d, &p.Conditions, unmarshalPersistentVolumeClaimCondition)
+			protodecode.SharedMessages(d, &p.Conditions, unmarshalPersistentVolumeClaimCondition, compactSliceOfPersistentVolumeClaimCondition, equalSliceOfPersistentVolumeClaimCondition)
 		case 5:
-			protodecode.MessageMap(d, &p.AllocatedResources, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.AllocatedResources, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 7:
-			protodecode.StringMap(d, &p.AllocatedResourceStatuses)
+			protodecode.SharedStringMap(d, &p.AllocatedResourceStatuses, compactMapOfResourceNameToClaimResourceStatus, equalMapOfResourceNameToClaimResourceStatus)
 		case 8:
-			protodecode.OptString(d, &p.CurrentVolumeAttributesClassName)
+			protodecode.SharedOptString(d, &p.CurrentVolumeAttributesClassName, compactPtrToString, equalPtrToString)
 		case 9:
-			protodecode.OptMessage(d, &p.ModifyVolumeStatus, unmarshalModifyVolumeStatus)
+			protodecode.SharedOptMessage(d, &p.ModifyVolumeStatus, unmarshalModifyVolumeStatus, compactPtrToModifyVolumeStatus, equalPtrToModifyVolumeStatus)
 		case 10:
-			protodecode.OptMessage(d, &p.HealthStatus, unmarshalVolumeHealthStatus)
+			protodecode.SharedOptMessage(d, &p.HealthStatus, unmarshalVolumeHealthStatus, compactPtrToVolumeHealthStatus, equalPtrToVolumeHealthStatus)
 		default:
 			d.Skip()
 		}
@@ -2453,49 +2469,49 @@ func unmarshalPersistentVolumeSource(d *protodecode.Decoder, p *corev1.Persisten
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.GCEPersistentDisk, unmarshalGCEPersistentDiskVolumeSource)
+			protodecode.SharedOptMessage(d, &p.GCEPersistentDisk, unmarshalGCEPersistentDiskVolumeSource, compactPtrToGCEPersistentDiskVolumeSource, equalPtrToGCEPersistentDiskVolumeSource)
 		case 2:
-			protodecode.OptMessage(d, &p.AWSElasticBlockStore, unmarshalAWSElasticBlockStoreVolumeSource)
+			protodecode.SharedOptMessage(d, &p.AWSElasticBlockStore, unmarshalAWSElasticBlockStoreVolumeSource, compactPtrToAWSElasticBlockStoreVolumeSource, equalPtrToAWSElasticBlockStoreVolumeSource)
 		case 3:
-			protodecode.OptMessage(d, &p.HostPath, unmarshalHostPathVolumeSource)
+			protodecode.SharedOptMessage(d, &p.HostPath, unmarshalHostPathVolumeSource, compactPtrToHostPathVolumeSource, equalPtrToHostPathVolumeSource)
 		case 4:
-			protodecode.OptMessage(d, &p.Glusterfs, unmarshalGlusterfsPersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Glusterfs, unmarshalGlusterfsPersistentVolumeSource, compactPtrToGlusterfsPersistentVolumeSource, equalPtrToGlusterfsPersistentVolumeSource)
 		case 5:
-			protodecode.OptMessage(d, &p.NFS, unmarshalNFSVolumeSource)
+			protodecode.SharedOptMessage(d, &p.NFS, unmarshalNFSVolumeSource, compactPtrToNFSVolumeSource, equalPtrToNFSVolumeSource)
 		case 6:
-			protodecode.OptMessage(d, &p.RBD, unmarshalRBDPersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.RBD, unmarshalRBDPersistentVolumeSource, compactPtrToRBDPersistentVolumeSource, equalPtrToRBDPersistentVolumeSource)
 		case 7:
-			protodecode.OptMessage(d, &p.ISCSI, unmarshalISCSIPersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.ISCSI, unmarshalISCSIPersistentVolumeSource, compactPtrToISCSIPersistentVolumeSource, equalPtrToISCSIPersistentVolumeSource)
 		case 8:
-			protodecode.OptMessage(d, &p.Cinder, unmarshalCinderPersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Cinder, unmarshalCinderPersistentVolumeSource, compactPtrToCinderPersistentVolumeSource, equalPtrToCinderPersistentVolumeSource)
 		case 9:
-			protodecode.OptMessage(d, &p.CephFS, unmarshalCephFSPersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.CephFS, unmarshalCephFSPersistentVolumeSource, compactPtrToCephFSPersistentVolumeSource, equalPtrToCephFSPersistentVolumeSource)
 		case 10:
-			protodecode.OptMessage(d, &p.FC, unmarshalFCVolumeSource)
+			protodecode.SharedOptMessage(d, &p.FC, unmarshalFCVolumeSource, compactPtrToFCVolumeSource, equalPtrToFCVolumeSource)
 		case 11:
-			protodecode.OptMessage(d, &p.Flocker, unmarshalFlockerVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Flocker, unmarshalFlockerVolumeSource, compactPtrToFlockerVolumeSource, equalPtrToFlockerVolumeSource)
 		case 12:
-			protodecode.OptMessage(d, &p.FlexVolume, unmarshalFlexPersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.FlexVolume, unmarshalFlexPersistentVolumeSource, compactPtrToFlexPersistentVolumeSource, equalPtrToFlexPersistentVolumeSource)
 		case 13:
-			protodecode.OptMessage(d, &p.AzureFile, unmarshalAzureFilePersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.AzureFile, unmarshalAzureFilePersistentVolumeSource, compactPtrToAzureFilePersistentVolumeSource, equalPtrToAzureFilePersistentVolumeSource)
 		case 14:
-			protodecode.OptMessage(d, &p.VsphereVolume, unmarshalVsphereVirtualDiskVolumeSource)
+			protodecode.SharedOptMessage(d, &p.VsphereVolume, unmarshalVsphereVirtualDiskVolumeSource, compactPtrToVsphereVirtualDiskVolumeSource, equalPtrToVsphereVirtualDiskVolumeSource)
 		case 15:
-			protodecode.OptMessage(d, &p.Quobyte, unmarshalQuobyteVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Quobyte, unmarshalQuobyteVolumeSource, compactPtrToQuobyteVolumeSource, equalPtrToQuobyteVolumeSource)
 		case 16:
-			protodecode.OptMessage(d, &p.AzureDisk, unmarshalAzureDiskVolumeSource)
+			protodecode.SharedOptMessage(d, &p.AzureDisk, unmarshalAzureDiskVolumeSource, compactPtrToAzureDiskVolumeSource, equalPtrToAzureDiskVolumeSource)
 		case 17:
-			protodecode.OptMessage(d, &p.PhotonPersistentDisk, unmarshalPhotonPersistentDiskVolumeSource)
+			protodecode.SharedOptMessage(d, &p.PhotonPersistentDisk, unmarshalPhotonPersistentDiskVolumeSource, compactPtrToPhotonPersistentDiskVolumeSource, equalPtrToPhotonPersistentDiskVolumeSource)
 		case 18:
-			protodecode.OptMessage(d, &p.PortworxVolume, unmarshalPortworxVolumeSource)
+			protodecode.SharedOptMessage(d, &p.PortworxVolume, unmarshalPortworxVolumeSource, compactPtrToPortworxVolumeSource, equalPtrToPortworxVolumeSource)
 		case 19:
-			protodecode.OptMessage(d, &p.ScaleIO, unmarshalScaleIOPersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.ScaleIO, unmarshalScaleIOPersistentVolumeSource, compactPtrToScaleIOPersistentVolumeSource, equalPtrToScaleIOPersistentVolumeSource)
 		case 20:
-			protodecode.OptMessage(d, &p.Local, unmarshalLocalVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Local, unmarshalLocalVolumeSource, compactPtrToLocalVolumeSource, equalPtrToLocalVolumeSource)
 		case 21:
-			protodecode.OptMessage(d, &p.StorageOS, unmarshalStorageOSPersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.StorageOS, unmarshalStorageOSPersistentVolumeSource, compactPtrToStorageOSPersistentVolumeSource, equalPtrToStorageOSPersistentVolumeSource)
 		case 22:
-			protodecode.OptMessage(d, &p.CSI, unmarshalCSIPersistentVolumeSource)
+			protodecode.SharedOptMessage(d, &p.CSI, unmarshalCSIPersistentVolumeSource, compactPtrToCSIPersistentVolumeSource, equalPtrToCSIPersistentVolumeSource)
 		default:
 			d.Skip()
 		}
@@ -2507,25 +2523,25 @@ func unmarshalPersistentVolumeSpec(d *protodecode.Decoder, p *corev1.PersistentV
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.MessageMap(d, &p.Capacity, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Capacity, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 2:
 			protodecode.Message(d, &p.PersistentVolumeSource, unmarshalPersistentVolumeSource)
 		case 3:
-			protodecode.Strings(d, &p.AccessModes)
+			protodecode.SharedStrings(d, &p.AccessModes, compactSliceOfPersistentVolumeAccessMode, equalSliceOfPersistentVolumeAccessMode)
 		case 4:
-			protodecode.OptMessage(d, &p.ClaimRef, unmarshalObjectReference)
+			protodecode.SharedOptMessage(d, &p.ClaimRef, unmarshalObjectReference, compactPtrToObjectReference, equalPtrToObjectReference)
 		case 5:
 			protodecode.String(d, &p.PersistentVolumeReclaimPolicy)
 		case 6:
 			protodecode.String(d, &p.StorageClassName)
 		case 7:
-			protodecode.Strings(d, &p.MountOptions)
+			protodecode.SharedStrings(d, &p.MountOptions, compactSliceOfString, equalSliceOfString)
 		case 8:
-			protodecode.OptString(d, &p.VolumeMode)
+			protodecode.SharedOptString(d, &p.VolumeMode, compactPtrToPersistentVolumeMode, equalPtrToPersistentVolumeMode)
 		case 9:
-			protodecode.OptMessage(d, &p.NodeAffinity, unmarshalVolumeNodeAffinity)
+			protodecode.SharedOptMessage(d, &p.NodeAffinity, unmarshalVolumeNodeAffinity, compactPtrToVolumeNodeAffinity, equalPtrToVolumeNodeAffinity)
 		case 10:
-			protodecode.OptString(d, &p.VolumeAttributesClassName)
+			protodecode.SharedOptString(d, &p.VolumeAttributesClassName, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -2543,7 +2559,7 @@ func unmarshalPersistentVolumeStatus(d *protodecode.Decoder, p *corev1.Persisten
 		case 3:
 			protodecode.String(d, &p.Reason)
 		case 4:
-			protodecode.OptMessage(d, &p.LastPhaseTransitionTime, protodecode.Unmarshaled[metav1.Time])
+			protodecode.SharedOptMessage(d, &p.LastPhaseTransitionTime, protodecode.Unmarshaled[metav1.Time], compactPtrToMetav1Time, equalPtrToMetav1Time)
 		default:
 			d.Skip()
 		}
@@ -2585,9 +2601,9 @@ func unmarshalPodAffinity(d *protodecode.Decoder, p *corev1.PodAffinity) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.RequiredDuringSchedulingIgnoredDuringExecution, unmarshalPodAffinityTerm)
+			protodecode.SharedMessages(d, &p.RequiredDuringSchedulingIgnoredDuringExecution, unmarshalPodAffinityTerm, compactSliceOfPodAffinityTerm, equalSliceOfPodAffinityTerm)
 		case 2:
-			protodecode.Messages(d, &p.PreferredDuringSchedulingIgnoredDuringExecution, unmarshalWeightedPodAffinityTerm)
+			protodecode.SharedMessages(d, &p.PreferredDuringSchedulingIgnoredDuringExecution, unmarshalWeightedPodAffinityTerm, compactSliceOfWeightedPodAffinityTerm, equalSliceOfWeightedPodAffinityTerm)
 		default:
 			d.Skip()
 		}
@@ -2599,17 +2615,17 @@ func unmarshalPodAffinityTerm(d *protodecode.Decoder, p *corev1.PodAffinityTerm)
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.LabelSelector, protodecode.LabelSelector)
+			protodecode.SharedOptMessage(d, &p.LabelSelector, protodecode.LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case 2:
-			protodecode.Strings(d, &p.Namespaces)
+			protodecode.SharedStrings(d, &p.Namespaces, compactSliceOfString, equalSliceOfString)
 		case 3:
 			protodecode.String(d, &p.TopologyKey)
 		case 4:
-			protodecode.OptMessage(d, &p.NamespaceSelector, protodecode.LabelSelector)
+			protodecode.SharedOptMessage(d, &p.NamespaceSelector, protodecode.LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case 5:
-			protodecode.Strings(d, &p.MatchLabelKeys)
+			protodecode.SharedStrings(d, &p.MatchLabelKeys, compactSliceOfString, equalSliceOfString)
 		case 6:
-			protodecode.Strings(d, &p.MismatchLabelKeys)
+			protodecode.SharedStrings(d, &p.MismatchLabelKeys, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -2621,9 +2637,9 @@ func unmarshalPodAntiAffinity(d *protodecode.Decoder, p *corev1.PodAntiAffinity)
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.RequiredDuringSchedulingIgnoredDuringExecution, unmarshalPodAffinityTerm)
+			protodecode.SharedMessages(d, &p.RequiredDuringSchedulingIgnoredDuringExecution, unmarshalPodAffinityTerm, compactSliceOfPodAffinityTerm, equalSliceOfPodAffinityTerm)
 		case 2:
-			protodecode.Messages(d, &p.PreferredDuringSchedulingIgnoredDuringExecution, unmarshalWeightedPodAffinityTerm)
+			protodecode.SharedMessages(d, &p.PreferredDuringSchedulingIgnoredDuringExecution, unmarshalWeightedPodAffinityTerm, compactSliceOfWeightedPodAffinityTerm, equalSliceOfWeightedPodAffinityTerm)
 		default:
 			d.Skip()
 		}
@@ -2639,7 +2655,7 @@ func unmarshalPodCertificateProjection(d *protodecode.Decoder, p *corev1.PodCert
 		case 2:
 			protodecode.String(d, &p.KeyType)
 		case 3:
-			protodecode.OptInt(d, &p.MaxExpirationSeconds)
+			protodecode.SharedOptInt(d, &p.MaxExpirationSeconds, compactPtrToInt32, equalPtrToInt32)
 		case 4:
 			protodecode.String(d, &p.CredentialBundlePath)
 		case 5:
@@ -2647,9 +2663,9 @@ func unmarshalPodCertificateProjection(d *protodecode.Decoder, p *corev1.PodCert
 		case 6:
 			protodecode.String(d, &p.CertificateChainPath)
 		case 7:
-			protodecode.StringMap(d, &p.UserAnnotations)
+			protodecode.SharedStringMap(d, &p.UserAnnotations, compactMapOfStringToString, equalMapOfStringToString)
 		case 8:
-			protodecode.OptInt(d, &p.User)
+			protodecode.SharedOptInt(d, &p.User, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -2685,11 +2701,11 @@ func unmarshalPodDNSConfig(d *protodecode.Decoder, p *corev1.PodDNSConfig) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.Nameservers)
+			protodecode.SharedStrings(d, &p.Nameservers, compactSliceOfString, equalSliceOfString)
 		case 2:
-			protodecode.Strings(d, &p.Searches)
+			protodecode.SharedStrings(d, &p.Searches, compactSliceOfString, equalSliceOfString)
 		case 3:
-			protodecode.Messages(d, &p.Options, unmarshalPodDNSConfigOption)
+			protodecode.SharedMessages(d, &p.Options, unmarshalPodDNSConfigOption, compactSliceOfPodDNSConfigOption, equalSliceOfPodDNSConfigOption)
 		default:
 			d.Skip()
 		}
@@ -2703,7 +2719,7 @@ func unmarshalPodDNSConfigOption(d *protodecode.Decoder, p *corev1.PodDNSConfigO
 		case 1:
 			protodecode.String(d, &p.Name)
 		case 2:
-			protodecode.OptString(d, &p.Value)
+			protodecode.SharedOptString(d, &p.Value, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -2715,7 +2731,7 @@ func unmarshalPodExtendedResourceClaimStatus(d *protodecode.Decoder, p *corev1.P
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.RequestMappings, unmarshalContainerExtendedResourceRequest)
+			protodecode.SharedMessages(d, &p.RequestMappings, unmarshalContainerExtendedResourceRequest, compactSliceOfContainerExtendedResourceRequest, equalSliceOfContainerExtendedResourceRequest)
 		case 2:
 			protodecode.String(d, &p.ResourceClaimName)
 		default:
@@ -2767,9 +2783,9 @@ func unmarshalPodResourceClaim(d *protodecode.Decoder, p *corev1.PodResourceClai
 		case 1:
 			protodecode.String(d, &p.Name)
 		case 3:
-			protodecode.OptString(d, &p.ResourceClaimName)
+			protodecode.SharedOptString(d, &p.ResourceClaimName, compactPtrToString, equalPtrToString)
 		case 4:
-			protodecode.OptString(d, &p.ResourceClaimTemplateName)
+			protodecode.SharedOptString(d, &p.ResourceClaimTemplateName, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -2783,7 +2799,7 @@ func unmarshalPodResourceClaimStatus(d *protodecode.Decoder, p *corev1.PodResour
 		case 1:
 			protodecode.String(d, &p.Name)
 		case 2:
-			protodecode.OptString(d, &p.ResourceClaimName)
+			protodecode.SharedOptString(d, &p.ResourceClaimName, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -2807,7 +2823,7 @@ func unmarshalPodSchedulingGroup(d *protodecode.Decoder, p *corev1.PodScheduling
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptString(d, &p.PodGroupName)
+			protodecode.SharedOptString(d, &p.PodGroupName, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -2819,31 +2835,31 @@ func unmarshalPodSecurityContext(d *protodecode.Decoder, p *corev1.PodSecurityCo
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.SELinuxOptions, unmarshalSELinuxOptions)
+			protodecode.SharedOptMessage(d, &p.SELinuxOptions, unmarshalSELinuxOptions, compactPtrToSELinuxOptions, equalPtrToSELinuxOptions)
 		case 2:
-			protodecode.OptInt(d, &p.RunAsUser)
+			protodecode.SharedOptInt(d, &p.RunAsUser, compactPtrToInt64, equalPtrToInt64)
 		case 3:
-			protodecode.OptBool(d, &p.RunAsNonRoot)
+			protodecode.SharedOptBool(d, &p.RunAsNonRoot, compactPtrToBool, equalPtrToBool)
 		case 4:
-			protodecode.Ints(d, &p.SupplementalGroups)
+			protodecode.SharedInts(d, &p.SupplementalGroups, compactSliceOfInt64, equalSliceOfInt64)
 		case 5:
-			protodecode.OptInt(d, &p.FSGroup)
+			protodecode.SharedOptInt(d, &p.FSGroup, compactPtrToInt64, equalPtrToInt64)
 		case 6:
-			protodecode.OptInt(d, &p.RunAsGroup)
+			protodecode.SharedOptInt(d, &p.RunAsGroup, compactPtrToInt64, equalPtrToInt64)
 		case 7:
-			protodecode.Messages(d, &p.Sysctls, unmarshalSysctl)
+			protodecode.SharedMessages(d, &p.Sysctls, unmarshalSysctl, compactSliceOfSysctl, equalSliceOfSysctl)
 		case 8:
-			protodecode.OptMessage(d, &p.WindowsOptions, unmarshalWindowsSecurityContextOptions)
+			protodecode.SharedOptMessage(d, &p.WindowsOptions, unmarshalWindowsSecurityContextOptions, compactPtrToWindowsSecurityContextOptions, equalPtrToWindowsSecurityContextOptions)
 		case 9:
-			protodecode.OptString(d, &p.FSGroupChangePolicy)
+			protodecode.SharedOptString(d, &p.FSGroupChangePolicy, compactPtrToPodFSGroupChangePolicy, equalPtrToPodFSGroupChangePolicy)
 		case 10:
-			protodecode.OptMessage(d, &p.SeccompProfile, unmarshalSeccompProfile)
+			protodecode.SharedOptMessage(d, &p.SeccompProfile, unmarshalSeccompProfile, compactPtrToSeccompProfile, equalPtrToSeccompProfile)
 		case 11:
-			protodecode.OptMessage(d, &p.AppArmorProfile, unmarshalAppArmorProfile)
+			protodecode.SharedOptMessage(d, &p.AppArmorProfile, unmarshalAppArmorProfile, compactPtrToAppArmorProfile, equalPtrToAppArmorProfile)
 		case 12:
-			protodecode.OptString(d, &p.SupplementalGroupsPolicy)
+			protodecode.SharedOptString(d, &p.SupplementalGroupsPolicy, compactPtrToSupplementalGroupsPolicy, equalPtrToSupplementalGroupsPolicy)
 		case 13:
-			protodecode.OptString(d, &p.SELinuxChangePolicy)
+			protodecode.SharedOptString(d, &p.SELinuxChangePolicy, compactPtrToPodSELinuxChangePolicy, equalPtrToPodSELinuxChangePolicy)
 		default:
 			d.Skip()
 		}
@@ -2855,19 +2871,19 @@ func unmarshalPodSpec(d *protodecode.Decoder, p *corev1.PodSpec) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.Volumes, unmarshalVolume)
+			protodecode.SharedMessages(d, &p.Volumes, unmarshalVolume, compactSliceOfVolume, equalSliceOfVolume)
 		case 2:
-			protodecode.Messages(d, &p.Containers, unmarshalContainer)
+			protodecode.SharedMessages(d, &p.Containers, unmarshalContainer, compactSliceOfContainer, equalSliceOfContainer)
 		case 3:
 			protodecode.String(d, &p.RestartPolicy)
 		case 4:
-			protodecode.OptInt(d, &p.TerminationGracePeriodSeconds)
+			protodecode.SharedOptInt(d, &p.TerminationGracePeriodSeconds, compactPtrToInt64, equalPtrToInt64)
 		case 5:
-			protodecode.OptInt(d, &p.ActiveDeadlineSeconds)
+			protodecode.SharedOptInt(d, &p.ActiveDeadlineSeconds, compactPtrToInt64, equalPtrToInt64)
 		case 6:
 			protodecode.String(d, &p.DNSPolicy)
 		case 7:
-			protodecode.StringMap(d, &p.NodeSelector)
+			protodecode.SharedStringMap(d, &p.NodeSelector, compactMapOfStringToString, equalMapOfStringToString)
 		case 8:
 			protodecode.String(d, &p.ServiceAccountName)
 		case 9:
@@ -2881,65 +2897,65 @@ func unmarshalPodSpec(d *protodecode.Decoder, p *corev1.PodSpec) {
 		case 13:
 			protodecode.Bool(d, &p.HostIPC)
 		case 14:
-			protodecode.OptMessage(d, &p.SecurityContext, unmarshalPodSecurityContext)
+			protodecode.SharedOptMessage(d, &p.SecurityContext, unmarshalPodSecurityContext, compactPtrToPodSecurityContext, equalPtrToPodSecurityContext)
 		case 15:
-			protodecode.Messages(d, &p.ImagePullSecrets, unmarshalLocalObjectReference)
+			protodecode.SharedMessages(d, &p.ImagePullSecrets, unmarshalLocalObjectReference, compactSliceOfLocalObjectReference, equalSliceOfLocalObjectReference)
 		case 16:
 			protodecode.String(d, &p.Hostname)
 		case 17:
 			protodecode.String(d, &p.Subdomain)
 		case 18:
-			protodecode.OptMessage(d, &p.Affinity, unmarshalAffinity)
+			protodecode.SharedOptMessage(d, &p.Affinity, unmarshalAffinity, compactPtrToAffinity, equalPtrToAffinity)
 		case 19:
 			protodecode.String(d, &p.SchedulerName)
 		case 20:
-			protodecode.Messages(d, &p.InitContainers, unmarshalContainer)
+			protodecode.SharedMessages(d, &p.InitContainers, unmarshalContainer, compactSliceOfContainer, equalSliceOfContainer)
 		case 21:
-			protodecode.OptBool(d, &p.AutomountServiceAccountToken)
+			protodecode.SharedOptBool(d, &p.AutomountServiceAccountToken, compactPtrToBool, equalPtrToBool)
 		case 22:
-			protodecode.Messages(d, &p.Tolerations, unmarshalToleration)
+			protodecode.SharedMessages(d, &p.Tolerations, unmarshalToleration, compactSliceOfToleration, equalSliceOfToleration)
 		case 23:
-			protodecode.Messages(d, &p.HostAliases, unmarshalHostAlias)
+			protodecode.SharedMessages(d, &p.HostAliases, unmarshalHostAlias, compactSliceOfHostAlias, equalSliceOfHostAlias)
 		case 24:
 			protodecode.String(d, &p.PriorityClassName)
 		case 25:
-			protodecode.OptInt(d, &p.Priority)
+			protodecode.SharedOptInt(d, &p.Priority, compactPtrToInt32, equalPtrToInt32)
 		case 26:
-			protodecode.OptMessage(d, &p.DNSConfig, unmarshalPodDNSConfig)
+			protodecode.SharedOptMessage(d, &p.DNSConfig, unmarshalPodDNSConfig, compactPtrToPodDNSConfig, equalPtrToPodDNSConfig)
 		case 27:
-			protodecode.OptBool(d, &p.ShareProcessNamespace)
+			protodecode.SharedOptBool(d, &p.ShareProcessNamespace, compactPtrToBool, equalPtrToBool)
 		case 28:
-			protodecode.Messages(d, &p.ReadinessGates, unmarshalPodReadinessGate)
+			protodecode.SharedMessages(d, &p.ReadinessGates, unmarshalPodReadinessGate, compactSliceOfPodReadinessGate, equalSliceOfPodReadinessGate)
 		case 29:
-			protodecode.OptString(d, &p.RuntimeClassName)
+			protodecode.SharedOptString(d, &p.RuntimeClassName, compactPtrToString, equalPtrToString)
 		case 30:
-			protodecode.OptBool(d, &p.EnableServiceLinks)
+			protodecode.SharedOptBool(d, &p.EnableServiceLinks, compactPtrToBool, equalPtrToBool)
 		case 31:
-			protodecode.OptString(d, &p.PreemptionPolicy)
+			protodecode.SharedOptString(d, &p.PreemptionPolicy, compactPtrToPreemptionPolicy, equalPtrToPreemptionPolicy)
 		case 32:
-			protodecode.MessageMap(d, &p.Overhead, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Overhead, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 33:
-			protodecode.Messages(d, &p.TopologySpreadConstraints, unmarshalTopologySpreadConstraint)
+			protodecode.SharedMessages(d, &p.TopologySpreadConstraints, unmarshalTopologySpreadConstraint, compactSliceOfTopologySpreadConstraint, equalSliceOfTopologySpreadConstraint)
 		case 34:
-			protodecode.Messages(d, &p.EphemeralContainers, unmarshalEphemeralContainer)
+			protodecode.SharedMessages(d, &p.EphemeralContainers, unmarshalEphemeralContainer, compactSliceOfEphemeralContainer, equalSliceOfEphemeralContainer)
 		case 35:
-			protodecode.OptBool(d, &p.SetHostnameAsFQDN)
+			protodecode.SharedOptBool(d, &p.SetHostnameAsFQDN, compactPtrToBool, equalPtrToBool)
 		case 36:
-			protodecode.OptMessage(d, &p.OS, unmarshalPodOS)
+			protodecode.SharedOptMessage(d, &p.OS, unmarshalPodOS, compactPtrToPodOS, equalPtrToPodOS)
 		case 37:
-			protodecode.OptBool(d, &p.HostUsers)
+			protodecode.SharedOptBool(d, &p.HostUsers, compactPtrToBool, equalPtrToBool)
 		case 38:
-			protodecode.Messages(d, &p.SchedulingGates, unmarshalPodSchedulingGate)
+			protodecode.SharedMessages(d, &p.SchedulingGates, unmarshalPodSchedulingGate, compactSliceOfPodSchedulingGate, equalSliceOfPodSchedulingGate)
 		case 39:
-			protodecode.Messages(d, &p.ResourceClaims, unmarshalPodResourceClaim)
+			protodecode.SharedMessages(d, &p.ResourceClaims, unmarshalPodResourceClaim, compactSliceOfPodResourceClaim, equalSliceOfPodResourceClaim)
 		case 40:
-			protodecode.OptMessage(d, &p.Resources, unmarshalResourceRequirements)
+			protodecode.SharedOptMessage(d, &p.Resources, unmarshalResourceRequirements, compactPtrToResourceRequirements, equalPtrToResourceRequirements)
 		case 41:
-			protodecode.OptString(d, &p.HostnameOverride)
+			protodecode.SharedOptString(d, &p.HostnameOverride, compactPtrToString, equalPtrToString)
 		case 43:
-			protodecode.OptMessage(d, &p.SchedulingGroup, unmarshalPodSchedulingGroup)
+			protodecode.SharedOptMessage(d, &p.SchedulingGroup, unmarshalPodSchedulingGroup, compactPtrToPodSchedulingGroup, equalPtrToPodSchedulingGroup)
 		case 44:
-			protodecode.Messages(d, &p.EvictionResponders, unmarshalEvictionResponder)
+			protodecode.SharedMessages(d, &p.EvictionResponders, unmarshalEvictionResponder, compactSliceOfEvictionResponder, equalSliceOfEvictionResponder)
 		default:
 			d.Skip()
 		}
@@ -2953,7 +2969,7 @@ func unmarshalPodStatus(d *protodecode.Decoder, p *corev1.PodStatus) {
 		case 1:
 			protodecode.String(d, &p.Phase)
 		case 2:
-			protodecode.Messages(d, &p.Conditions, unmarshalPodCondition)
+			protodecode.SharedMessages(d, &p.Conditions, unmarshalPodCondition, compactSliceOfPodCondition, equalSliceOfPodCondition)
 		case 3:
 			protodecode.String(d, &p.Message)
 		case 4:
@@ -2963,37 +2979,37 @@ func unmarshalPodStatus(d *protodecode.Decoder, p *corev1.PodStatus) {
 		case 6:
 			protodecode.String(d, &p.PodIP)
 		case 7:
-			protodecode.OptMessage(d, &p.StartTime, protodecode.Unmarshaled[metav1.Time])
+			protodecode.SharedOptMessage(d, &p.StartTime, protodecode.Unmarshaled[metav1.Time], compactPtrToMetav1Time, equalPtrToMetav1Time)
 		case 8:
-			protodecode.Messages(d, &p.ContainerStatuses, unmarshalContainerStatus)
+			protodecode.SharedMessages(d, &p.ContainerStatuses, unmarshalContainerStatus, compactSliceOfContainerStatus, equalSliceOfContainerStatus)
 		case 9:
 			protodecode.String(d, &p.QOSClass)
 		case 10:
-			protodecode.Messages(d, &p.InitContainerStatuses, unmarshalContainerStatus)
+			protodecode.SharedMessages(d, &p.InitContainerStatuses, unmarshalContainerStatus, compactSliceOfContainerStatus, equalSliceOfContainerStatus)
 		case 11:
 			protodecode.String(d, &p.NominatedNodeName)
 		case 12:
-			protodecode.Messages(d, &p.PodIPs, unmarshalPodIP)
+			protodecode.SharedMessages(d, &p.PodIPs, unmarshalPodIP, compactSliceOfPodIP, equalSliceOfPodIP)
 		case 13:
-			protodecode.Messages(d, &p.EphemeralContainerStatuses, unmarshalContainerStatus)
+			protodecode.SharedMessages(d, &p.EphemeralContainerStatuses, unmarshalContainerStatus, compactSliceOfContainerStatus, equalSliceOfContainerStatus)
 		case 14:
 			protodecode.String(d, &p.Resize)
 		case 15:
-			protodecode.Messages(d, &p.ResourceClaimStatuses, unmarshalPodResourceClaimStatus)
+			protodecode.SharedMessages(d, &p.ResourceClaimStatuses, unmarshalPodResourceClaimStatus, compactSliceOfPodResourceClaimStatus, equalSliceOfPodResourceClaimStatus)
 		case 16:
-			protodecode.Messages(d, &p.HostIPs, unmarshalHostIP)
+			protodecode.SharedMessages(d, &p.HostIPs, unmarshalHostIP, compactSliceOfHostIP, equalSliceOfHostIP)
 		case 17:
 			protodecode.Int(d, &p.ObservedGeneration)
 		case 18:
-			protodecode.OptMessage(d, &p.ExtendedResourceClaimStatus, unmarshalPodExtendedResourceClaimStatus)
+			protodecode.SharedOptMessage(d, &p.ExtendedResourceClaimStatus, unmarshalPodExtendedResourceClaimStatus, compactPtrToPodExtendedResourceClaimStatus, equalPtrToPodExtendedResourceClaimStatus)
 		case 19:
-			protodecode.MessageMap(d, &p.AllocatedResources, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.AllocatedResources, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 20:
-			protodecode.OptMessage(d, &p.Resources, unmarshalResourceRequirements)
+			protodecode.SharedOptMessage(d, &p.Resources, unmarshalResourceRequirements, compactPtrToResourceRequirements, equalPtrToResourceRequirements)
 		case 21:
-			protodecode.Messages(d, &p.NodeAllocatableResourceClaimStatuses, unmarshalNodeAllocatableResourceClaimStatus)
+			protodecode.SharedMessages(d, &p.NodeAllocatableResourceClaimStatuses, unmarshalNodeAllocatableResourceClaimStatus, compactSliceOfNodeAllocatableResourceClaimStatus, equalSliceOfNodeAllocatableResourceClaimStatus)
 		case 22:
-			protodecode.Messages(d, &p.VolumeHealth, unmarshalPodVolumeHealth)
+			protodecode.SharedMessages(d, &p.VolumeHealth, unmarshalPodVolumeHealth, compactSliceOfPodVolumeHealth, equalSliceOfPodVolumeHealth)
 		default:
 			d.Skip()
 		}
@@ -3035,7 +3051,7 @@ func unmarshalPodVolumeHealth(d *protodecode.Decoder, p *corev1.PodVolumeHealth)
 		case 1:
 			protodecode.String(d, &p.Name)
 		case 2:
-			protodecode.Messages(d, &p.HealthConditions, unmarshalVolumeHealthCondition)
+			protodecode.SharedMessages(d, &p.HealthConditions, unmarshalVolumeHealthCondition, compactSliceOfVolumeHealthCondition, equalSliceOfVolumeHealthCondition)
 		case 3:
 			protodecode.Message(d, &p.LastTransitionTime, protodecode.Unmarshaled[metav1.Time])
 		default:
@@ -3053,7 +3069,7 @@ func unmarshalPortStatus(d *protodecode.Decoder, p *corev1.PortStatus) {
 		case 2:
 			protodecode.String(d, &p.Protocol)
 		case 3:
-			protodecode.OptString(d, &p.Error)
+			protodecode.SharedOptString(d, &p.Error, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -3107,7 +3123,7 @@ func unmarshalProbe(d *protodecode.Decoder, p *corev1.Probe) {
 		case 6:
 			protodecode.Int(d, &p.FailureThreshold)
 		case 7:
-			protodecode.OptInt(d, &p.TerminationGracePeriodSeconds)
+			protodecode.SharedOptInt(d, &p.TerminationGracePeriodSeconds, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -3119,13 +3135,13 @@ func unmarshalProbeHandler(d *protodecode.Decoder, p *corev1.ProbeHandler) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.Exec, unmarshalExecAction)
+			protodecode.SharedOptMessage(d, &p.Exec, unmarshalExecAction, compactPtrToExecAction, equalPtrToExecAction)
 		case 2:
-			protodecode.OptMessage(d, &p.HTTPGet, unmarshalHTTPGetAction)
+			protodecode.SharedOptMessage(d, &p.HTTPGet, unmarshalHTTPGetAction, compactPtrToHTTPGetAction, equalPtrToHTTPGetAction)
 		case 3:
-			protodecode.OptMessage(d, &p.TCPSocket, unmarshalTCPSocketAction)
+			protodecode.SharedOptMessage(d, &p.TCPSocket, unmarshalTCPSocketAction, compactPtrToTCPSocketAction, equalPtrToTCPSocketAction)
 		case 4:
-			protodecode.OptMessage(d, &p.GRPC, unmarshalGRPCAction)
+			protodecode.SharedOptMessage(d, &p.GRPC, unmarshalGRPCAction, compactPtrToGRPCAction, equalPtrToGRPCAction)
 		default:
 			d.Skip()
 		}
@@ -3137,11 +3153,11 @@ func unmarshalProjectedVolumeSource(d *protodecode.Decoder, p *corev1.ProjectedV
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.Sources, unmarshalVolumeProjection)
+			protodecode.SharedMessages(d, &p.Sources, unmarshalVolumeProjection, compactSliceOfVolumeProjection, equalSliceOfVolumeProjection)
 		case 2:
-			protodecode.OptInt(d, &p.DefaultMode)
+			protodecode.SharedOptInt(d, &p.DefaultMode, compactPtrToInt32, equalPtrToInt32)
 		case 3:
-			protodecode.OptInt(d, &p.DefaultUser)
+			protodecode.SharedOptInt(d, &p.DefaultUser, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -3175,7 +3191,7 @@ func unmarshalRBDPersistentVolumeSource(d *protodecode.Decoder, p *corev1.RBDPer
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.CephMonitors)
+			protodecode.SharedStrings(d, &p.CephMonitors, compactSliceOfString, equalSliceOfString)
 		case 2:
 			protodecode.String(d, &p.RBDImage)
 		case 3:
@@ -3187,7 +3203,7 @@ func unmarshalRBDPersistentVolumeSource(d *protodecode.Decoder, p *corev1.RBDPer
 		case 6:
 			protodecode.String(d, &p.Keyring)
 		case 7:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case 8:
 			protodecode.Bool(d, &p.ReadOnly)
 		default:
@@ -3201,7 +3217,7 @@ func unmarshalRBDVolumeSource(d *protodecode.Decoder, p *corev1.RBDVolumeSource)
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Strings(d, &p.CephMonitors)
+			protodecode.SharedStrings(d, &p.CephMonitors, compactSliceOfString, equalSliceOfString)
 		case 2:
 			protodecode.String(d, &p.RBDImage)
 		case 3:
@@ -3213,7 +3229,7 @@ func unmarshalRBDVolumeSource(d *protodecode.Decoder, p *corev1.RBDVolumeSource)
 		case 6:
 			protodecode.String(d, &p.Keyring)
 		case 7:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalLocalObjectReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case 8:
 			protodecode.Bool(d, &p.ReadOnly)
 		default:
@@ -3263,11 +3279,11 @@ func unmarshalReplicationControllerSpec(d *protodecode.Decoder, p *corev1.Replic
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptInt(d, &p.Replicas)
+			protodecode.SharedOptInt(d, &p.Replicas, compactPtrToInt32, equalPtrToInt32)
 		case 2:
-			protodecode.StringMap(d, &p.Selector)
+			protodecode.SharedStringMap(d, &p.Selector, compactMapOfStringToString, equalMapOfStringToString)
 		case 3:
-			protodecode.OptMessage(d, &p.Template, unmarshalPodTemplateSpec)
+			protodecode.SharedOptMessage(d, &p.Template, unmarshalPodTemplateSpec, compactPtrToPodTemplateSpec, equalPtrToPodTemplateSpec)
 		case 4:
 			protodecode.Int(d, &p.MinReadySeconds)
 		default:
@@ -3291,7 +3307,7 @@ func unmarshalReplicationControllerStatus(d *protodecode.Decoder, p *corev1.Repl
 		case 5:
 			protodecode.Int(d, &p.AvailableReplicas)
 		case 6:
-			protodecode.Messages(d, &p.Conditions, unmarshalReplicationControllerCondition)
+			protodecode.SharedMessages(d, &p.Conditions, unmarshalReplicationControllerCondition, compactSliceOfReplicationControllerCondition, equalSliceOfReplicationControllerCondition)
 		default:
 			d.Skip()
 		}
@@ -3337,7 +3353,7 @@ func unmarshalResourceHealth(d *protodecode.Decoder, p *corev1.ResourceHealth) {
 		case 2:
 			protodecode.String(d, &p.Health)
 		case 6:
-			protodecode.OptString(d, &p.Message)
+			protodecode.SharedOptString(d, &p.Message, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -3365,11 +3381,11 @@ func unmarshalResourceQuotaSpec(d *protodecode.Decoder, p *corev1.ResourceQuotaS
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.MessageMap(d, &p.Hard, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Hard, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 2:
-			protodecode.Strings(d, &p.Scopes)
+			protodecode.SharedStrings(d, &p.Scopes, compactSliceOfResourceQuotaScope, equalSliceOfResourceQuotaScope)
 		case 3:
-			protodecode.OptMessage(d, &p.ScopeSelector, unmarshalScopeSelector)
+			protodecode.SharedOptMessage(d, &p.ScopeSelector, unmarshalScopeSelector, compactPtrToScopeSelector, equalPtrToScopeSelector)
 		default:
 			d.Skip()
 		}
@@ -3381,9 +3397,9 @@ func unmarshalResourceQuotaStatus(d *protodecode.Decoder, p *corev1.ResourceQuot
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.MessageMap(d, &p.Hard, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Hard, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 2:
-			protodecode.MessageMap(d, &p.Used, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Used, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		default:
 			d.Skip()
 		}
@@ -3395,11 +3411,11 @@ func unmarshalResourceRequirements(d *protodecode.Decoder, p *corev1.ResourceReq
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.MessageMap(d, &p.Limits, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Limits, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 2:
-			protodecode.MessageMap(d, &p.Requests, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Requests, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 3:
-			protodecode.Messages(d, &p.Claims, unmarshalResourceClaim)
+			protodecode.SharedMessages(d, &p.Claims, unmarshalResourceClaim, compactSliceOfResourceClaim, equalSliceOfResourceClaim)
 		default:
 			d.Skip()
 		}
@@ -3413,7 +3429,7 @@ func unmarshalResourceStatus(d *protodecode.Decoder, p *corev1.ResourceStatus) {
 		case 1:
 			protodecode.String(d, &p.Name)
 		case 2:
-			protodecode.Messages(d, &p.Resources, unmarshalResourceHealth)
+			protodecode.SharedMessages(d, &p.Resources, unmarshalResourceHealth, compactSliceOfResourceHealth, equalSliceOfResourceHealth)
 		default:
 			d.Skip()
 		}
@@ -3447,7 +3463,7 @@ func unmarshalScaleIOPersistentVolumeSource(d *protodecode.Decoder, p *corev1.Sc
 		case 2:
 			protodecode.String(d, &p.System)
 		case 3:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalSecretReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalSecretReference, compactPtrToSecretReference, equalPtrToSecretReference)
 		case 4:
 			protodecode.Bool(d, &p.SSLEnabled)
 		case 5:
@@ -3477,7 +3493,7 @@ func unmarshalScaleIOVolumeSource(d *protodecode.Decoder, p *corev1.ScaleIOVolum
 		case 2:
 			protodecode.String(d, &p.System)
 		case 3:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalLocalObjectReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		case 4:
 			protodecode.Bool(d, &p.SSLEnabled)
 		case 5:
@@ -3503,7 +3519,7 @@ func unmarshalScopeSelector(d *protodecode.Decoder, p *corev1.ScopeSelector) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.MatchExpressions, unmarshalScopedResourceSelectorRequirement)
+			protodecode.SharedMessages(d, &p.MatchExpressions, unmarshalScopedResourceSelectorRequirement, compactSliceOfScopedResourceSelectorRequirement, equalSliceOfScopedResourceSelectorRequirement)
 		default:
 			d.Skip()
 		}
@@ -3519,7 +3535,7 @@ func unmarshalScopedResourceSelectorRequirement(d *protodecode.Decoder, p *corev
 		case 2:
 			protodecode.String(d, &p.Operator)
 		case 3:
-			protodecode.Strings(d, &p.Values)
+			protodecode.SharedStrings(d, &p.Values, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -3533,7 +3549,7 @@ func unmarshalSeccompProfile(d *protodecode.Decoder, p *corev1.SeccompProfile) {
 		case 1:
 			protodecode.String(d, &p.Type)
 		case 2:
-			protodecode.OptString(d, &p.LocalhostProfile)
+			protodecode.SharedOptString(d, &p.LocalhostProfile, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -3547,13 +3563,13 @@ func unmarshalSecret(d *protodecode.Decoder, p *corev1.Secret) {
 		case 1:
 			protodecode.Message(d, &p.ObjectMeta, protodecode.ObjectMeta)
 		case 2:
-			protodecode.BytesMap(d, &p.Data)
+			protodecode.SharedBytesMap(d, &p.Data, compactMapOfStringToSliceOfByte, equalMapOfStringToSliceOfByte)
 		case 3:
 			protodecode.String(d, &p.Type)
 		case 4:
-			protodecode.StringMap(d, &p.StringData)
+			protodecode.SharedStringMap(d, &p.StringData, compactMapOfStringToString, equalMapOfStringToString)
 		case 5:
-			protodecode.OptBool(d, &p.Immutable)
+			protodecode.SharedOptBool(d, &p.Immutable, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -3567,7 +3583,7 @@ func unmarshalSecretEnvSource(d *protodecode.Decoder, p *corev1.SecretEnvSource)
 		case 1:
 			protodecode.Message(d, &p.LocalObjectReference, unmarshalLocalObjectReference)
 		case 2:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -3583,7 +3599,7 @@ func unmarshalSecretKeySelector(d *protodecode.Decoder, p *corev1.SecretKeySelec
 		case 2:
 			protodecode.String(d, &p.Key)
 		case 3:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -3597,9 +3613,9 @@ func unmarshalSecretProjection(d *protodecode.Decoder, p *corev1.SecretProjectio
 		case 1:
 			protodecode.Message(d, &p.LocalObjectReference, unmarshalLocalObjectReference)
 		case 2:
-			protodecode.Messages(d, &p.Items, unmarshalKeyToPath)
+			protodecode.SharedMessages(d, &p.Items, unmarshalKeyToPath, compactSliceOfKeyToPath, equalSliceOfKeyToPath)
 		case 4:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -3627,13 +3643,13 @@ func unmarshalSecretVolumeSource(d *protodecode.Decoder, p *corev1.SecretVolumeS
 		case 1:
 			protodecode.String(d, &p.SecretName)
 		case 2:
-			protodecode.Messages(d, &p.Items, unmarshalKeyToPath)
+			protodecode.SharedMessages(d, &p.Items, unmarshalKeyToPath, compactSliceOfKeyToPath, equalSliceOfKeyToPath)
 		case 3:
-			protodecode.OptInt(d, &p.DefaultMode)
+			protodecode.SharedOptInt(d, &p.DefaultMode, compactPtrToInt32, equalPtrToInt32)
 		case 4:
-			protodecode.OptBool(d, &p.Optional)
+			protodecode.SharedOptBool(d, &p.Optional, compactPtrToBool, equalPtrToBool)
 		case 5:
-			protodecode.OptInt(d, &p.DefaultUser)
+			protodecode.SharedOptInt(d, &p.DefaultUser, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -3645,29 +3661,29 @@ func unmarshalSecurityContext(d *protodecode.Decoder, p *corev1.SecurityContext)
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.Capabilities, unmarshalCapabilities)
+			protodecode.SharedOptMessage(d, &p.Capabilities, unmarshalCapabilities, compactPtrToCapabilities, equalPtrToCapabilities)
 		case 2:
-			protodecode.OptBool(d, &p.Privileged)
+			protodecode.SharedOptBool(d, &p.Privileged, compactPtrToBool, equalPtrToBool)
 		case 3:
-			protodecode.OptMessage(d, &p.SELinuxOptions, unmarshalSELinuxOptions)
+			protodecode.SharedOptMessage(d, &p.SELinuxOptions, unmarshalSELinuxOptions, compactPtrToSELinuxOptions, equalPtrToSELinuxOptions)
 		case 4:
-			protodecode.OptInt(d, &p.RunAsUser)
+			protodecode.SharedOptInt(d, &p.RunAsUser, compactPtrToInt64, equalPtrToInt64)
 		case 5:
-			protodecode.OptBool(d, &p.RunAsNonRoot)
+			protodecode.SharedOptBool(d, &p.RunAsNonRoot, compactPtrToBool, equalPtrToBool)
 		case 6:
-			protodecode.OptBool(d, &p.ReadOnlyRootFilesystem)
+			protodecode.SharedOptBool(d, &p.ReadOnlyRootFilesystem, compactPtrToBool, equalPtrToBool)
 		case 7:
-			protodecode.OptBool(d, &p.AllowPrivilegeEscalation)
+			protodecode.SharedOptBool(d, &p.AllowPrivilegeEscalation, compactPtrToBool, equalPtrToBool)
 		case 8:
-			protodecode.OptInt(d, &p.RunAsGroup)
+			protodecode.SharedOptInt(d, &p.RunAsGroup, compactPtrToInt64, equalPtrToInt64)
 		case 9:
-			protodecode.OptString(d, &p.ProcMount)
+			protodecode.SharedOptString(d, &p.ProcMount, compactPtrToProcMountType, equalPtrToProcMountType)
 		case 10:
-			protodecode.OptMessage(d, &p.WindowsOptions, unmarshalWindowsSecurityContextOptions)
+			protodecode.SharedOptMessage(d, &p.WindowsOptions, unmarshalWindowsSecurityContextOptions, compactPtrToWindowsSecurityContextOptions, equalPtrToWindowsSecurityContextOptions)
 		case 11:
-			protodecode.OptMessage(d, &p.SeccompProfile, unmarshalSeccompProfile)
+			protodecode.SharedOptMessage(d, &p.SeccompProfile, unmarshalSeccompProfile, compactPtrToSeccompProfile, equalPtrToSeccompProfile)
 		case 12:
-			protodecode.OptMessage(d, &p.AppArmorProfile, unmarshalAppArmorProfile)
+			protodecode.SharedOptMessage(d, &p.AppArmorProfile, unmarshalAppArmorProfile, compactPtrToAppArmorProfile, equalPtrToAppArmorProfile)
 		default:
 			d.Skip()
 		}
@@ -3697,11 +3713,11 @@ func unmarshalServiceAccount(d *protodecode.Decoder, p *corev1.ServiceAccount) {
 		case 1:
 			protodecode.Message(d, &p.ObjectMeta, protodecode.ObjectMeta)
 		case 2:
-			protodecode.Messages(d, &p.Secrets, unmarshalObjectReference)
+			protodecode.SharedMessages(d, &p.Secrets, unmarshalObjectReference, compactSliceOfObjectReference, equalSliceOfObjectReference)
 		case 3:
-			protodecode.Messages(d, &p.ImagePullSecrets, unmarshalLocalObjectReference)
+			protodecode.SharedMessages(d, &p.ImagePullSecrets, unmarshalLocalObjectReference, compactSliceOfLocalObjectReference, equalSliceOfLocalObjectReference)
 		case 4:
-			protodecode.OptBool(d, &p.AutomountServiceAccountToken)
+			protodecode.SharedOptBool(d, &p.AutomountServiceAccountToken, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
@@ -3715,11 +3731,11 @@ func unmarshalServiceAccountTokenProjection(d *protodecode.Decoder, p *corev1.Se
 		case 1:
 			protodecode.String(d, &p.Audience)
 		case 2:
-			protodecode.OptInt(d, &p.ExpirationSeconds)
+			protodecode.SharedOptInt(d, &p.ExpirationSeconds, compactPtrToInt64, equalPtrToInt64)
 		case 3:
 			protodecode.String(d, &p.Path)
 		case 4:
-			protodecode.OptInt(d, &p.User)
+			protodecode.SharedOptInt(d, &p.User, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -3741,7 +3757,7 @@ func unmarshalServicePort(d *protodecode.Decoder, p *corev1.ServicePort) {
 		case 5:
 			protodecode.Int(d, &p.NodePort)
 		case 6:
-			protodecode.OptString(d, &p.AppProtocol)
+			protodecode.SharedOptString(d, &p.AppProtocol, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -3753,21 +3769,21 @@ func unmarshalServiceSpec(d *protodecode.Decoder, p *corev1.ServiceSpec) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.Ports, unmarshalServicePort)
+			protodecode.SharedMessages(d, &p.Ports, unmarshalServicePort, compactSliceOfServicePort, equalSliceOfServicePort)
 		case 2:
-			protodecode.StringMap(d, &p.Selector)
+			protodecode.SharedStringMap(d, &p.Selector, compactMapOfStringToString, equalMapOfStringToString)
 		case 3:
 			protodecode.String(d, &p.ClusterIP)
 		case 4:
 			protodecode.String(d, &p.Type)
 		case 5:
-			protodecode.Strings(d, &p.ExternalIPs)
+			protodecode.SharedStrings(d, &p.ExternalIPs, compactSliceOfString, equalSliceOfString)
 		case 7:
 			protodecode.String(d, &p.SessionAffinity)
 		case 8:
 			protodecode.String(d, &p.LoadBalancerIP)
 		case 9:
-			protodecode.Strings(d, &p.LoadBalancerSourceRanges)
+			protodecode.SharedStrings(d, &p.LoadBalancerSourceRanges, compactSliceOfString, equalSliceOfString)
 		case 10:
 			protodecode.String(d, &p.ExternalName)
 		case 11:
@@ -3777,21 +3793,21 @@ func unmarshalServiceSpec(d *protodecode.Decoder, p *corev1.ServiceSpec) {
 		case 13:
 			protodecode.Bool(d, &p.PublishNotReadyAddresses)
 		case 14:
-			protodecode.OptMessage(d, &p.SessionAffinityConfig, unmarshalSessionAffinityConfig)
+			protodecode.SharedOptMessage(d, &p.SessionAffinityConfig, unmarshalSessionAffinityConfig, compactPtrToSessionAffinityConfig, equalPtrToSessionAffinityConfig)
 		case 17:
-			protodecode.OptString(d, &p.IPFamilyPolicy)
+			protodecode.SharedOptString(d, &p.IPFamilyPolicy, compactPtrToIPFamilyPolicy, equalPtrToIPFamilyPolicy)
 		case 18:
-			protodecode.Strings(d, &p.ClusterIPs)
+			protodecode.SharedStrings(d, &p.ClusterIPs, compactSliceOfString, equalSliceOfString)
 		case 19:
-			protodecode.Strings(d, &p.IPFamilies)
+			protodecode.SharedStrings(d, &p.IPFamilies, compactSliceOfIPFamily, equalSliceOfIPFamily)
 		case 20:
-			protodecode.OptBool(d, &p.AllocateLoadBalancerNodePorts)
+			protodecode.SharedOptBool(d, &p.AllocateLoadBalancerNodePorts, compactPtrToBool, equalPtrToBool)
 		case 21:
-			protodecode.OptString(d, &p.LoadBalancerClass)
+			protodecode.SharedOptString(d, &p.LoadBalancerClass, compactPtrToString, equalPtrToString)
 		case 22:
-			protodecode.OptString(d, &p.InternalTrafficPolicy)
+			protodecode.SharedOptString(d, &p.InternalTrafficPolicy, compactPtrToServiceInternalTrafficPolicy, equalPtrToServiceInternalTrafficPolicy)
 		case 23:
-			protodecode.OptString(d, &p.TrafficDistribution)
+			protodecode.SharedOptString(d, &p.TrafficDistribution, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -3805,7 +3821,7 @@ func unmarshalServiceStatus(d *protodecode.Decoder, p *corev1.ServiceStatus) {
 		case 1:
 			protodecode.Message(d, &p.LoadBalancer, unmarshalLoadBalancerStatus)
 		case 2:
-			protodecode.Messages(d, &p.Conditions, protodecode.Condition)
+			protodecode.SharedMessages(d, &p.Conditions, protodecode.Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 		default:
 			d.Skip()
 		}
@@ -3817,7 +3833,7 @@ func unmarshalSessionAffinityConfig(d *protodecode.Decoder, p *corev1.SessionAff
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.ClientIP, unmarshalClientIPConfig)
+			protodecode.SharedOptMessage(d, &p.ClientIP, unmarshalClientIPConfig, compactPtrToClientIPConfig, equalPtrToClientIPConfig)
 		default:
 			d.Skip()
 		}
@@ -3849,7 +3865,7 @@ func unmarshalStorageOSPersistentVolumeSource(d *protodecode.Decoder, p *corev1.
 		case 4:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 5:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalObjectReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalObjectReference, compactPtrToObjectReference, equalPtrToObjectReference)
 		default:
 			d.Skip()
 		}
@@ -3869,7 +3885,7 @@ func unmarshalStorageOSVolumeSource(d *protodecode.Decoder, p *corev1.StorageOSV
 		case 4:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 5:
-			protodecode.OptMessage(d, &p.SecretRef, unmarshalLocalObjectReference)
+			protodecode.SharedOptMessage(d, &p.SecretRef, unmarshalLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
 		default:
 			d.Skip()
 		}
@@ -3915,7 +3931,7 @@ func unmarshalTaint(d *protodecode.Decoder, p *corev1.Taint) {
 		case 3:
 			protodecode.String(d, &p.Effect)
 		case 4:
-			protodecode.OptMessage(d, &p.TimeAdded, protodecode.Unmarshaled[metav1.Time])
+			protodecode.SharedOptMessage(d, &p.TimeAdded, protodecode.Unmarshaled[metav1.Time], compactPtrToMetav1Time, equalPtrToMetav1Time)
 		default:
 			d.Skip()
 		}
@@ -3935,7 +3951,7 @@ func unmarshalToleration(d *protodecode.Decoder, p *corev1.Toleration) {
 		case 4:
 			protodecode.String(d, &p.Effect)
 		case 5:
-			protodecode.OptInt(d, &p.TolerationSeconds)
+			protodecode.SharedOptInt(d, &p.TolerationSeconds, compactPtrToInt64, equalPtrToInt64)
 		default:
 			d.Skip()
 		}
@@ -3953,15 +3969,15 @@ func unmarshalTopologySpreadConstraint(d *protodecode.Decoder, p *corev1.Topolog
 		case 3:
 			protodecode.String(d, &p.WhenUnsatisfiable)
 		case 4:
-			protodecode.OptMessage(d, &p.LabelSelector, protodecode.LabelSelector)
+			protodecode.SharedOptMessage(d, &p.LabelSelector, protodecode.LabelSelector, compactPtrToMetav1LabelSelector, equalPtrToMetav1LabelSelector)
 		case 5:
-			protodecode.OptInt(d, &p.MinDomains)
+			protodecode.SharedOptInt(d, &p.MinDomains, compactPtrToInt32, equalPtrToInt32)
 		case 6:
-			protodecode.OptString(d, &p.NodeAffinityPolicy)
+			protodecode.SharedOptString(d, &p.NodeAffinityPolicy, compactPtrToNodeInclusionPolicy, equalPtrToNodeInclusionPolicy)
 		case 7:
-			protodecode.OptString(d, &p.NodeTaintsPolicy)
+			protodecode.SharedOptString(d, &p.NodeTaintsPolicy, compactPtrToNodeInclusionPolicy, equalPtrToNodeInclusionPolicy)
 		case 8:
-			protodecode.Strings(d, &p.MatchLabelKeys)
+			protodecode.SharedStrings(d, &p.MatchLabelKeys, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -3973,7 +3989,7 @@ func unmarshalTypedLocalObjectReference(d *protodecode.Decoder, p *corev1.TypedL
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptString(d, &p.APIGroup)
+			protodecode.SharedOptString(d, &p.APIGroup, compactPtrToString, equalPtrToString)
 		case 2:
 			protodecode.String(d, &p.Kind)
 		case 3:
@@ -3989,13 +4005,13 @@ func unmarshalTypedObjectReference(d *protodecode.Decoder, p *corev1.TypedObject
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptString(d, &p.APIGroup)
+			protodecode.SharedOptString(d, &p.APIGroup, compactPtrToString, equalPtrToString)
 		case 2:
 			protodecode.String(d, &p.Kind)
 		case 3:
 			protodecode.String(d, &p.Name)
 		case 4:
-			protodecode.OptString(d, &p.Namespace)
+			protodecode.SharedOptString(d, &p.Namespace, compactPtrToString, equalPtrToString)
 		default:
 			d.Skip()
 		}
@@ -4051,7 +4067,7 @@ func unmarshalVolumeHealthStatus(d *protodecode.Decoder, p *corev1.VolumeHealthS
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.Messages(d, &p.HealthConditions, unmarshalVolumeHealthCondition)
+			protodecode.SharedMessages(d, &p.HealthConditions, unmarshalVolumeHealthCondition, compactSliceOfVolumeHealthCondition, equalSliceOfVolumeHealthCondition)
 		case 2:
 			protodecode.Message(d, &p.LastTransitionTime, protodecode.Unmarshaled[metav1.Time])
 		default:
@@ -4073,13 +4089,13 @@ func unmarshalVolumeMount(d *protodecode.Decoder, p *corev1.VolumeMount) {
 		case 4:
 			protodecode.String(d, &p.SubPath)
 		case 5:
-			protodecode.OptString(d, &p.MountPropagation)
+			protodecode.SharedOptString(d, &p.MountPropagation, compactPtrToMountPropagationMode, equalPtrToMountPropagationMode)
 		case 6:
 			protodecode.String(d, &p.SubPathExpr)
 		case 7:
-			protodecode.OptString(d, &p.RecursiveReadOnly)
+			protodecode.SharedOptString(d, &p.RecursiveReadOnly, compactPtrToRecursiveReadOnlyMode, equalPtrToRecursiveReadOnlyMode)
 		case 8:
-			protodecode.Strings(d, &p.BindMountOptions)
+			protodecode.SharedStrings(d, &p.BindMountOptions, compactSliceOfString, equalSliceOfString)
 		default:
 			d.Skip()
 		}
@@ -4097,9 +4113,9 @@ func unmarshalVolumeMountStatus(d *protodecode.Decoder, p *corev1.VolumeMountSta
 		case 3:
 			protodecode.Bool(d, &p.ReadOnly)
 		case 4:
-			protodecode.OptString(d, &p.RecursiveReadOnly)
+			protodecode.SharedOptString(d, &p.RecursiveReadOnly, compactPtrToRecursiveReadOnlyMode, equalPtrToRecursiveReadOnlyMode)
 		case 5:
-			protodecode.OptMessage(d, &p.VolumeStatus, unmarshalVolumeStatus)
+			protodecode.SharedOptMessage(d, &p.VolumeStatus, unmarshalVolumeStatus, compactPtrToVolumeStatus, equalPtrToVolumeStatus)
 		default:
 			d.Skip()
 		}
@@ -4111,7 +4127,7 @@ func unmarshalVolumeNodeAffinity(d *protodecode.Decoder, p *corev1.VolumeNodeAff
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.Required, unmarshalNodeSelector)
+			protodecode.SharedOptMessage(d, &p.Required, unmarshalNodeSelector, compactPtrToNodeSelector, equalPtrToNodeSelector)
 		default:
 			d.Skip()
 		}
@@ -4123,17 +4139,17 @@ func unmarshalVolumeProjection(d *protodecode.Decoder, p *corev1.VolumeProjectio
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.Secret, unmarshalSecretProjection)
+			protodecode.SharedOptMessage(d, &p.Secret, unmarshalSecretProjection, compactPtrToSecretProjection, equalPtrToSecretProjection)
 		case 2:
-			protodecode.OptMessage(d, &p.DownwardAPI, unmarshalDownwardAPIProjection)
+			protodecode.SharedOptMessage(d, &p.DownwardAPI, unmarshalDownwardAPIProjection, compactPtrToDownwardAPIProjection, equalPtrToDownwardAPIProjection)
 		case 3:
-			protodecode.OptMessage(d, &p.ConfigMap, unmarshalConfigMapProjection)
+			protodecode.SharedOptMessage(d, &p.ConfigMap, unmarshalConfigMapProjection, compactPtrToConfigMapProjection, equalPtrToConfigMapProjection)
 		case 4:
-			protodecode.OptMessage(d, &p.ServiceAccountToken, unmarshalServiceAccountTokenProjection)
+			protodecode.SharedOptMessage(d, &p.ServiceAccountToken, unmarshalServiceAccountTokenProjection, compactPtrToServiceAccountTokenProjection, equalPtrToServiceAccountTokenProjection)
 		case 5:
-			protodecode.OptMessage(d, &p.ClusterTrustBundle, unmarshalClusterTrustBundleProjection)
+			protodecode.SharedOptMessage(d, &p.ClusterTrustBundle, unmarshalClusterTrustBundleProjection, compactPtrToClusterTrustBundleProjection, equalPtrToClusterTrustBundleProjection)
 		case 6:
-			protodecode.OptMessage(d, &p.PodCertificate, unmarshalPodCertificateProjection)
+			protodecode.SharedOptMessage(d, &p.PodCertificate, unmarshalPodCertificateProjection, compactPtrToPodCertificateProjection, equalPtrToPodCertificateProjection)
 		default:
 			d.Skip()
 		}
@@ -4145,9 +4161,9 @@ func unmarshalVolumeResourceRequirements(d *protodecode.Decoder, p *corev1.Volum
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.MessageMap(d, &p.Limits, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Limits, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		case 2:
-			protodecode.MessageMap(d, &p.Requests, protodecode.Unmarshaled[resource.Quantity])
+			protodecode.SharedMessageMap(d, &p.Requests, protodecode.Unmarshaled[resource.Quantity], compactResourceList, equalResourceList)
 		default:
 			d.Skip()
 		}
@@ -4159,65 +4175,65 @@ func unmarshalVolumeSource(d *protodecode.Decoder, p *corev1.VolumeSource) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.HostPath, unmarshalHostPathVolumeSource)
+			protodecode.SharedOptMessage(d, &p.HostPath, unmarshalHostPathVolumeSource, compactPtrToHostPathVolumeSource, equalPtrToHostPathVolumeSource)
 		case 2:
-			protodecode.OptMessage(d, &p.EmptyDir, unmarshalEmptyDirVolumeSource)
+			protodecode.SharedOptMessage(d, &p.EmptyDir, unmarshalEmptyDirVolumeSource, compactPtrToEmptyDirVolumeSource, equalPtrToEmptyDirVolumeSource)
 		case 3:
-			protodecode.OptMessage(d, &p.GCEPersistentDisk, unmarshalGCEPersistentDiskVolumeSource)
+			protodecode.SharedOptMessage(d, &p.GCEPersistentDisk, unmarshalGCEPersistentDiskVolumeSource, compactPtrToGCEPersistentDiskVolumeSource, equalPtrToGCEPersistentDiskVolumeSource)
 		case 4:
-			protodecode.OptMessage(d, &p.AWSElasticBlockStore, unmarshalAWSElasticBlockStoreVolumeSource)
+			protodecode.SharedOptMessage(d, &p.AWSElasticBlockStore, unmarshalAWSElasticBlockStoreVolumeSource, compactPtrToAWSElasticBlockStoreVolumeSource, equalPtrToAWSElasticBlockStoreVolumeSource)
 		case 5:
-			protodecode.OptMessage(d, &p.GitRepo, unmarshalGitRepoVolumeSource)
+			protodecode.SharedOptMessage(d, &p.GitRepo, unmarshalGitRepoVolumeSource, compactPtrToGitRepoVolumeSource, equalPtrToGitRepoVolumeSource)
 		case 6:
-			protodecode.OptMessage(d, &p.Secret, unmarshalSecretVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Secret, unmarshalSecretVolumeSource, compactPtrToSecretVolumeSource, equalPtrToSecretVolumeSource)
 		case 7:
-			protodecode.OptMessage(d, &p.NFS, unmarshalNFSVolumeSource)
+			protodecode.SharedOptMessage(d, &p.NFS, unmarshalNFSVolumeSource, compactPtrToNFSVolumeSource, equalPtrToNFSVolumeSource)
 		case 8:
-			protodecode.OptMessage(d, &p.ISCSI, unmarshalISCSIVolumeSource)
+			protodecode.SharedOptMessage(d, &p.ISCSI, unmarshalISCSIVolumeSource, compactPtrToISCSIVolumeSource, equalPtrToISCSIVolumeSource)
 		case 9:
-			protodecode.OptMessage(d, &p.Glusterfs, unmarshalGlusterfsVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Glusterfs, unmarshalGlusterfsVolumeSource, compactPtrToGlusterfsVolumeSource, equalPtrToGlusterfsVolumeSource)
 		case 10:
-			protodecode.OptMessage(d, &p.PersistentVolumeClaim, unmarshalPersistentVolumeClaimVolumeSource)
+			protodecode.SharedOptMessage(d, &p.PersistentVolumeClaim, unmarshalPersistentVolumeClaimVolumeSource, compactPtrToPersistentVolumeClaimVolumeSource, equalPtrToPersistentVolumeClaimVolumeSource)
 		case 11:
-			protodecode.OptMessage(d, &p.RBD, unmarshalRBDVolumeSource)
+			protodecode.SharedOptMessage(d, &p.RBD, unmarshalRBDVolumeSource, compactPtrToRBDVolumeSource, equalPtrToRBDVolumeSource)
 		case 12:
-			protodecode.OptMessage(d, &p.FlexVolume, unmarshalFlexVolumeSource)
+			protodecode.SharedOptMessage(d, &p.FlexVolume, unmarshalFlexVolumeSource, compactPtrToFlexVolumeSource, equalPtrToFlexVolumeSource)
 		case 13:
-			protodecode.OptMessage(d, &p.Cinder, unmarshalCinderVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Cinder, unmarshalCinderVolumeSource, compactPtrToCinderVolumeSource, equalPtrToCinderVolumeSource)
 		case 14:
-			protodecode.OptMessage(d, &p.CephFS, unmarshalCephFSVolumeSource)
+			protodecode.SharedOptMessage(d, &p.CephFS, unmarshalCephFSVolumeSource, compactPtrToCephFSVolumeSource, equalPtrToCephFSVolumeSource)
 		case 15:
-			protodecode.OptMessage(d, &p.Flocker, unmarshalFlockerVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Flocker, unmarshalFlockerVolumeSource, compactPtrToFlockerVolumeSource, equalPtrToFlockerVolumeSource)
 		case 16:
-			protodecode.OptMessage(d, &p.DownwardAPI, unmarshalDownwardAPIVolumeSource)
+			protodecode.SharedOptMessage(d, &p.DownwardAPI, unmarshalDownwardAPIVolumeSource, compactPtrToDownwardAPIVolumeSource, equalPtrToDownwardAPIVolumeSource)
 		case 17:
-			protodecode.OptMessage(d, &p.FC, unmarshalFCVolumeSource)
+			protodecode.SharedOptMessage(d, &p.FC, unmarshalFCVolumeSource, compactPtrToFCVolumeSource, equalPtrToFCVolumeSource)
 		case 18:
-			protodecode.OptMessage(d, &p.AzureFile, unmarshalAzureFileVolumeSource)
+			protodecode.SharedOptMessage(d, &p.AzureFile, unmarshalAzureFileVolumeSource, compactPtrToAzureFileVolumeSource, equalPtrToAzureFileVolumeSource)
 		case 19:
-			protodecode.OptMessage(d, &p.ConfigMap, unmarshalConfigMapVolumeSource)
+			protodecode.SharedOptMessage(d, &p.ConfigMap, unmarshalConfigMapVolumeSource, compactPtrToConfigMapVolumeSource, equalPtrToConfigMapVolumeSource)
 		case 20:
-			protodecode.OptMessage(d, &p.VsphereVolume, unmarshalVsphereVirtualDiskVolumeSource)
+			protodecode.SharedOptMessage(d, &p.VsphereVolume, unmarshalVsphereVirtualDiskVolumeSource, compactPtrToVsphereVirtualDiskVolumeSource, equalPtrToVsphereVirtualDiskVolumeSource)
 		case 21:
-			protodecode.OptMessage(d, &p.Quobyte, unmarshalQuobyteVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Quobyte, unmarshalQuobyteVolumeSource, compactPtrToQuobyteVolumeSource, equalPtrToQuobyteVolumeSource)
 		case 22:
-			protodecode.OptMessage(d, &p.AzureDisk, unmarshalAzureDiskVolumeSource)
+			protodecode.SharedOptMessage(d, &p.AzureDisk, unmarshalAzureDiskVolumeSource, compactPtrToAzureDiskVolumeSource, equalPtrToAzureDiskVolumeSource)
 		case 23:
-			protodecode.OptMessage(d, &p.PhotonPersistentDisk, unmarshalPhotonPersistentDiskVolumeSource)
+			protodecode.SharedOptMessage(d, &p.PhotonPersistentDisk, unmarshalPhotonPersistentDiskVolumeSource, compactPtrToPhotonPersistentDiskVolumeSource, equalPtrToPhotonPersistentDiskVolumeSource)
 		case 24:
-			protodecode.OptMessage(d, &p.PortworxVolume, unmarshalPortworxVolumeSource)
+			protodecode.SharedOptMessage(d, &p.PortworxVolume, unmarshalPortworxVolumeSource, compactPtrToPortworxVolumeSource, equalPtrToPortworxVolumeSource)
 		case 25:
-			protodecode.OptMessage(d, &p.ScaleIO, unmarshalScaleIOVolumeSource)
+			protodecode.SharedOptMessage(d, &p.ScaleIO, unmarshalScaleIOVolumeSource, compactPtrToScaleIOVolumeSource, equalPtrToScaleIOVolumeSource)
 		case 26:
-			protodecode.OptMessage(d, &p.Projected, unmarshalProjectedVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Projected, unmarshalProjectedVolumeSource, compactPtrToProjectedVolumeSource, equalPtrToProjectedVolumeSource)
 		case 27:
-			protodecode.OptMessage(d, &p.StorageOS, unmarshalStorageOSVolumeSource)
+			protodecode.SharedOptMessage(d, &p.StorageOS, unmarshalStorageOSVolumeSource, compactPtrToStorageOSVolumeSource, equalPtrToStorageOSVolumeSource)
 		case 28:
-			protodecode.OptMessage(d, &p.CSI, unmarshalCSIVolumeSource)
+			protodecode.SharedOptMessage(d, &p.CSI, unmarshalCSIVolumeSource, compactPtrToCSIVolumeSource, equalPtrToCSIVolumeSource)
 		case 29:
-			protodecode.OptMessage(d, &p.Ephemeral, unmarshalEphemeralVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Ephemeral, unmarshalEphemeralVolumeSource, compactPtrToEphemeralVolumeSource, equalPtrToEphemeralVolumeSource)
 		case 30:
-			protodecode.OptMessage(d, &p.Image, unmarshalImageVolumeSource)
+			protodecode.SharedOptMessage(d, &p.Image, unmarshalImageVolumeSource, compactPtrToImageVolumeSource, equalPtrToImageVolumeSource)
 		default:
 			d.Skip()
 		}
@@ -4229,7 +4245,7 @@ func unmarshalVolumeStatus(d *protodecode.Decoder, p *corev1.VolumeStatus) {
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptMessage(d, &p.Image, unmarshalImageVolumeStatus)
+			protodecode.SharedOptMessage(d, &p.Image, unmarshalImageVolumeStatus, compactPtrToImageVolumeStatus, equalPtrToImageVolumeStatus)
 		default:
 			d.Skip()
 		}
@@ -4273,13 +4289,13 @@ func unmarshalWindowsSecurityContextOptions(d *protodecode.Decoder, p *corev1.Wi
 	for d.Next() {
 		switch d.Field() {
 		case 1:
-			protodecode.OptString(d, &p.GMSACredentialSpecName)
+			protodecode.SharedOptString(d, &p.GMSACredentialSpecName, compactPtrToString, equalPtrToString)
 		case 2:
-			protodecode.OptString(d, &p.GMSACredentialSpec)
+			protodecode.SharedOptString(d, &p.GMSACredentialSpec, compactPtrToString, equalPtrToString)
 		case 3:
-			protodecode.OptString(d, &p.RunAsUserName)
+			protodecode.SharedOptString(d, &p.RunAsUserName, compactPtrToString, equalPtrToString)
 		case 4:
-			protodecode.OptBool(d, &p.HostProcess)
+			protodecode.SharedOptBool(d, &p.HostProcess, compactPtrToBool, equalPtrToBool)
 		default:
 			d.Skip()
 		}
