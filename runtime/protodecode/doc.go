@@ -19,6 +19,13 @@
 //	                      v
 //	   on any error: *p zeroed, decoded again by the type's Unmarshal, whose error is returned
 //
+//	DecodeCompact (runtime/protowatch, for a kind registered with RegisterCompact):
+//	   the same decoders; each SharedX field (share.go, shared_fields.go) reads its records' span
+//	      --> the previous version's part when equal (Previous, asked once the metadata's name is decoded)
+//	      --> else the Table's memo of the span's bytes (compact.Memoized)
+//	      --> else decoded, then compact.ShareDecoded with its walk (and compact.Memoize)
+//	   on any error (a shared field's records not consecutive included): the caller decodes by Unmarshal and walks
+//
 // # Semantics
 //
 // go-to-protobuf's (gogo protobuf's generated Unmarshal): fields in any

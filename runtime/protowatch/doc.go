@@ -16,8 +16,10 @@
 //	                                   |  (ErrNoStream, 406, 415, other errors)      v
 //	                                   +--Watch--> typed client's Watch        stream.run (one goroutine)
 //	                                                                                 |
-//	                                   frames --> decodeWatchEvent --> T.Unmarshal   |
-//	                                                                                 v
+//	frames --> decodeWatchEvent --> T.Unmarshal, or the generated decoder         |
+//	            (Watcher.Decode):  compactDecoding: protodecode.DecodeCompact      |
+//	                               --> compact.Decoded.Adopt (no walk); else       |
+//	                               decode --> compact.Decoded.Compact (the walk)   v
 //	                                                     ResultChan (unbuffered) --> Reflector
 //
 // A generated informer builds one Watcher per informer (watcher.go) with
@@ -27,5 +29,11 @@
 // frames, decodes each event and sends it on ResultChan until the stream
 // ends or Stop closes the body. A stream in another format (JSON, for a
 // client configured for it) is decoded by client-go's decoders for it,
-// from the codecs the Watcher is given.
+// from the codecs the Watcher is given. With the generated decoder, its
+// Table and the informer's compact.Decoded, the objects of ADDED,
+// MODIFIED and DELETED events of a kind whose decoder builds the compact
+// object (protodecode.RegisterCompact) are decoded compact against the
+// version they replace and handed over with Decoded.Adopt (compact.go);
+// other objects are decoded, then compacted by the informer's walk on
+// the stream's goroutine (Decoded.Compact).
 package protowatch
