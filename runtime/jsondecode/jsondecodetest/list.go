@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
+	"github.com/informer-gen/informer-gen/runtime/compact/compacttest"
 	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 )
 
@@ -41,7 +42,7 @@ func ListSharesAsTheWalk[T any](t *testing.T, fn jsondecode.Func[T], pages [][][
 		}
 		return nil
 	}
-	var want, got []part
+	var want, got []compacttest.Part
 	var kept [][]T // every object stays alive to the end
 	for n, docs := range pages {
 		var list itemList[T]
@@ -68,15 +69,15 @@ func ListSharesAsTheWalk[T any](t *testing.T, fn jsondecode.Func[T], pages [][][
 			if d := &list.Items[i]; !reflect.DeepEqual(&ws[i], &plain) || !reflect.DeepEqual(d, &plain) {
 				t.Fatalf("page %d, object %d: decoded compact %+v, walked %+v, decoded %+v", n, i, d, &ws[i], &plain)
 			}
-			want = parts(reflect.ValueOf(&ws[i]).Elem(), fmt.Sprint(n, ".", i), want)
-			got = parts(reflect.ValueOf(&list.Items[i]).Elem(), fmt.Sprint(n, ".", i), got)
+			want = compacttest.Parts(reflect.ValueOf(&ws[i]).Elem(), fmt.Sprint(n, ".", i), want)
+			got = compacttest.Parts(reflect.ValueOf(&list.Items[i]).Elem(), fmt.Sprint(n, ".", i), got)
 		}
 		for i := range docs {
 			walkedCache[key(&ws[i])], decodedCache[key(&list.Items[i])] = &ws[i], &list.Items[i]
 		}
 		kept = append(kept, ws, list.Items)
 	}
-	shared := sameSharing(t, want, got)
+	shared := compacttest.Sharing(t, want, got)
 	runtime.KeepAlive(kept)
 	return shared
 }
