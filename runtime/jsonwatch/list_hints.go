@@ -13,7 +13,8 @@ import (
 // object against (jsondecode.DecodeListCompact): for each item, by its
 // index in the list's items, the version the informer will compact it
 // against as compact.Decoded.Previous gave it while the item was being
-// decoded. Used by one decode, on its goroutine.
+// decoded. Used by one decode at a time, on its goroutine; a Lister
+// reuses it for its next pages.
 type itemHints struct {
 	decoded *compact.Decoded
 	asked   []askedPrevious

@@ -72,6 +72,8 @@ type Lister[L any, PL Object[L]] struct {
 	// items is what the list's items are, found once (itemsOf).
 	itemsOnce sync.Once
 	items     listItems
+	// hints holds the *itemHints of pages decoded before, for reuse.
+	hints sync.Pool
 }
 
 // listItems is what a Lister's list holds: whether its items' decoder
@@ -112,7 +114,8 @@ func (l *Lister[L, PL]) decode(res Response) (PL, bool) {
 	list := PL(new(L))
 	var hints *itemHints
 	if l.Table != nil && l.Decoded.Enabled() && l.itemsOf().compacts {
-		hints = &itemHints{decoded: l.Decoded}
+		hints = l.itemHints()
+		defer l.release(hints)
 		if !jsondecode.DecodeListCompact(res.Body, (*L)(list), l.Decode, l.Table, hints.previous) {
 			return nil, false
 		}
@@ -130,6 +133,22 @@ func (l *Lister[L, PL]) decode(res Response) (PL, bool) {
 		hints.adopt(list, l.itemsOf().size)
 	}
 	return list, true
+}
+
+// itemHints returns an empty itemHints of l.Decoded, one a page before
+// released when there is one.
+func (l *Lister[L, PL]) itemHints() *itemHints {
+	if h, ok := l.hints.Get().(*itemHints); ok {
+		return h
+	}
+	return &itemHints{decoded: l.Decoded}
+}
+
+// release empties h, keeping no version alive, for the next page.
+func (l *Lister[L, PL]) release(h *itemHints) {
+	clear(h.asked)
+	h.asked = h.asked[:0]
+	l.hints.Put(h)
 }
 
 // itemsOf finds, once, what L's items are: a struct type (its Items
