@@ -59,7 +59,7 @@ GOBIN="$bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version
 # `go test -race` makes (same build flags, same cache keys), so the tests
 # of hack/test.sh find them in the build cache instead of compiling
 # everything a second time without -race (measured in CONTRIBUTING.md,
-# "Where the time goes"). It checks the same files, but for the "race" build tag
+# "Where the time goes"). It checks the same files, except that the "race" build tag
 # selects conformance/race_test.go over norace_test.go (each declares
 # only the constant raceEnabled), which the race-enabled go vet and tests
 # read too.
