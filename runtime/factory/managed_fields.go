@@ -1,7 +1,7 @@
 package factory
 
 import (
-	"github.com/informer-gen/informer-gen/runtime/cache"
+	"k8s.io/apimachinery/pkg/api/meta"
 )
 
 // StripManagedFields is the cache.TransformFunc a factory applies by
@@ -10,11 +10,14 @@ import (
 // which field manager owns which field (server-side apply) and are often
 // most of an object's size; controllers rarely read them.
 //
-// It is cache.StripManagedFields (see there), which the factory gives
-// its informers itself, so that their generated decoders still hand
-// objects over compact. Safe for concurrent use.
+// Objects without object metadata pass through unchanged. The object is
+// modified in place, as a TransformFunc may: it was just decoded for the
+// informer and is not shared yet. Safe for concurrent use.
 func StripManagedFields(obj any) (any, error) {
-	return cache.StripManagedFields(obj)
+	if m, err := meta.Accessor(obj); err == nil && m.GetManagedFields() != nil {
+		m.SetManagedFields(nil)
+	}
+	return obj, nil
 }
 
 // managedFieldsLogLine is what a factory that strips managedFields logs at

@@ -231,12 +231,10 @@ func (c *config) transformFor(t reflect.Type) cache.TransformFunc {
 	case !strip:
 		return user
 	case user == nil:
-		// cache's own, which the informer recognizes: its decoders still
-		// hand objects over compact.
-		return cache.StripManagedFields
+		return StripManagedFields
 	}
 	return func(obj any) (any, error) {
-		obj, _ = cache.StripManagedFields(obj)
+		obj, _ = StripManagedFields(obj)
 		return user(obj)
 	}
 }
