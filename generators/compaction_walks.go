@@ -68,6 +68,16 @@ type walkWriter struct {
 	written  map[string]bool   // named types queued or written
 }
 
+// isStruct reports whether name is a struct type of the API package.
+func (w *walkWriter) isStruct(name string) bool {
+	d, ok := w.decls[name]
+	if !ok || d.spec.Assign.IsValid() {
+		return false
+	}
+	_, isStruct := d.spec.Type.(*ast.StructType)
+	return isStruct
+}
+
 // newWalkWriter returns the writer of src's walks, in a file that imports
 // src as apiAlias; with apiAlias "", in a file of src itself (the walks-only
 // mode's default), which names src's types unqualified.

@@ -15,9 +15,9 @@ import (
 // registered with jsondecode.RegisterCompact: its decoder then builds the
 // compact object, and no walk follows it.
 
-// compactsAs is what a struct's decoder leaves as the walk would: all of
-// its own fields (self), and the structs it holds by value (byValue),
-// which must too.
+// compactsAs is what a struct's decoder (JSON or protobuf) leaves as the
+// walk would: all of its own fields (self), and the structs it holds by
+// value (byValue), which must too.
 type compactsAs struct {
 	self    bool
 	byValue []string
@@ -104,30 +104,21 @@ func isLeafDecoder(fn string) bool {
 	return false
 }
 
-// isStruct reports whether name is a struct type of the API package.
-func (w *decoderWriter) isStruct(name string) bool {
-	d, ok := w.decls[name]
-	if !ok || d.spec.Assign.IsValid() {
-		return false
-	}
-	_, isStruct := d.spec.Type.(*ast.StructType)
-	return isStruct
-}
-
 // compactsFully reports whether the decoder of the informer kind (or
 // by-value struct) name builds what its walk would: its fields and its
-// by-value structs', and the walk is the generated one.
-func (w *decoderWriter) compactsFully(name string, seen map[string]bool) bool {
+// by-value structs' (compacts, of the JSON or the protobuf decoders), and
+// the walk is the generated one (one of walks).
+func compactsFully(compacts map[string]compactsAs, walks map[string]string, name string, seen map[string]bool) bool {
 	if seen[name] {
 		return true
 	}
 	seen[name] = true
-	c, ok := w.compacts[name]
-	if _, walked := w.walks["compact"+name]; !ok || !walked || !c.self {
+	c, ok := compacts[name]
+	if _, walked := walks["compact"+name]; !ok || !walked || !c.self {
 		return false
 	}
 	for _, s := range c.byValue {
-		if !w.compactsFully(s, seen) {
+		if !compactsFully(compacts, walks, s, seen) {
 			return false
 		}
 	}

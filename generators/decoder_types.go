@@ -265,7 +265,7 @@ func (w *decoderWriter) registrations() []string {
 		out = append(out, fmt.Sprintf("jsondecode.Register(decode%s)", name))
 	}
 	for _, name := range w.roots {
-		if w.compactsFully(name, map[string]bool{}) {
+		if compactsFully(w.compacts, w.walks, name, map[string]bool{}) {
 			out = append(out, fmt.Sprintf("jsondecode.RegisterCompact(decode%s)", name))
 		}
 	}

@@ -32,14 +32,6 @@ var protoLeaves = []string{"protodecode.String(", "protodecode.Int(", "protodeco
 	"protodecode.Message(d, %s, protodecode.Unmarshaled[metav1.MicroTime])",
 	"protodecode.Message(d, %s, protodecode.Unmarshaled[metav1.Duration])"}
 
-// protoCompactsAs is what a struct's protobuf decoder leaves as the walk
-// would: all of its own fields (self), and the structs it holds by value
-// (byValue), which must too.
-type protoCompactsAs struct {
-	self    bool
-	byValue []string
-}
-
 // sharedStmt returns stmt, the statement decoding field addr (&p.Name)
 // of struct name, of type expr, in its shared form when the walks share
 // the field; it records in w.compacts whether the decoder leaves the
@@ -71,42 +63,12 @@ func (w *protoWriter) sharedStmt(name, addr string, expr ast.Expr, stmt string) 
 	return stmt
 }
 
-// isStruct reports whether name is a struct type of the API package.
-func (w *protoWriter) isStruct(name string) bool {
-	d, ok := w.decls[name]
-	if !ok || d.spec.Assign.IsValid() {
-		return false
-	}
-	_, isStruct := d.spec.Type.(*ast.StructType)
-	return isStruct
-}
-
-// compactsFully reports whether the decoder of the informer kind (or
-// by-value struct) name builds what its walk would: its fields and its
-// by-value structs', and the walk is the generated one.
-func (w *protoWriter) compactsFully(name string, seen map[string]bool) bool {
-	if seen[name] {
-		return true
-	}
-	seen[name] = true
-	c, ok := w.compacts[name]
-	if _, walked := w.walks["compact"+name]; !ok || !walked || !c.self {
-		return false
-	}
-	for _, s := range c.byValue {
-		if !w.compactsFully(s, seen) {
-			return false
-		}
-	}
-	return true
-}
-
 // compactRegistrations returns the RegisterCompact calls of the roots
 // whose decoders build the compact object.
 func (w *protoWriter) compactRegistrations() []string {
 	var out []string
 	for _, name := range w.roots {
-		if w.compactsFully(name, map[string]bool{}) {
+		if compactsFully(w.compacts, w.walks, name, map[string]bool{}) {
 			out = append(out, fmt.Sprintf("protodecode.RegisterCompact(unmarshal%s)", name))
 		}
 	}

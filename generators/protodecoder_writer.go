@@ -28,14 +28,14 @@ type protoWriter struct {
 	walks map[string]string
 	// compacts says, of each struct decoded field by field, whether its
 	// decoder shares what its walk shares.
-	compacts map[string]protoCompactsAs
+	compacts map[string]compactsAs
 	// roots are the informer kinds decoded.
 	roots []string
 }
 
 func newProtoWriter(src *sourcePackage, apiAlias string) *protoWriter {
 	w := &protoWriter{walkWriter: newWalkWriter(src, apiAlias), funcs: map[string]string{}, written: map[string]bool{},
-		compacts: map[string]protoCompactsAs{}}
+		compacts: map[string]compactsAs{}}
 	w.names["protodecode"] = true
 	return w
 }
@@ -99,7 +99,7 @@ func (w *protoWriter) structBody(name string, st *ast.StructType, imports *fileI
 	}
 	var cases []protoCase
 	tagged := false
-	w.compacts[name] = protoCompactsAs{self: true}
+	w.compacts[name] = compactsAs{self: true}
 	for _, f := range st.Fields.List {
 		tag, ok := parseProtoTag(f)
 		if !ok {
@@ -109,18 +109,18 @@ func (w *protoWriter) structBody(name string, st *ast.StructType, imports *fileI
 		names := fieldNames(f)
 		num, err := strconv.Atoi(tag.num)
 		if err != nil || len(names) != 1 {
-			w.compacts[name] = protoCompactsAs{}
+			w.compacts[name] = compactsAs{}
 			return fmt.Sprintf("\tprotodecode.Unmarshaled(d, p) // decoded by its Unmarshal: field %s has an unexpected protobuf tag", strings.Join(names, ", "))
 		}
 		stmt, ok := w.fieldStmt("&p."+names[0], f.Type, imports, tag)
 		if !ok {
-			w.compacts[name] = protoCompactsAs{}
+			w.compacts[name] = compactsAs{}
 			return fmt.Sprintf("\tprotodecode.Unmarshaled(d, p) // decoded by its Unmarshal: the generator does not decode field %s", names[0])
 		}
 		cases = append(cases, protoCase{num, w.sharedStmt(name, "&p."+names[0], f.Type, stmt)})
 	}
 	if !tagged {
-		w.compacts[name] = protoCompactsAs{}
+		w.compacts[name] = compactsAs{}
 		return "\tprotodecode.Unmarshaled(d, p) // decoded by its Unmarshal: no field has a protobuf tag"
 	}
 	sort.Slice(cases, func(i, j int) bool { return cases[i].num < cases[j].num })
@@ -128,7 +128,7 @@ func (w *protoWriter) structBody(name string, st *ast.StructType, imports *fileI
 	b.WriteString("\tfor d.Next() {\n\t\tswitch d.Field() {\n")
 	for i, c := range cases {
 		if i > 0 && cases[i-1].num == c.num {
-			w.compacts[name] = protoCompactsAs{}
+			w.compacts[name] = compactsAs{}
 			return "\tprotodecode.Unmarshaled(d, p) // decoded by its Unmarshal: two fields have one number"
 		}
 		fmt.Fprintf(&b, "\t\tcase %d:\n\t\t\t%s\n", c.num, c.stmt)
