@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test of the project: first the checks of the tree
-# (hack/verify-codegen.sh: generated code is up to date;
-# hack/verify-hygiene.sh: gofmt, go mod tidy, staticcheck), then go vet (every
-# analyzer) and the tests of the main module and each nested module (examples,
-# end-to-end, conformance, benchmarks, API compatibility with client-go, the
-# Kubernetes version matrix, third-party corpus, the release step), all under
-# the race detector.
+# Runs every test of the project: go vet (every analyzer) and the tests of
+# the main module and each nested module (examples, end-to-end,
+# conformance, benchmarks, API compatibility with client-go, the Kubernetes
+# version matrix, third-party corpus, the release step), all under the race
+# detector, one module after the other; meanwhile, in the background at the
+# lowest priority, the checks of the tree (hack/verify-codegen.sh: generated
+# code is up to date; hack/verify-hygiene.sh: gofmt, go mod tidy,
+# staticcheck), whose output is printed after the tests.
 # Usage: ./hack/test.sh            (everything)
 #        SHORT=1 ./hack/test.sh    (skip the slow end-to-end suites)
 set -euo pipefail
@@ -24,6 +25,37 @@ done
 short=()
 [ -n "${SHORT:-}" ] && short=(-short)
 
+# The checks (hack/verify-codegen.sh: generated code; hack/verify-hygiene.sh:
+# gofmt, go mod tidy, staticcheck) run in the background at the lowest
+# priority while the modules' tests run, rather than before them: on
+# 2 cores the tests leave a core idle much of the time (round trips to
+# kube-apiserver and etcd, envtest, the chaos soak's faults, go commands
+# in scratch modules), and niced, the checks take those cycles rather
+# than the tests'. staticcheck checks each module after its tests (the
+# loop below writes the module to $ready when they are done): staticcheck
+# has the go command compile with -race in GOFLAGS, the very compilations
+# go test -race made, so it finds them in the build cache. The checks'
+# output goes to $checks_log, printed after the tests; a failed check does
+# not hide the test results: it fails the run at the end. The checks run
+# in a session of their own (setsid), so that the exit trap stops the go
+# commands they started too.
+checks_dir=$(mktemp -d)
+checks_log="$checks_dir/log"
+ready="$checks_dir/ready"
+checks=
+prebuild=
+prebuild_log=
+cleanup() {
+  if [ -n "$checks" ]; then
+    echo "=== stopped the checks still running; their output so far:" >&2
+    cat "$checks_log" >&2 || true
+    kill -- -"$checks" 2>/dev/null || kill "$checks" 2>/dev/null || true
+  fi
+  [ -z "$prebuild" ] || kill "$prebuild" 2>/dev/null || true
+  rm -rf "$checks_dir" ${prebuild_log:+"$prebuild_log"}
+}
+trap cleanup EXIT
+
 # client-gen (examples/crd's test), kube-apiserver and etcd are built from
 # source on a new machine (hack/kube-binaries.sh, several minutes of CPU).
 # They are built in the background from the start, so that the build takes
@@ -34,24 +66,34 @@ short=()
 # reporting why, if the background build failed). Not niced: at a lower
 # priority the build would starve on a busy machine while a step waits on it.
 # Stopped if this script exits first (a go build it started may finish).
-prebuild=
 if [ -z "${SHORT:-}" ]; then
   prebuild_log=$(mktemp)
   ./hack/kube-binaries.sh client-gen kube-apiserver etcd >/dev/null 2>"$prebuild_log" &
   prebuild=$!
-  trap '[ -z "$prebuild" ] || kill "$prebuild" 2>/dev/null || true; rm -f "$prebuild_log"' EXIT
 fi
 
-# A failed check does not hide the test results: it fails the run at the end.
-failed_checks=()
-# Each step's time is printed after it ("--- 123s"), so a slow step shows
-# in CI's log.
-for check in hack/verify-codegen.sh hack/verify-hygiene.sh; do
-  echo "=== $check"
-  SECONDS=0
-  "./$check" || failed_checks+=("$check")
-  echo "--- ${SECONDS}s $check"
-done
+mkfifo "$ready"
+session=(setsid -w) # without setsid (macOS), the exit trap stops the checks' shell only
+command -v setsid >/dev/null 2>&1 || session=()
+# Opened read-write, the FIFO never blocks its opener, and a write to it
+# never fails for want of a reader; "END" marks the end of the list.
+"${session[@]}" nice -n 19 bash -c '
+  exec 9<>"$1"
+  status=0
+  for check in hack/verify-codegen.sh hack/verify-hygiene.sh; do
+    echo "=== $check"
+    SECONDS=0
+    if [ "$check" = hack/verify-hygiene.sh ]; then
+      "./$check" --ready-on-stdin <&9 9<&- || { status=1; echo "=== FAILED: $check"; }
+    else
+      "./$check" </dev/null 9<&- || { status=1; echo "=== FAILED: $check"; }
+    fi
+    echo "--- ${SECONDS}s $check"
+  done
+  exit "$status"
+' checks "$ready" >"$checks_log" 2>&1 &
+checks=$!
+exec 8<>"$ready"
 
 # go vet runs inside go test: -vet=all runs every analyzer go vet ./... runs,
 # on every package (those without test files too) with its tests, and fails
@@ -62,9 +104,19 @@ done
 for m in "${modules[@]}"; do
   echo "=== go test -race -vet=all ($m)"
   SECONDS=0
-  (cd "$root/$m" && go test -race -vet=all -count=1 -timeout 45m "${short[@]}" ./...)
+  (cd "$root/$m" && go test -race -vet=all -count=1 -timeout 45m "${short[@]}" ./... 8>&-)
   echo "--- ${SECONDS}s $m"
+  echo "$m" >&8
 done
+echo END >&8
+
+echo "=== waiting for the checks (hack/verify-codegen.sh, hack/verify-hygiene.sh)"
+SECONDS=0
+checks_status=0
+wait "$checks" || checks_status=$?
+checks=
+cat "$checks_log"
+echo "--- ${SECONDS}s waiting for the checks"
 
 if [ -n "$prebuild" ]; then
   if ! wait "$prebuild"; then
@@ -74,8 +126,9 @@ if [ -n "$prebuild" ]; then
   fi
   prebuild= # reaped: the exit trap must not signal a reused process ID
 fi
+exec 8>&-
 
-if [ ${#failed_checks[@]} -gt 0 ]; then
-  echo "=== FAILED: ${failed_checks[*]} (messages above)" >&2
+if [ "$checks_status" != 0 ]; then
+  echo "=== FAILED: $(grep '^=== FAILED: ' "$checks_log" | cut -d' ' -f3 | tr '\n' ' ')(messages above)" >&2
   exit 1
 fi

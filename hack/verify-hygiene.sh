@@ -12,7 +12,19 @@
 # in the work tree.
 #
 # Usage: hack/verify-hygiene.sh
+#        hack/verify-hygiene.sh --ready-on-stdin
+#
+# With --ready-on-stdin, staticcheck checks the modules in the order their
+# folders arrive on standard input (one a line, "END" last), each as soon
+# as it arrives, then every module not listed: hack/test.sh runs this
+# script in the background and lists each module when its tests are done,
+# so that staticcheck finds that module's -race compilations in the build
+# cache (see below) instead of making them at the same time as the tests.
 set -euo pipefail
+case "${1:-}" in
+  "" | --ready-on-stdin) ;;
+  *) echo "usage: hack/verify-hygiene.sh [--ready-on-stdin]" >&2; exit 2 ;;
+esac
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
@@ -56,24 +68,43 @@ GOBIN="$bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version
 # has the go command compile (`go list -export -deps -test`, through
 # golang.org/x/tools/go/packages): every dependency and every test package
 # of the module. With -race in GOFLAGS these are the very compilations
-# `go test -race` makes (same build flags, same cache keys), so the tests
-# of hack/test.sh find them in the build cache instead of compiling
-# everything a second time without -race (measured in CONTRIBUTING.md,
-# "Where the time goes"). It checks the same files, except that the "race" build tag
+# `go test -race` makes (same build flags, same cache keys): hack/test.sh
+# runs staticcheck on each module after that module's tests, and
+# staticcheck finds them in the build cache instead of compiling everything
+# a second time without -race (measured in CONTRIBUTING.md, "Where the time
+# goes"). It checks the same files, except that the "race" build tag
 # selects conformance/race_test.go over norace_test.go (each declares
 # only the constant raceEnabled), which the race-enabled go vet and tests
 # read too.
 sc_goflags="$(go env GOFLAGS) -race"
-for m in "${modules[@]}"; do
+declare -A checked=()
+staticcheck_module() {
+  local m=$1 start=$SECONDS out
+  checked[$m]=1
   # Modules holding only build-tagged tool imports (hack/tools, bench/tools)
   # have no package to check.
   if [ -z "$(cd "$m" && go list ./... 2>/dev/null)" ]; then
-    continue
+    return
   fi
   if ! out=$(cd "$m" && GOFLAGS="$sc_goflags" "$bin/staticcheck" ./... 2>&1); then
     echo "$out" | sed "s|^|$m: |" >&2
     fail "staticcheck found problems in module $m (see staticcheck.conf for the checks)"
   fi
+  echo "verify-hygiene: staticcheck $m: $((SECONDS - start))s" >&2
+}
+if [ "${1:-}" = --ready-on-stdin ]; then
+  # The list on fd 3; the go commands get no standard input to read from.
+  exec 3<&0 </dev/null
+  while IFS= read -r m <&3 && [ "$m" != END ]; do
+    m=${m#./}
+    m=${m:-.}
+    if [ -z "${checked[$m]+x}" ] && [ -f "$m/go.mod" ]; then
+      staticcheck_module "$m"
+    fi
+  done
+fi
+for m in "${modules[@]}"; do
+  [ -n "${checked[$m]+x}" ] || staticcheck_module "$m"
 done
 
 if [ "$status" = 0 ]; then
