@@ -26,23 +26,24 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 status=0
 
-echo "verify-codegen: generator fixtures" >&2
-if ! go test ./generators -run '^TestGoldenOutputMatchesCheckedInFiles$' -count=1 >/dev/null; then
-  go test ./generators -run '^TestGoldenOutputMatchesCheckedInFiles$' -count=1 2>&1 | grep -v '^\(FAIL\|ok\)' >&2 || true
-  echo "verify-codegen: fixture golden files are out of date; run hack/update-codegen.sh" >&2
-  status=1
-fi
-echo "verify-codegen: walks-only golden files (generators/testdata/kubebuilder)" >&2
-if ! go test ./generators -run '^TestWalksOnlyOutputMatchesCheckedInFiles$' -count=1 >/dev/null; then
-  go test ./generators -run '^TestWalksOnlyOutputMatchesCheckedInFiles$' -count=1 2>&1 | grep -v '^\(FAIL\|ok\)' >&2 || true
-  echo "verify-codegen: walks-only golden files are out of date; run hack/update-codegen.sh" >&2
-  status=1
-fi
-echo "verify-codegen: sample-controller v0.36.3 (generators/testdata/samplecontroller/generated)" >&2
-if ! go test ./generators -run '^TestSampleControllerOutputMatchesCheckedInFiles$' -count=1 >/dev/null; then
-  go test ./generators -run '^TestSampleControllerOutputMatchesCheckedInFiles$' -count=1 2>&1 | grep -v '^\(FAIL\|ok\)' >&2 || true
-  echo "verify-codegen: sample-controller output is out of date; run hack/update-codegen.sh" >&2
-  status=1
+# The three golden tests of ./generators (fixtures, walks-only files,
+# sample-controller output) run in one go test; only when that fails does
+# each run alone, to say which files are out of date.
+golden=(
+  "TestGoldenOutputMatchesCheckedInFiles:fixture golden files"
+  "TestWalksOnlyOutputMatchesCheckedInFiles:walks-only golden files"
+  "TestSampleControllerOutputMatchesCheckedInFiles:sample-controller output"
+)
+echo "verify-codegen: generator fixtures, walks-only golden files (generators/testdata/kubebuilder), sample-controller v0.36.3 (generators/testdata/samplecontroller/generated)" >&2
+names=$(printf '%s|' "${golden[@]%%:*}")
+if ! go test ./generators -run "^(${names%|})\$" -count=1 >/dev/null; then
+  for g in "${golden[@]}"; do
+    if ! go test ./generators -run "^${g%%:*}\$" -count=1 >/dev/null; then
+      go test ./generators -run "^${g%%:*}\$" -count=1 2>&1 | grep -v '^\(FAIL\|ok\)' >&2 || true
+      echo "verify-codegen: ${g#*:}: out of date; run hack/update-codegen.sh" >&2
+      status=1
+    fi
+  done
 fi
 
 if [ -f examples/crd/generate.go ]; then
