@@ -77,7 +77,7 @@ session=(setsid -w) # without setsid (macOS), the exit trap stops the checks' sh
 command -v setsid >/dev/null 2>&1 || session=()
 # Opened read-write, the FIFO never blocks its opener, and a write to it
 # never fails for want of a reader; "END" marks the end of the list.
-"${session[@]}" nice -n 19 bash -c '
+${session[@]+"${session[@]}"} nice -n 19 bash -c '
   exec 9<>"$1"
   status=0
   for check in hack/verify-codegen.sh hack/verify-hygiene.sh; do
