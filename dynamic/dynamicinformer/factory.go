@@ -61,6 +61,7 @@ func (f *dynamicSharedInformerFactory) ForResource(gvr schema.GroupVersionResour
 			ResyncPeriod: c.ResyncPeriod,
 			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 			UseWatchList: c.UseWatchList,
+			Compact:      c.Compact,
 		})
 	})
 	return dynamicInformer{informer: inf, gvr: gvr}

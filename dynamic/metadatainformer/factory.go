@@ -86,6 +86,7 @@ func (f *metadataSharedInformerFactory) ForResource(gvr schema.GroupVersionResou
 			ResyncPeriod: c.ResyncPeriod,
 			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 			UseWatchList: c.UseWatchList,
+			Compact:      c.Compact,
 		})
 	})
 	return metadataInformer{informer: inf, gvr: gvr}

@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"context"
 	"reflect"
 	"slices"
 	"strings"
@@ -134,19 +133,6 @@ func cachedModelObject(t *testing.T, inf *informerRun, key string) *metav1.Parti
 	return o.(*metav1.PartialObjectMetadata)
 }
 
-func TestSetCompactionAfterRunFails(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	srv := newModelServer()
-	inf := startInformer(t, srv, SharedIndexInformerOptions{}, nil)
-	if !WaitForCacheSyncWithContext(context.Background(), inf.HasSynced) {
-		t.Fatal("informer did not sync")
-	}
-	if err := inf.SetCompaction(true); err == nil {
-		t.Error("SetCompaction after Run succeeded")
-	}
-	inf.stop(t)
-}
-
 func TestMutationDetectorIsOnInTestBinariesWhileCompacting(t *testing.T) {
 	for _, tt := range []struct {
 		env      string
@@ -164,13 +150,6 @@ func TestMutationDetectorIsOnInTestBinariesWhileCompacting(t *testing.T) {
 		inf := NewSharedIndexInformerWithOptions(newModelServer(), &metav1.PartialObjectMetadata{}, SharedIndexInformerOptions{Compact: tt.compact, DetectCacheMutations: tt.explicit}).(*sharedIndexInformer)
 		if got := inf.detector != nil; got != tt.want {
 			t.Errorf("env %q, DetectCacheMutations %v, Compact %v: detector on %v, want %v", tt.env, tt.explicit, tt.compact, got, tt.want)
-		}
-		late := NewSharedIndexInformer(newModelServer(), &metav1.PartialObjectMetadata{}, 0, nil).(*sharedIndexInformer)
-		if err := late.SetCompaction(tt.compact); err != nil {
-			t.Fatal(err)
-		}
-		if got := late.detector != nil; got != tt.want && !tt.explicit {
-			t.Errorf("env %q, SetCompaction(%v): detector on %v, want %v", tt.env, tt.compact, got, tt.want)
 		}
 	}
 }

@@ -68,7 +68,8 @@ type SharedIndexInformerOptions struct {
 	// (unless KUBE_CACHE_MUTATION_DETECTOR=false). Off for informers made
 	// with this package's constructors, as client-go's; generated factories
 	// turn it on (factory.WithoutCompaction and ByObject.DisableCompaction
-	// turn it off). SetCompaction changes it before Run.
+	// turn it off), passing it to the constructors of the informers they
+	// make. Fixed at construction.
 	Compact bool
 	// Compactor is the compaction Compact turns on: it compacts obj in
 	// place, old being the compact version obj replaces (nil for none).
@@ -185,6 +186,9 @@ type sharedIndexInformer struct {
 	// whether handlers are checked for mutations and a compacting
 	// informer runs the mutation detector. Immutable.
 	testChecks bool
+	// compact is opts.Compact: whether the informer compacts what it
+	// caches. Immutable.
+	compact bool
 
 	// mu guards the configuration and lifecycle fields below.
 	mu                sync.Mutex
@@ -192,7 +196,6 @@ type sharedIndexInformer struct {
 	defaultResync     time.Duration
 	resyncCheckPeriod time.Duration
 	transform         TransformFunc
-	compact           bool
 	watchErrorHandler WatchErrorHandlerWithContext
 	shard             ShardSource
 	// waitingCheckers are handler checkers asked for before Run; Run
@@ -524,24 +527,6 @@ func (s *sharedIndexInformer) SetShard(src ShardSource) error {
 }
 
 var _ ShardSetter = (*sharedIndexInformer)(nil)
-
-// SetCompaction turns compaction of cached objects on or off (see
-// SharedIndexInformerOptions.Compact); it fails once Run started.
-func (s *sharedIndexInformer) SetCompaction(on bool) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.started {
-		return fmt.Errorf("cache %s: informer already started", s.name)
-	}
-	s.compact = on
-	switch wanted := mutationDetectorWanted(s.opts.DetectCacheMutations, on, s.testChecks); {
-	case wanted && s.detector == nil:
-		s.detector = newMutationDetector(s.name)
-	case !wanted:
-		s.detector = nil
-	}
-	return nil
-}
 
 // compactionLocked is the queue's compactor (queue.New's): nil
 // unless it is on.

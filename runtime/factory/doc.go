@@ -40,7 +40,10 @@
 // that mutates them (forbidden) would change other objects too, so in test
 // binaries the cache mutation detector is on for compacting informers.
 // WithoutCompaction, or ByObject.DisableCompaction for one type, turns it
-// off.
+// off. The choice is an argument of each informer's constructor: the
+// factory hands it to its NewInformerFunc in InformerConfig.Compact, and
+// the NewInformerFunc passes it on (generated informers into
+// cache.SharedIndexInformerOptions.Compact); nothing changes it after.
 //
 // WaitForCacheSync reports, for each informer that did not sync, its last
 // list or watch failure, naming the resource (SyncResult.Errors): a CRD

@@ -18,7 +18,8 @@ import (
 var cluster = map[string][]string{"team-a": {"a1", "a2"}, "team-b": {"b1"}, "team-c": {"c1"}}
 
 // newInformer plays the part of a generated NewFilteredXxxInformer: it
-// builds an informer for one namespace from the factory's InformerConfig.
+// builds an informer for one namespace from the factory's InformerConfig,
+// passing on its settings (here its resync period and compaction).
 func newInformer(config factory.InformerConfig) cache.SharedIndexInformer {
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
@@ -34,8 +35,11 @@ func newInformer(config factory.InformerConfig) cache.SharedIndexInformer {
 			return watch.NewFake(), nil
 		},
 	}
-	return cache.NewSharedIndexInformer(lw, &metav1.PartialObjectMetadata{}, config.ResyncPeriod,
-		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	return cache.NewSharedIndexInformerWithOptions(lw, &metav1.PartialObjectMetadata{}, cache.SharedIndexInformerOptions{
+		ResyncPeriod: config.ResyncPeriod,
+		Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		Compact:      config.Compact,
+	})
 }
 
 // WithNamespaces scopes every informer of a factory to a set of

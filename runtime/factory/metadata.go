@@ -42,6 +42,7 @@ func (s *Shared) MetadataInformerFor(client metadata.Client, resource schema.Gro
 			ResyncPeriod: config.ResyncPeriod,
 			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 			UseWatchList: config.UseWatchList,
+			Compact:      config.Compact,
 		})
 	}, namespaces, informerSettings{resync: s.config.defaultResync, tweak: s.config.tweak, transform: transform, watchList: !s.config.noWatchList, shard: s.config.shard, compact: !s.config.noCompaction})
 }

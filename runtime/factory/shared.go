@@ -33,6 +33,13 @@ type InformerConfig struct {
 	// client instead of its generated JSON decoders, when it has any
 	// (WithoutGeneratedDecoders).
 	DisableGeneratedDecoders bool
+	// Compact asks for an informer that compacts what it caches
+	// (cache.SharedIndexInformerOptions.Compact). The factory sets it
+	// unless WithoutCompaction or ByObject.DisableCompaction turn it off;
+	// a NewInformerFunc passes it to the informer's constructor, as it
+	// does the settings above: the factory does not change an informer's
+	// compaction after making it.
+	Compact bool
 	// Primary is true for exactly one informer of each type: the only one,
 	// or the first namespace's when the factory watches several. An
 	// identity that must be unique per type, such as the resource
@@ -171,11 +178,6 @@ type informerSettings struct {
 	compact   bool // compaction of cached objects (WithoutCompaction)
 }
 
-// compactionSetter is implemented by runtime/cache's informers.
-type compactionSetter interface {
-	SetCompaction(on bool) error
-}
-
 // makeOnce returns the informer of key, making it on first request with
 // newInformer, once per namespace when there are several.
 func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespaces []string, set informerSettings) cache.SharedIndexInformer {
@@ -185,7 +187,10 @@ func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespac
 		return inf
 	}
 	newOne := func(namespace string, primary bool) cache.SharedIndexInformer {
-		inf := newInformer(InformerConfig{Namespace: namespace, ResyncPeriod: set.resync, TweakListOptions: set.tweak, UseWatchList: set.watchList, DisableGeneratedDecoders: s.config.noGeneratedDecoders, Primary: primary})
+		inf := newInformer(InformerConfig{
+			Namespace: namespace, ResyncPeriod: set.resync, TweakListOptions: set.tweak, UseWatchList: set.watchList,
+			DisableGeneratedDecoders: s.config.noGeneratedDecoders, Compact: set.compact, Primary: primary,
+		})
 		if set.transform != nil {
 			// A fresh informer has not started, so this cannot fail.
 			_ = inf.SetTransform(set.transform)
@@ -197,9 +202,6 @@ func (s *Shared) makeOnce(key informerKey, newInformer NewInformerFunc, namespac
 				// shard was asked for must not run.
 				panic(err.Error())
 			}
-		}
-		if c, ok := inf.(compactionSetter); ok && set.compact {
-			_ = c.SetCompaction(true) // fresh: cannot fail
 		}
 		return inf
 	}

@@ -44,7 +44,7 @@ func newLeaseFactory(client coordinationv1client.LeasesGetter, namespace, ring s
 			},
 		}
 		return cache.NewSharedIndexInformerWithOptions(lw, &coordinationv1.Lease{}, cache.SharedIndexInformerOptions{
-			ResyncPeriod: c.ResyncPeriod, UseWatchList: c.UseWatchList,
+			ResyncPeriod: c.ResyncPeriod, UseWatchList: c.UseWatchList, Compact: c.Compact,
 			ObjectDescription: "ring " + ring + " leases",
 			Backoff:           &backoff,
 		})

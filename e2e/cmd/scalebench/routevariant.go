@@ -101,5 +101,6 @@ func newRouteInformer(cs gatewayclient.Interface, c factory.InformerConfig) cach
 		TweakListOptions:         c.TweakListOptions,
 		DisableWatchList:         !c.UseWatchList,
 		DisableGeneratedDecoders: c.DisableGeneratedDecoders,
+		Compact:                  c.Compact,
 	})
 }

@@ -254,6 +254,7 @@ func newPodInformer(cs kubernetes.Interface, c factory.InformerConfig) cache.Sha
 		TweakListOptions:         c.TweakListOptions,
 		DisableWatchList:         !c.UseWatchList,
 		DisableGeneratedDecoders: c.DisableGeneratedDecoders,
+		Compact:                  c.Compact,
 	})
 }
 

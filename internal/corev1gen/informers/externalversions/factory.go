@@ -103,6 +103,15 @@ func WithoutGeneratedDecoders() SharedInformerOption {
 	return withOption(factory.WithoutGeneratedDecoders())
 }
 
+// WithoutCompaction makes the factory's informers cache objects as
+// decoded, without interning their strings or sharing their equal parts:
+// the factory passes the choice to the constructor of each informer it
+// makes (InformerOptions.Compact). factory.ByObject.DisableCompaction does
+// it for one type. See factory.WithoutCompaction.
+func WithoutCompaction() SharedInformerOption {
+	return withOption(factory.WithoutCompaction())
+}
+
 // WithFailFastSync makes WaitForCacheSync and WaitForCacheSyncWithContext
 // return at once when an informer's list or watch is refused with 404 (the
 // server does not serve the resource: is the CRD installed?) or 403 (RBAC),
@@ -199,7 +208,10 @@ func (f *sharedInformerFactory) WaitForCacheSyncWithContext(ctx context.Context)
 }
 
 // InformerFor returns the SharedIndexInformer for obj using an internal
-// client.
+// client. The informer is newFunc's: the factory's transform and shard
+// apply to it, but it compacts what it caches only if newFunc made it so
+// (InformerOptions.Compact), as the factory's compaction is an argument
+// of the informers' constructors.
 func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer {
 	return f.shared.ClusterInformerFor(obj, func(config factory.InformerConfig) cache.SharedIndexInformer {
 		return newFunc(f.client, config.ResyncPeriod)

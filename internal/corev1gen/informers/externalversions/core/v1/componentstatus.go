@@ -152,6 +152,7 @@ func newComponentStatusInformer(client versioned.Interface, options internalinte
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    componentStatusCompaction(),
 			Decoded:      decoded,
 		},
@@ -201,6 +202,7 @@ func (f *componentStatusInformer) informerFor(client versioned.Interface, config
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

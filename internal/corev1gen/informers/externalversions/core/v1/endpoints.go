@@ -153,6 +153,7 @@ func newEndpointsInformer(client versioned.Interface, namespace string, options 
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    endpointsCompaction(),
 			Decoded:      decoded,
 		},
@@ -206,6 +207,7 @@ func (f *endpointsInformer) informerFor(client versioned.Interface, config facto
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

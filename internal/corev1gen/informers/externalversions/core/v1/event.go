@@ -153,6 +153,7 @@ func newEventInformer(client versioned.Interface, namespace string, options inte
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    eventCompaction(),
 			Decoded:      decoded,
 		},
@@ -206,6 +207,7 @@ func (f *eventInformer) informerFor(client versioned.Interface, config factory.I
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

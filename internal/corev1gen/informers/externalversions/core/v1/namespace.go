@@ -152,6 +152,7 @@ func newNamespaceInformer(client versioned.Interface, options internalinterfaces
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    namespaceCompaction(),
 			Decoded:      decoded,
 		},
@@ -201,6 +202,7 @@ func (f *namespaceInformer) informerFor(client versioned.Interface, config facto
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -152,6 +152,7 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    nodeCompaction(),
 			Decoded:      decoded,
 		},
@@ -201,6 +202,7 @@ func (f *nodeInformer) informerFor(client versioned.Interface, config factory.In
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -152,6 +152,7 @@ func newPersistentVolumeInformer(client versioned.Interface, options internalint
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    persistentVolumeCompaction(),
 			Decoded:      decoded,
 		},
@@ -201,6 +202,7 @@ func (f *persistentVolumeInformer) informerFor(client versioned.Interface, confi
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -153,6 +153,7 @@ func newPodTemplateInformer(client versioned.Interface, namespace string, option
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    podTemplateCompaction(),
 			Decoded:      decoded,
 		},
@@ -206,6 +207,7 @@ func (f *podTemplateInformer) informerFor(client versioned.Interface, config fac
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

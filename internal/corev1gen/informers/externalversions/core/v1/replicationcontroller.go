@@ -153,6 +153,7 @@ func newReplicationControllerInformer(client versioned.Interface, namespace stri
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    replicationControllerCompaction(),
 			Decoded:      decoded,
 		},
@@ -206,6 +207,7 @@ func (f *replicationControllerInformer) informerFor(client versioned.Interface, 
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

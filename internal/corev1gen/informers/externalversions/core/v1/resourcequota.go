@@ -153,6 +153,7 @@ func newResourceQuotaInformer(client versioned.Interface, namespace string, opti
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    resourceQuotaCompaction(),
 			Decoded:      decoded,
 		},
@@ -206,6 +207,7 @@ func (f *resourceQuotaInformer) informerFor(client versioned.Interface, config f
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

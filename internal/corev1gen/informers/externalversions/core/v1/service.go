@@ -153,6 +153,7 @@ func newServiceInformer(client versioned.Interface, namespace string, options in
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    serviceCompaction(),
 			Decoded:      decoded,
 		},
@@ -206,6 +207,7 @@ func (f *serviceInformer) informerFor(client versioned.Interface, config factory
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -153,6 +153,7 @@ func newServiceAccountInformer(client versioned.Interface, namespace string, opt
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    serviceAccountCompaction(),
 			Decoded:      decoded,
 		},
@@ -206,6 +207,7 @@ func (f *serviceAccountInformer) informerFor(client versioned.Interface, config 
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

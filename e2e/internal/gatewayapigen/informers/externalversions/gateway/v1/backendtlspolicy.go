@@ -154,6 +154,7 @@ func newBackendTLSPolicyInformer(client versioned.Interface, namespace string, o
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    backendTLSPolicyCompaction(),
 			Decoded:      decoded,
 		},
@@ -233,6 +234,7 @@ func (f *backendTLSPolicyInformer) informerFor(client versioned.Interface, confi
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -153,6 +153,7 @@ func newGatewayClassInformer(client versioned.Interface, options internalinterfa
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    gatewayClassCompaction(),
 			Decoded:      decoded,
 		},
@@ -228,6 +229,7 @@ func (f *gatewayClassInformer) informerFor(client versioned.Interface, config fa
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -154,6 +154,7 @@ func newGRPCRouteInformer(client versioned.Interface, namespace string, options 
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    gRPCRouteCompaction(),
 			Decoded:      decoded,
 		},
@@ -233,6 +234,7 @@ func (f *gRPCRouteInformer) informerFor(client versioned.Interface, config facto
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

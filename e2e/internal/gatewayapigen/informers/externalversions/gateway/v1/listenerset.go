@@ -154,6 +154,7 @@ func newListenerSetInformer(client versioned.Interface, namespace string, option
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    listenerSetCompaction(),
 			Decoded:      decoded,
 		},
@@ -233,6 +234,7 @@ func (f *listenerSetInformer) informerFor(client versioned.Interface, config fac
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -154,6 +154,7 @@ func newReferenceGrantInformer(client versioned.Interface, namespace string, opt
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    referenceGrantCompaction(),
 			Decoded:      decoded,
 		},
@@ -233,6 +234,7 @@ func (f *referenceGrantInformer) informerFor(client versioned.Interface, config 
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

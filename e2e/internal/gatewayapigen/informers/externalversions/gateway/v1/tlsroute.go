@@ -154,6 +154,7 @@ func newTLSRouteInformer(client versioned.Interface, namespace string, options i
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    tLSRouteCompaction(),
 			Decoded:      decoded,
 		},
@@ -233,6 +234,7 @@ func (f *tLSRouteInformer) informerFor(client versioned.Interface, config factor
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -101,6 +101,14 @@ type InformerOptions struct {
 	// through the typed client anyway.
 	DisableGeneratedDecoders bool
 
+	// Compact makes the informer compact what it caches, with this
+	// version's generated walks (cache.SharedIndexInformerOptions.Compact,
+	// package runtime/compact): strings interned, the parts that repeat
+	// across objects shared. Off by default, as client-go's informers
+	// are; a generated factory sets it for the informers it makes unless
+	// factory.WithoutCompaction or ByObject.DisableCompaction turn it off.
+	Compact bool
+
 	// UseWatchList is ignored: watch lists are the default (see
 	// DisableWatchList).
 	//

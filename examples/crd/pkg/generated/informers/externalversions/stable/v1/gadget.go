@@ -169,6 +169,7 @@ func newGadgetInformer(client versioned.Interface, options internalinterfaces.In
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    gadgetCompaction(),
 			Decoded:      decoded,
 		},
@@ -244,6 +245,7 @@ func (f *gadgetInformer) informerFor(client versioned.Interface, config factory.
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

@@ -170,6 +170,7 @@ func newWidgetInformer(client versioned.Interface, namespace string, options int
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    widgetCompaction(),
 			Decoded:      decoded,
 		},
@@ -249,6 +250,7 @@ func (f *widgetInformer) informerFor(client versioned.Interface, config factory.
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several

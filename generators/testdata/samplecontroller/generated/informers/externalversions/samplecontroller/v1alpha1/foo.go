@@ -154,6 +154,7 @@ func newFooInformer(client versioned.Interface, namespace string, options intern
 			Indexers:     options.Indexers,
 			Identifier:   options.InformerName.WithResource(gvr),
 			UseWatchList: !options.DisableWatchList,
+			Compact:      options.Compact,
 			Compactor:    fooCompaction(),
 			Decoded:      decoded,
 		},
@@ -233,6 +234,7 @@ func (f *fooInformer) informerFor(client versioned.Interface, config factory.Inf
 		TweakListOptions:         tweakListOptions,
 		DisableWatchList:         !config.UseWatchList,
 		DisableGeneratedDecoders: config.DisableGeneratedDecoders,
+		Compact:                  config.Compact,
 	}
 	if config.Primary {
 		// The factory's name holds one identity per resource: with several
