@@ -1,7 +1,8 @@
 package cache
 
 // Objects a decoder hands over compact (SharedIndexInformerOptions.Decoded,
-// compact.Decoded): when the informer compacts with no transform, it
+// compact.Decoded): when the informer compacts with no transform (or only
+// StripManagedFields, decodedCompactionAllows), it
 // enables the decoder's compaction with its own compaction and its
 // queue's hint, and skips compacting an object the decoder compacted
 // against the hint the queue gives it. The cache then holds what it would
@@ -12,11 +13,11 @@ package cache
 // (nil when the informer does not compact), skipping the objects
 // s.opts.Decoded compacted, and the function that enables s.opts.Decoded
 // once the queue exists (a no-op when the decoder cannot compact for it:
-// compaction off, or a transform that must see objects before they are
-// compacted).
+// compaction off, or a transform other than StripManagedFields, which
+// must see objects before they are compacted).
 func (s *sharedIndexInformer) decodedCompactionLocked(compaction func(obj, hint any)) (func(obj, hint any), func(*DeltaFIFO)) {
 	decoded := s.opts.Decoded
-	if decoded == nil || compaction == nil || s.transform != nil {
+	if decoded == nil || compaction == nil || !decodedCompactionAllows(s.transform) {
 		return compaction, func(*DeltaFIFO) {}
 	}
 	skipping := func(obj, hint any) {

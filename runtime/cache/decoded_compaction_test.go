@@ -49,7 +49,8 @@ func (s decodingServer) Watch(opts metav1.ListOptions) (watch.Interface, error) 
 // itself, watched ones in the decoder, against the hint the queue has,
 // which it then does not compact again; with a transform, which must see
 // objects before they are compacted, or with compaction off, the decoder
-// compacts nothing.
+// compacts nothing, but StripManagedFields (a factory's default), which
+// writes no shared part, leaves the decoder compacting and still strips.
 func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	for _, c := range []struct {
@@ -63,6 +64,7 @@ func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
 		{"compaction on", true, nil, []string{"oa by informer", "oa<RV by decoder"}},
 		{"a transform", true, func(obj any) (any, error) { return obj, nil }, []string{"oa by informer", "oa<RV by informer"}},
 		{"compaction off", false, nil, nil},
+		{"the managedFields-stripping transform", true, StripManagedFields, []string{"oa by informer", "oa<RV by decoder"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv(mutationDetectorEnv, "false")
@@ -77,11 +79,16 @@ func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
 			o := cached.(*metav1.PartialObjectMetadata).DeepCopy()
 			rv := o.ResourceVersion
 			o.Labels = map[string]string{"app": "db"}
+			o.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationUpdate}}
 			if _, err := srv.Update(o); err != nil {
 				t.Fatal(err)
 			}
 			waitConverged(t, srv, run)
 			log.check(t, c.want, rv)
+			cached, _, _ = run.GetStore().GetByKey("ns/oa")
+			if strips := c.transform != nil && decodedCompactionAllows(c.transform); strips && cached.(*metav1.PartialObjectMetadata).ManagedFields != nil {
+				t.Errorf("cached managedFields %v, want them stripped", cached.(*metav1.PartialObjectMetadata).ManagedFields)
+			}
 		})
 	}
 }

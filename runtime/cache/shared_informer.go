@@ -79,8 +79,9 @@ type SharedIndexInformerOptions struct {
 	// RegisterUpdate), else its reflective walk (compact.For).
 	Compactor func(obj, old any)
 	// Decoded, when set, is shared with the decoder of the informer's
-	// watch (runtime/jsonwatch's Watcher): while the informer compacts
-	// with no transform, the decoder compacts each object it decodes with
+	// watch (runtime/jsonwatch's and runtime/protowatch's Watcher): while
+	// the informer compacts with no transform but StripManagedFields, the
+	// decoder compacts each object it decodes with
 	// the informer's compaction and queue hint, and the informer does not
 	// compact it again (compact.Decoded; decoded_compaction.go).
 	Decoded *compact.Decoded

@@ -84,10 +84,12 @@ var clientGoNames = []string{
 // records such a failure (the factory's fail-fast wait), whether a client
 // can stream lists (generated client adapters), the seam of sharded
 // informers (implemented by the shard module and by coordinators, set by
-// factories). The watch that decodes protobuf streams itself is package
-// runtime/protowatch's.
+// factories), the managedFields-stripping transform the informer
+// recognizes (factories set it; its decoders still hand objects over
+// compact under it). The watch that decodes protobuf streams itself is
+// package runtime/protowatch's.
 var ownNames = []string{"ClientCannotStreamLists", "InformerSyncError", "Metrics", "ResyncHandler", "StopHandler", "SyncErrorNotifier", "SyncErrorReporter", "TypedResyncHandler", "WaitForCacheSyncWithContext",
-	"ServerStream", "Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription"}
+	"ServerStream", "Shard", "ShardNarrowing", "ShardServerApplied", "ShardSetter", "ShardSource", "ShardSubscription", "StripManagedFields"}
 
 // The public surface of runtime/cache is what users and generated code use:
 // client-go's drop-in names and a few of our own. A new exported name must

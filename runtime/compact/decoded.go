@@ -12,9 +12,11 @@ import (
 // not compact them again:
 //
 //   - the informer, when it starts and only when it compacts its objects
-//     with no transform before compaction, enables it (Enable) with its
-//     key function, its queue's hint (the previous version of a key, see
-//     runtime/cache's DeltaFIFO) and its own compaction;
+//     with no transform before compaction (but one that writes no part
+//     compaction shares, as runtime/cache's StripManagedFields), enables
+//     it (Enable) with its key function, its queue's hint (the previous
+//     version of a key, see runtime/cache's DeltaFIFO) and its own
+//     compaction;
 //   - the decoder, once an object is decoded, calls Compact: the object
 //     is compacted by the informer's compaction against the hint it will
 //     get, the same walks and Table, so its parts come out of the decoder

@@ -1,7 +1,7 @@
 package factory
 
 import (
-	"k8s.io/apimachinery/pkg/api/meta"
+	"github.com/informer-gen/informer-gen/runtime/cache"
 )
 
 // StripManagedFields is the cache.TransformFunc a factory applies by
@@ -10,14 +10,11 @@ import (
 // which field manager owns which field (server-side apply) and are often
 // most of an object's size; controllers rarely read them.
 //
-// Objects without object metadata pass through unchanged. The object is
-// modified in place, as a TransformFunc may: it was just decoded for the
-// informer and is not shared yet. Safe for concurrent use.
+// It is cache.StripManagedFields (see there), which the factory gives
+// its informers itself, so that their generated decoders still hand
+// objects over compact. Safe for concurrent use.
 func StripManagedFields(obj any) (any, error) {
-	if m, err := meta.Accessor(obj); err == nil && m.GetManagedFields() != nil {
-		m.SetManagedFields(nil)
-	}
-	return obj, nil
+	return cache.StripManagedFields(obj)
 }
 
 // managedFieldsLogLine is what a factory that strips managedFields logs at

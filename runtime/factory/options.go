@@ -231,10 +231,12 @@ func (c *config) transformFor(t reflect.Type) cache.TransformFunc {
 	case !strip:
 		return user
 	case user == nil:
-		return StripManagedFields
+		// cache's own, which the informer recognizes: its decoders still
+		// hand objects over compact.
+		return cache.StripManagedFields
 	}
 	return func(obj any) (any, error) {
-		obj, _ = StripManagedFields(obj)
+		obj, _ = cache.StripManagedFields(obj)
 		return user(obj)
 	}
 }
