@@ -14,7 +14,10 @@ package cache
 // s.opts.Decoded compacted, and the function that enables s.opts.Decoded
 // once the queue exists (a no-op when the decoder cannot compact for it:
 // compaction off, or a transform other than StripManagedFields, which
-// must see objects before they are compacted).
+// must see objects before they are compacted). With StripManagedFields,
+// the decoder strips each object itself (compact.Decoded.Enable's
+// prepare): the informer's transform then finds nothing to clear and
+// writes nothing to an object the decoder may still read.
 func (s *sharedIndexInformer) decodedCompactionLocked(compaction func(obj, hint any)) (func(obj, hint any), func(*DeltaFIFO)) {
 	decoded := s.opts.Decoded
 	if decoded == nil || compaction == nil || !decodedCompactionAllows(s.transform) {
@@ -25,6 +28,10 @@ func (s *sharedIndexInformer) decodedCompactionLocked(compaction func(obj, hint 
 			compaction(obj, hint)
 		}
 	}
-	enable := func(f *DeltaFIFO) { decoded.Enable(f.KeyOf, f.q.Hint, compaction) }
+	var prepare func(obj any) // StripManagedFields, when it is the transform
+	if s.transform != nil {
+		prepare = func(obj any) { _, _ = StripManagedFields(obj) }
+	}
+	enable := func(f *DeltaFIFO) { decoded.Enable(f.KeyOf, f.q.Hint, compaction, prepare) }
 	return skipping, enable
 }

@@ -3,11 +3,11 @@ package cache
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,6 +24,10 @@ type decodingServer struct {
 	decoded *compact.Decoded
 	// inDecoder is set while decoded compacts an object.
 	inDecoder *atomic.Bool
+	// readsHint makes the watch read the managedFields of the version
+	// each object is compacted against first, as a generated decoder
+	// compares the parts it decodes with that version's.
+	readsHint bool
 }
 
 func (s decodingServer) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
@@ -34,6 +38,9 @@ func (s decodingServer) WatchWithContext(ctx context.Context, opts metav1.ListOp
 	return watch.Filter(w, func(e watch.Event) (watch.Event, bool) {
 		if e.Type != watch.Bookmark && e.Type != watch.Error {
 			s.inDecoder.Store(true)
+			if hint, _, _ := s.decoded.Previous(e.Object); s.readsHint && hint != nil {
+				_ = len(hint.(*metav1.PartialObjectMetadata).ManagedFields)
+			}
 			s.decoded.Compact(e.Object, e.Type == watch.Deleted)
 			s.inDecoder.Store(false)
 		}
@@ -72,7 +79,7 @@ func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
 			srv := newModelServer()
 			addLabelled(t, srv, 1)
 			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: log.compactor, Decoded: &compact.Decoded{}}
-			run := startDecodingInformer(t, srv, opts, c.transform, &log.inDecoder)
+			run := startInformerOver(t, decodingServer{srv, opts.Decoded, &log.inDecoder, false}, opts, c.transform)
 			defer run.stop(t)
 			waitConverged(t, srv, run)
 			cached, _, _ := run.GetStore().GetByKey("ns/oa")
@@ -90,6 +97,38 @@ func TestInformerSkipsTheCompactionOfObjectsItsDecoderCompacted(t *testing.T) {
 				t.Errorf("cached managedFields %v, want them stripped", cached.(*metav1.PartialObjectMetadata).ManagedFields)
 			}
 		})
+	}
+}
+
+// A decoder reads the object it handed over last for a key (the hint of
+// that key's next object) while the informer takes that object; with
+// StripManagedFields, the factory's default transform, the decoder
+// strips the object before it hands it over, so the informer's transform
+// writes nothing the decoder reads (under -race, a write there fails
+// this test), and the cache still holds no managedFields.
+func TestDecoderReadsTheObjectItHandedOverWhileTheInformerStripsIt(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	t.Setenv(mutationDetectorEnv, "false")
+	log := &compactions{}
+	srv := newModelServer()
+	addLabelled(t, srv, 1)
+	opts := SharedIndexInformerOptions{Compact: true, Compactor: log.compactor, Decoded: &compact.Decoded{}}
+	run := startInformerOver(t, decodingServer{srv, opts.Decoded, &log.inDecoder, true}, opts, StripManagedFields)
+	defer run.stop(t)
+	waitConverged(t, srv, run)
+	for i := range 200 {
+		cached, _ := srv.Get("ns", "oa")
+		o := cached.(*metav1.PartialObjectMetadata).DeepCopy()
+		o.Labels = map[string]string{"app": "db", "round": strconv.Itoa(i)}
+		o.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl-" + strconv.Itoa(i), Operation: metav1.ManagedFieldsOperationUpdate}}
+		if _, err := srv.Update(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitConverged(t, srv, run)
+	cached, _, _ := run.GetStore().GetByKey("ns/oa")
+	if mf := cached.(*metav1.PartialObjectMetadata).ManagedFields; mf != nil {
+		t.Errorf("cached managedFields %v, want them stripped", mf)
 	}
 }
 
@@ -125,26 +164,4 @@ func (c *compactions) check(t *testing.T, want []string, rv string) {
 	if !slices.Equal(c.calls, w) {
 		t.Errorf("compactions %v, want %v", c.calls, w)
 	}
-}
-
-// startDecodingInformer runs a fresh informer over srv whose watch
-// compacts through opts.Decoded (decodingServer), with transform set
-// before Run when not nil.
-func startDecodingInformer(t *testing.T, srv *modelServer, opts SharedIndexInformerOptions, transform TransformFunc, inDecoder *atomic.Bool) *informerRun {
-	t.Helper()
-	clk := newAutoClock(100 * time.Millisecond)
-	opts.Clock = clk
-	inf := NewSharedIndexInformerWithOptions(decodingServer{srv, opts.Decoded, inDecoder}, &metav1.PartialObjectMetadata{}, opts).(*sharedIndexInformer)
-	if transform != nil {
-		if err := inf.SetTransform(transform); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	run := &informerRun{sharedIndexInformer: inf, cancel: cancel, done: make(chan struct{}), clock: clk}
-	go func() {
-		defer close(run.done)
-		inf.RunWithContext(ctx)
-	}()
-	return run
 }

@@ -68,7 +68,7 @@ func TestInformerSkipsTheCompactionOfListedObjectsItsDecoderCompacted(t *testing
 			srv := newModelServer()
 			addLabelled(t, srv, 2)
 			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: log.compactor, Decoded: &compact.Decoded{}}
-			lw := listDecodingServer{decodingServer{srv, opts.Decoded, &log.inDecoder}, log.compactor}
+			lw := listDecodingServer{decodingServer{srv, opts.Decoded, &log.inDecoder, false}, log.compactor}
 			run := startInformerOver(t, lw, opts, c.transform)
 			defer run.stop(t)
 			waitConverged(t, srv, run)

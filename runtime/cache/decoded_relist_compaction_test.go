@@ -91,7 +91,7 @@ func TestInformerSkipsTheCompactionOfRelistedObjectsItsDecoderCompacted(t *testi
 			addLabelled(t, srv, 3)
 			opts := SharedIndexInformerOptions{Compact: true, Compactor: log.compactor, Decoded: &compact.Decoded{}}
 			stale := &atomic.Bool{}
-			lw := relistDecodingServer{decodingServer{srv, opts.Decoded, &log.inDecoder}, log.compactor, stale}
+			lw := relistDecodingServer{decodingServer{srv, opts.Decoded, &log.inDecoder, false}, log.compactor, stale}
 			run := startInformerOver(t, lw, opts, nil)
 			defer run.stop(t)
 			waitConverged(t, srv, run)

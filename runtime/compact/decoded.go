@@ -15,8 +15,9 @@ import (
 //     with no transform before compaction (but one that writes no part
 //     compaction shares, as runtime/cache's StripManagedFields), enables
 //     it (Enable) with its key function, its queue's hint (the previous
-//     version of a key, see runtime/cache's DeltaFIFO) and its own
-//     compaction;
+//     version of a key, see runtime/cache's DeltaFIFO), its own
+//     compaction and that transform, which the decoder then applies
+//     (Enable's prepare);
 //   - the decoder, once an object is decoded, calls Compact: the object
 //     is compacted by the informer's compaction against the hint it will
 //     get, the same walks and Table, so its parts come out of the decoder
@@ -75,6 +76,9 @@ type decodedConfig struct {
 	key        func(obj any) (string, error)
 	hint       func(key string) any
 	compaction func(obj, old any)
+	// prepare, when not nil, is applied to every object before it is
+	// compacted or adopted (see Enable).
+	prepare func(obj any)
 }
 
 // decodedSlot is one object Compact compacted: its key, the hint it was
@@ -102,12 +106,29 @@ func identityOf(v any) identity { return *(*identity)(unsafe.Pointer(&v)) }
 // Enable makes Compact compact objects with compaction, against the hint
 // the informer will give them: hint(key) (nil for none) for an object of
 // key (key(obj)). The informer calls it once, before it starts watching.
-func (c *Decoded) Enable(key func(obj any) (string, error), hint func(key string) any, compaction func(obj, old any)) {
+//
+// prepare, when not nil, is what the informer does to each object before
+// it compacts it that writes no part compaction shares (runtime/cache's
+// StripManagedFields clearing metadata.managedFields): Compact, Adopt
+// and AdoptCopied apply it on the decoder's goroutine, while the object
+// is the decoder's alone, so that the informer's own pass finds nothing
+// left to write. It must be done there: the decoder reads the object it
+// remembers as the hint of the key's next object (Previous) while the
+// informer takes it, and a write by the informer then would race with
+// that read.
+func (c *Decoded) Enable(key func(obj any) (string, error), hint func(key string) any, compaction func(obj, old any), prepare func(obj any)) {
 	c.mu.Lock()
 	c.slots, c.next = make([]decodedSlot, decodedSlots), 0
 	c.byObject, c.byKey = make(map[identity]int), make(map[string]int)
 	c.mu.Unlock()
-	c.on.Store(&decodedConfig{key: key, hint: hint, compaction: compaction})
+	c.on.Store(&decodedConfig{key: key, hint: hint, compaction: compaction, prepare: prepare})
+}
+
+// prepared applies cfg's prepare to obj, when there is one.
+func (cfg *decodedConfig) prepared(obj any) {
+	if cfg.prepare != nil {
+		cfg.prepare(obj)
+	}
 }
 
 // Enabled reports whether Compact compacts.
@@ -133,6 +154,7 @@ func (c *Decoded) Compact(obj any, deleted bool) {
 	if !known {
 		hint = cfg.hint(key)
 	}
+	cfg.prepared(obj)
 	cfg.compaction(obj, hint)
 	c.remember(decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted})
 }
@@ -279,6 +301,7 @@ func (c *Decoded) Adopt(obj any, key string, hint any, deleted bool) {
 		c.Compact(obj, deleted)
 		return
 	}
+	cfg.prepared(obj)
 	c.remember(decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted})
 }
 
@@ -289,9 +312,14 @@ func (c *Decoded) Adopt(obj any, key string, hint any, deleted bool) {
 // are obj's, its copy, and takes it in obj's place. The caller must not
 // change obj afterwards.
 func (c *Decoded) AdoptCopied(obj any, size uintptr, key string, hint any) {
-	if c == nil || obj == nil || size == 0 || c.on.Load() == nil {
+	if c == nil || obj == nil || size == 0 {
 		return
 	}
+	cfg := c.on.Load()
+	if cfg == nil {
+		return
+	}
+	cfg.prepared(obj)
 	c.copies.Store(true)
 	c.remember(decodedSlot{key: key, obj: obj, hint: hint, size: size})
 }

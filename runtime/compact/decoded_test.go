@@ -27,7 +27,7 @@ func (i *decodedInformer) enable(c *Decoded) {
 			return old
 		}
 		return nil
-	}, func(obj, old any) { i.compacted = append(i.compacted, decodedCall{obj, old}) })
+	}, func(obj, old any) { i.compacted = append(i.compacted, decodedCall{obj, old}) }, nil)
 }
 
 // decodedCase decodes objects (Compact) in run, which returns the object
@@ -146,5 +146,38 @@ func TestDecodedForgetsTheOldestObjects(t *testing.T) {
 	}
 	if d.Compacted(first, nil) {
 		t.Fatalf("an object %d compactions old is still remembered; %d are", decodedSlots, decodedSlots)
+	}
+}
+
+// Enable's prepare runs on every object a decoder hands over, whichever
+// way, before the object is remembered as the next object's hint: the
+// informer, whose transform it is, then finds it done.
+func TestDecodedPreparesEveryObjectItHandsOver(t *testing.T) {
+	key := func(obj any) (string, error) { return obj.(*decodedObj).key, nil }
+	hint := func(string) any { return nil }
+	for _, c := range []struct {
+		name    string
+		handOff func(d *Decoded, o *decodedObj)
+	}{
+		{"Compact", func(d *Decoded, o *decodedObj) { d.Compact(o, false) }},
+		{"Compact of a deletion", func(d *Decoded, o *decodedObj) { d.Compact(o, true) }},
+		{"Adopt", func(d *Decoded, o *decodedObj) { d.Adopt(o, "a", nil, false) }},
+		{"Adopt of an object whose key changed", func(d *Decoded, o *decodedObj) { d.Adopt(o, "b", nil, false) }},
+		{"AdoptCopied", func(d *Decoded, o *decodedObj) { d.AdoptCopied(o, 32, "a", nil) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var compactedValue string
+			d := &Decoded{}
+			d.Enable(key, hint, func(obj, _ any) { compactedValue = obj.(*decodedObj).value },
+				func(obj any) { obj.(*decodedObj).value = "prepared" })
+			o := &decodedObj{key: "a", value: "decoded"}
+			c.handOff(d, o)
+			if o.value != "prepared" {
+				t.Errorf("handed over with value %q, want it prepared", o.value)
+			}
+			if compactedValue != "" && compactedValue != "prepared" {
+				t.Errorf("compacted before it was prepared (value %q)", compactedValue)
+			}
+		})
 	}
 }
