@@ -150,7 +150,7 @@ func benchListIntoInformer(b *testing.B, body []byte, into func(runtime.Object) 
 		var decoded *compact.Decoded
 		if withDecoded {
 			decoded = &compact.Decoded{}
-			decoded.Enable(key, noHint, compaction, nil)
+			decoded.Enable(key, noHint, compaction, false)
 		}
 		l := &jsonwatch.Lister[stablev1.WidgetList, *stablev1.WidgetList]{
 			Get: func(context.Context, metav1.ListOptions) (jsonwatch.Response, error) {
@@ -213,7 +213,7 @@ func benchRelistIntoInformer(b *testing.B, n int, withDecoded bool) {
 		// an informer), outside the timing.
 		if withDecoded {
 			b.StopTimer()
-			decoded.Enable(key, hint, compaction, nil)
+			decoded.Enable(key, hint, compaction, false)
 			b.StartTimer()
 		}
 		obj, err := l.ListWithContext(context.Background(), metav1.ListOptions{Limit: int64(n)})

@@ -103,7 +103,7 @@ func newWidgetCache(decoding bool) *widgetCache {
 			w := obj.(*stablev1.Widget)
 			return w.Namespace + "/" + w.Name, nil
 		}
-		c.decoded.Enable(key, c.hintOf, c.compact, nil)
+		c.decoded.Enable(key, c.hintOf, c.compact, false)
 	}
 	return c
 }

@@ -15,8 +15,7 @@ package cache
 // once the queue exists (a no-op when the decoder cannot compact for it:
 // compaction off, or a transform other than StripManagedFields, which
 // must see objects before they are compacted). With StripManagedFields,
-// the decoder strips each object itself (compact.Decoded.Enable's
-// prepare): the informer's transform then finds nothing to clear and
+// the decoder strips each object itself (compact.Decoded.Enable): the informer's transform then finds nothing to clear and
 // writes nothing to an object the decoder may still read.
 func (s *sharedIndexInformer) decodedCompactionLocked(compaction func(obj, hint any)) (func(obj, hint any), func(*DeltaFIFO)) {
 	decoded := s.opts.Decoded
@@ -28,10 +27,7 @@ func (s *sharedIndexInformer) decodedCompactionLocked(compaction func(obj, hint 
 			compaction(obj, hint)
 		}
 	}
-	var prepare func(obj any) // StripManagedFields, when it is the transform
-	if s.transform != nil {
-		prepare = func(obj any) { _, _ = StripManagedFields(obj) }
-	}
-	enable := func(f *DeltaFIFO) { decoded.Enable(f.KeyOf, f.q.Hint, compaction, prepare) }
+	strips := s.transform != nil // StripManagedFields (decodedCompactionAllows)
+	enable := func(f *DeltaFIFO) { decoded.Enable(f.KeyOf, f.q.Hint, compaction, strips) }
 	return skipping, enable
 }

@@ -3,7 +3,7 @@ package cache
 import (
 	"reflect"
 
-	"k8s.io/apimachinery/pkg/api/meta"
+	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
 // StripManagedFields is a TransformFunc that clears metadata.managedFields
@@ -21,9 +21,7 @@ import (
 // the decoder compacted changes no part it shares. Safe for concurrent
 // use.
 func StripManagedFields(obj any) (any, error) {
-	if m, err := meta.Accessor(obj); err == nil && m.GetManagedFields() != nil {
-		m.SetManagedFields(nil)
-	}
+	compact.StripManagedFields(obj)
 	return obj, nil
 }
 

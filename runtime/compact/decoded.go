@@ -16,8 +16,8 @@ import (
 //     compaction shares, as runtime/cache's StripManagedFields), enables
 //     it (Enable) with its key function, its queue's hint (the previous
 //     version of a key, see runtime/cache's DeltaFIFO), its own
-//     compaction and that transform, which the decoder then applies
-//     (Enable's prepare);
+//     compaction and whether it strips managedFields, which the
+//     decoder then does itself (Enable);
 //   - the decoder, once an object is decoded, calls Compact: the object
 //     is compacted by the informer's compaction against the hint it will
 //     get, the same walks and Table, so its parts come out of the decoder
@@ -76,9 +76,9 @@ type decodedConfig struct {
 	key        func(obj any) (string, error)
 	hint       func(key string) any
 	compaction func(obj, old any)
-	// prepare, when not nil, is applied to every object before it is
-	// compacted or adopted (see Enable).
-	prepare func(obj any)
+	// strip is whether the informer strips metadata.managedFields (see
+	// Enable).
+	strip bool
 }
 
 // decodedSlot is one object Compact compacted: its key, the hint it was
@@ -107,27 +107,39 @@ func identityOf(v any) identity { return *(*identity)(unsafe.Pointer(&v)) }
 // the informer will give them: hint(key) (nil for none) for an object of
 // key (key(obj)). The informer calls it once, before it starts watching.
 //
-// prepare, when not nil, is what the informer does to each object before
-// it compacts it that writes no part compaction shares (runtime/cache's
-// StripManagedFields clearing metadata.managedFields): Compact, Adopt
-// and AdoptCopied apply it on the decoder's goroutine, while the object
-// is the decoder's alone, so that the informer's own pass finds nothing
-// left to write. It must be done there: the decoder reads the object it
-// remembers as the hint of the key's next object (Previous) while the
-// informer takes it, and a write by the informer then would race with
-// that read.
-func (c *Decoded) Enable(key func(obj any) (string, error), hint func(key string) any, compaction func(obj, old any), prepare func(obj any)) {
+// stripManagedFields tells that the informer clears each object's
+// metadata.managedFields before it compacts it (runtime/cache's
+// StripManagedFields, a factory's default): Compact, Adopt and
+// AdoptCopied then clear them (StripManagedFields) on the decoder's
+// goroutine, while the object is the decoder's alone, so that the
+// informer's own pass finds nothing left to write, and a decoder may
+// skip decoding them (StripsManagedFields). It must be done there: the
+// decoder reads the object it remembers as the hint of the key's next
+// object (Previous) while the informer takes it, and a write by the
+// informer then would race with that read.
+func (c *Decoded) Enable(key func(obj any) (string, error), hint func(key string) any, compaction func(obj, old any), stripManagedFields bool) {
 	c.mu.Lock()
 	c.slots, c.next = make([]decodedSlot, decodedSlots), 0
 	c.byObject, c.byKey = make(map[identity]int), make(map[string]int)
 	c.mu.Unlock()
-	c.on.Store(&decodedConfig{key: key, hint: hint, compaction: compaction, prepare: prepare})
+	c.on.Store(&decodedConfig{key: key, hint: hint, compaction: compaction, strip: stripManagedFields})
 }
 
-// prepared applies cfg's prepare to obj, when there is one.
-func (cfg *decodedConfig) prepared(obj any) {
-	if cfg.prepare != nil {
-		cfg.prepare(obj)
+// StripsManagedFields reports whether the informer strips
+// metadata.managedFields (Enable): a decoder may then leave them out of
+// the objects it decodes.
+func (c *Decoded) StripsManagedFields() bool {
+	if c == nil {
+		return false
+	}
+	cfg := c.on.Load()
+	return cfg != nil && cfg.strip
+}
+
+// prepare strips obj's managedFields when the informer does.
+func (cfg *decodedConfig) prepare(obj any) {
+	if cfg.strip {
+		StripManagedFields(obj)
 	}
 }
 
@@ -154,7 +166,7 @@ func (c *Decoded) Compact(obj any, deleted bool) {
 	if !known {
 		hint = cfg.hint(key)
 	}
-	cfg.prepared(obj)
+	cfg.prepare(obj)
 	cfg.compaction(obj, hint)
 	c.remember(decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted})
 }
@@ -301,7 +313,7 @@ func (c *Decoded) Adopt(obj any, key string, hint any, deleted bool) {
 		c.Compact(obj, deleted)
 		return
 	}
-	cfg.prepared(obj)
+	cfg.prepare(obj)
 	c.remember(decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted})
 }
 
@@ -319,7 +331,7 @@ func (c *Decoded) AdoptCopied(obj any, size uintptr, key string, hint any) {
 	if cfg == nil {
 		return
 	}
-	cfg.prepared(obj)
+	cfg.prepare(obj)
 	c.copies.Store(true)
 	c.remember(decodedSlot{key: key, obj: obj, hint: hint, size: size})
 }

@@ -2,7 +2,11 @@ package compact
 
 import (
 	"errors"
+	"fmt"
 	"testing"
+	"unsafe"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 type decodedObj struct{ key, value string }
@@ -27,7 +31,7 @@ func (i *decodedInformer) enable(c *Decoded) {
 			return old
 		}
 		return nil
-	}, func(obj, old any) { i.compacted = append(i.compacted, decodedCall{obj, old}) }, nil)
+	}, func(obj, old any) { i.compacted = append(i.compacted, decodedCall{obj, old}) }, false)
 }
 
 // decodedCase decodes objects (Compact) in run, which returns the object
@@ -149,35 +153,39 @@ func TestDecodedForgetsTheOldestObjects(t *testing.T) {
 	}
 }
 
-// Enable's prepare runs on every object a decoder hands over, whichever
-// way, before the object is remembered as the next object's hint: the
-// informer, whose transform it is, then finds it done.
-func TestDecodedPreparesEveryObjectItHandsOver(t *testing.T) {
-	key := func(obj any) (string, error) { return obj.(*decodedObj).key, nil }
+// With stripManagedFields, every object a decoder hands over, whichever
+// way, has its managedFields cleared before it is compacted and
+// remembered as the next object's hint: the informer's own transform
+// then finds them gone and writes nothing.
+func TestDecodedStripsTheManagedFieldsOfEveryObjectItHandsOver(t *testing.T) {
+	key := func(obj any) (string, error) { return obj.(*metav1.PartialObjectMetadata).Name, nil }
 	hint := func(string) any { return nil }
+	size := unsafe.Sizeof(metav1.PartialObjectMetadata{})
 	for _, c := range []struct {
 		name    string
-		handOff func(d *Decoded, o *decodedObj)
+		handOff func(d *Decoded, o *metav1.PartialObjectMetadata)
 	}{
-		{"Compact", func(d *Decoded, o *decodedObj) { d.Compact(o, false) }},
-		{"Compact of a deletion", func(d *Decoded, o *decodedObj) { d.Compact(o, true) }},
-		{"Adopt", func(d *Decoded, o *decodedObj) { d.Adopt(o, "a", nil, false) }},
-		{"Adopt of an object whose key changed", func(d *Decoded, o *decodedObj) { d.Adopt(o, "b", nil, false) }},
-		{"AdoptCopied", func(d *Decoded, o *decodedObj) { d.AdoptCopied(o, 32, "a", nil) }},
+		{"Compact", func(d *Decoded, o *metav1.PartialObjectMetadata) { d.Compact(o, false) }},
+		{"Compact of a deletion", func(d *Decoded, o *metav1.PartialObjectMetadata) { d.Compact(o, true) }},
+		{"Adopt", func(d *Decoded, o *metav1.PartialObjectMetadata) { d.Adopt(o, "a", nil, false) }},
+		{"Adopt of an object whose key changed", func(d *Decoded, o *metav1.PartialObjectMetadata) { d.Adopt(o, "b", nil, false) }},
+		{"AdoptCopied", func(d *Decoded, o *metav1.PartialObjectMetadata) { d.AdoptCopied(o, size, "a", nil) }},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			var compactedValue string
-			d := &Decoded{}
-			d.Enable(key, hint, func(obj, _ any) { compactedValue = obj.(*decodedObj).value },
-				func(obj any) { obj.(*decodedObj).value = "prepared" })
-			o := &decodedObj{key: "a", value: "decoded"}
-			c.handOff(d, o)
-			if o.value != "prepared" {
-				t.Errorf("handed over with value %q, want it prepared", o.value)
-			}
-			if compactedValue != "" && compactedValue != "prepared" {
-				t.Errorf("compacted before it was prepared (value %q)", compactedValue)
-			}
-		})
+		for _, strip := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s, stripping %v", c.name, strip), func(t *testing.T) {
+				var compactedWith []metav1.ManagedFieldsEntry
+				d := &Decoded{}
+				d.Enable(key, hint, func(obj, _ any) { compactedWith = obj.(*metav1.PartialObjectMetadata).ManagedFields }, strip)
+				mf := []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
+				o := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "a", ManagedFields: mf}}
+				c.handOff(d, o)
+				if got := o.ManagedFields != nil; got == strip || d.StripsManagedFields() != strip {
+					t.Errorf("handed over with managedFields %v (StripsManagedFields %v), want them stripped: %v", o.ManagedFields, d.StripsManagedFields(), strip)
+				}
+				if strip && compactedWith != nil {
+					t.Errorf("compacted with managedFields %v, want them stripped first", compactedWith)
+				}
+			})
+		}
 	}
 }

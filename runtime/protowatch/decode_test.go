@@ -84,7 +84,7 @@ func TestWatcherDecodesWithTheGeneratedDecoderAndHandsObjectsOverCompact(t *test
 			var walked []string
 			decoded.Enable(func(obj any) (string, error) { return obj.(*metav1.PartialObjectMetadata).Name, nil },
 				func(string) any { return nil },
-				func(obj, _ any) { walked = append(walked, obj.(*metav1.PartialObjectMetadata).Name) }, nil)
+				func(obj, _ any) { walked = append(walked, obj.(*metav1.PartialObjectMetadata).Name) }, false)
 			pw := &Watcher[metav1.PartialObjectMetadata, *metav1.PartialObjectMetadata]{
 				Open: func(context.Context, metav1.ListOptions) (io.ReadCloser, error) {
 					return io.NopCloser(bytes.NewReader(stream)), nil
