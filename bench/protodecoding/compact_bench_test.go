@@ -64,7 +64,7 @@ func BenchmarkDecodePodProtoCompact(b *testing.B) {
 				}
 				return nil
 			}
-			must(protodecode.DecodeCompact(data, p, fn, tab, previous))
+			must(protodecode.DecodeCompact(data, p, fn, tab, previous, 0))
 			return p
 		}},
 	}

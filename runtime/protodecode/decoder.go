@@ -6,6 +6,8 @@ import (
 	"math"
 	"sync"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
@@ -51,6 +53,9 @@ type Decoder struct {
 	// (compact.DecodedObject), for the table's admission filter.
 	object uint64
 	err    error
+	// omitFrom is the metadata whose managedFields DecodeCompact leaves
+	// out (OmitManagedFields), or nil.
+	omitFrom *metav1.ObjectMeta
 	// share is the state of decoding into the compact object
 	// (DecodeCompact; &shareState), nil otherwise.
 	share      *sharing

@@ -65,6 +65,10 @@ func objectMetaRest(d *Decoder, p *metav1.ObjectMeta) {
 	case 14:
 		SharedStrings(d, &p.Finalizers, compact.WalkStringSlice, compact.EqualStringSlice)
 	case 17:
+		if p == d.omitFrom {
+			d.Skip()
+			return
+		}
 		SharedMessages(d, &p.ManagedFields, ManagedFieldsEntry, compact.WalkManagedFields, compact.EqualManagedFields)
 	default:
 		d.Skip()

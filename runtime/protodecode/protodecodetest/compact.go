@@ -69,7 +69,7 @@ func SharesAsTheWalk[T any, PT Message[T]](t *testing.T, fn protodecode.Func[T],
 		}
 		update(w, hint)
 		walkedCache[key(w)] = w
-		if err := protodecode.DecodeCompact(b, d, fn, decoded, previous); err != nil {
+		if err := protodecode.DecodeCompact(b, d, fn, decoded, previous, 0); err != nil {
 			t.Fatalf("object %d: not decoded into the compact object: %v", i, err)
 		}
 		decodedCache[key(d)] = d

@@ -62,12 +62,15 @@ func Same[T any, PT Message[T]](tb testing.TB, fn protodecode.Func[T], data []by
 	}
 	if protodecode.Compacts[T]() {
 		compacted := new(T)
-		errCompact := protodecode.DecodeCompact(data, compacted, fn, compactTable, func(any) any { return nil })
+		errCompact := protodecode.DecodeCompact(data, compacted, fn, compactTable, func(any) any { return nil }, 0)
 		switch {
 		case errCompact == nil && errWant != nil:
 			tb.Fatalf("%T: decoding into the compact object accepts what Unmarshal rejects (%v), for %q", *want, errWant, data)
 		case errCompact == nil && !reflect.DeepEqual(compacted, want):
 			tb.Fatalf("%T: decoded objects differ for %q:\nprotodecode.DecodeCompact: %#v\nUnmarshal:                 %#v", *want, data, compacted, want)
+		}
+		if errWant == nil && errCompact == nil {
+			sameOmitting[T, PT](tb, fn, data)
 		}
 	}
 	got := new(T)
@@ -174,4 +177,26 @@ func Fuzz[T any, PT Message[T]](f *testing.F, fn protodecode.Func[T], seeds [][]
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { Same[T, PT](t, fn, data) })
+}
+
+// sameOmitting checks that decoding data (which Unmarshal and
+// DecodeCompact accept) into the compact object leaving managedFields
+// out (protodecode.OmitManagedFields) accepts it too and decodes what
+// Unmarshal does with the object's own managedFields stripped, as an
+// informer's StripManagedFields strips them (a nested object's, a
+// template's, are kept).
+func sameOmitting[T any, PT Message[T]](tb testing.TB, fn protodecode.Func[T], data []byte) {
+	tb.Helper()
+	want := new(T)
+	if err := PT(want).Unmarshal(data); err != nil {
+		tb.Fatalf("%T: Unmarshal rejects what it accepted: %v", *want, err)
+	}
+	compact.StripManagedFields(want)
+	omitted := new(T)
+	if err := protodecode.DecodeCompact(data, omitted, fn, compactTable, func(any) any { return nil }, protodecode.OmitManagedFields); err != nil {
+		tb.Fatalf("%T: decoding into the compact object without managedFields rejects what it accepts with them (%v), for %q", *want, err, data)
+	}
+	if !reflect.DeepEqual(omitted, want) {
+		tb.Fatalf("%T: decoded objects differ for %q:\nprotodecode.DecodeCompact without managedFields: %#v\nUnmarshal, stripped:                             %#v", *want, data, omitted, want)
+	}
 }
