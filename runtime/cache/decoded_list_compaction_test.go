@@ -31,9 +31,9 @@ func (s listDecodingServer) ListWithContext(ctx context.Context, opts metav1.Lis
 	}
 	err = meta.EachListItem(list, func(item runtime.Object) error {
 		if hint, key, ok := s.decoded.Previous(item); ok && hint == nil {
-			s.inDecoder.Store(true)
+			s.log.inDecoder.Store(true)
 			s.compactor(item, nil)
-			s.inDecoder.Store(false)
+			s.log.inDecoder.Store(false)
 			s.decoded.AdoptCopied(item, unsafe.Sizeof(metav1.PartialObjectMetadata{}), key, nil)
 		}
 		return nil
@@ -68,7 +68,7 @@ func TestInformerSkipsTheCompactionOfListedObjectsItsDecoderCompacted(t *testing
 			srv := newModelServer()
 			addLabelled(t, srv, 2)
 			opts := SharedIndexInformerOptions{Compact: c.compact, Compactor: log.compactor, Decoded: &compact.Decoded{}}
-			lw := listDecodingServer{decodingServer{srv, opts.Decoded, &log.inDecoder, false}, log.compactor}
+			lw := listDecodingServer{decodingServer{srv, opts.Decoded, log, false}, log.compactor}
 			run := startInformerOver(t, lw, opts, c.transform)
 			defer run.stop(t)
 			waitConverged(t, srv, run)

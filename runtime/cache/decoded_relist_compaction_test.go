@@ -52,9 +52,9 @@ func (s relistDecodingServer) ListWithContext(ctx context.Context, opts metav1.L
 				hint = old.DeepCopy()
 			}
 		}
-		s.inDecoder.Store(true)
+		s.log.inDecoder.Store(true)
 		s.compactor(item, hint)
-		s.inDecoder.Store(false)
+		s.log.inDecoder.Store(false)
 		s.decoded.AdoptCopied(item, unsafe.Sizeof(metav1.PartialObjectMetadata{}), key, hint)
 		return nil
 	})
@@ -91,7 +91,7 @@ func TestInformerSkipsTheCompactionOfRelistedObjectsItsDecoderCompacted(t *testi
 			addLabelled(t, srv, 3)
 			opts := SharedIndexInformerOptions{Compact: true, Compactor: log.compactor, Decoded: &compact.Decoded{}}
 			stale := &atomic.Bool{}
-			lw := relistDecodingServer{decodingServer{srv, opts.Decoded, &log.inDecoder, false}, log.compactor, stale}
+			lw := relistDecodingServer{decodingServer{srv, opts.Decoded, log, false}, log.compactor, stale}
 			run := startInformerOver(t, lw, opts, nil)
 			defer run.stop(t)
 			waitConverged(t, srv, run)

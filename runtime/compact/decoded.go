@@ -35,6 +35,11 @@ import (
 //     key in between), is compacted as before: walking a compact object
 //     changes nothing that is already shared.
 //
+// A decoder hands objects over in sessions (Begin, DecodedSession): one
+// per watch stream and one per list, so that an object of an earlier
+// stream, which the informer may never have taken or a relist may have
+// replaced, is never the hint of a later object.
+//
 // Objects are recognized by identity (the pointer the decoder returned),
 // never by type or content, but for the items of a listed page, which the
 // reflector copies (AdoptCopied): a shallow copy of one is recognized by
@@ -62,6 +67,9 @@ type Decoded struct {
 	// and by key (the newest slot of a key).
 	byObject map[identity]int
 	byKey    map[string]int
+	// session, guarded by mu, counts the sessions begun (Begin): slots
+	// hold only objects handed over in the newest.
+	session uint64
 	// copies is set once AdoptCopied was called: Compacted then looks an
 	// object it does not know by identity up by key.
 	copies atomic.Bool
@@ -91,6 +99,9 @@ type decodedSlot struct {
 	key           string
 	obj, hint     any
 	deleted, seen bool
+	// session is the session obj was handed over in (Begin), or
+	// newestSession.
+	session uint64
 	// size, when not 0, is the size of *obj's struct: the informer takes
 	// a shallow copy of obj (AdoptCopied).
 	size uintptr
@@ -146,35 +157,15 @@ func (cfg *decodedConfig) prepare(obj any) {
 // Enabled reports whether Compact compacts.
 func (c *Decoded) Enabled() bool { return c != nil && c.on.Load() != nil }
 
-// Compact compacts obj, an object the caller just decoded and still
-// holds alone, as the informer that enabled c would, and marks it;
-// deleted tells that obj's event deletes it. It does nothing before
-// Enable, nor for an object without a key. c may be nil.
-func (c *Decoded) Compact(obj any, deleted bool) {
-	if c == nil || obj == nil {
-		return
-	}
-	cfg := c.on.Load()
-	if cfg == nil {
-		return
-	}
-	key, err := cfg.key(obj)
-	if err != nil {
-		return
-	}
-	hint, known := c.pending(key)
-	if !known {
-		hint = cfg.hint(key)
-	}
-	cfg.prepare(obj)
-	cfg.compaction(obj, hint)
-	c.remember(decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted})
-}
-
-// remember puts s in the oldest slot.
+// remember puts s in the oldest slot, unless it was handed over in a
+// session before the newest (Begin): such an object is forgotten, and
+// the informer, should it take it, compacts it itself.
 func (c *Decoded) remember(s decodedSlot) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if s.session != newestSession && s.session != c.session {
+		return
+	}
 	if j, ok := c.byKey[s.key]; ok && c.slots[j].seen {
 		// The key's previous event is the informer's now, and no
 		// longer its next hint: let it go.
@@ -198,13 +189,14 @@ func (c *Decoded) remember(s decodedSlot) {
 
 // pending returns the hint the informer will give the next object of key
 // when c remembers an object of key: that object, or nil after a
-// deletion.
-func (c *Decoded) pending(key string) (hint any, known bool) {
+// deletion; session is the one asking: a session before the newest
+// (Begin) gets none, and asks the informer.
+func (c *Decoded) pending(key string, session uint64) (hint any, known bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	i, ok := c.byKey[key]
 	switch {
-	case !ok:
+	case !ok || (session != newestSession && session != c.session):
 		return nil, false
 	case c.slots[i].deleted:
 		return nil, true
@@ -269,69 +261,4 @@ func (c *Decoded) copyOf(obj any, key string) (int, bool) {
 		return 0, false
 	}
 	return i, unsafe.String((*byte)(a[1]), s.size) == unsafe.String((*byte)(b[1]), s.size)
-}
-
-// Previous returns what Compact would compact obj against: hint, the
-// version of obj's key the informer will hand its compaction (nil for
-// none), and the key; ok is false before Enable and for an object
-// without a key. A decoder that builds the compact object itself asks
-// it once the object's metadata is decoded, and hands the object over
-// with Adopt. c may be nil.
-func (c *Decoded) Previous(obj any) (hint any, key string, ok bool) {
-	if c == nil || obj == nil {
-		return nil, "", false
-	}
-	cfg := c.on.Load()
-	if cfg == nil {
-		return nil, "", false
-	}
-	key, err := cfg.key(obj)
-	if err != nil {
-		return nil, "", false
-	}
-	hint, known := c.pending(key)
-	if !known {
-		hint = cfg.hint(key)
-	}
-	return hint, key, true
-}
-
-// Adopt marks obj, an object the caller decoded compact against hint
-// (from Previous, for key), as Compact marks the objects it compacts:
-// the informer, given the same hint, then skips its compaction. When
-// obj's key is no longer key (its metadata changed after Previous), it
-// compacts obj as Compact does instead. c may be nil.
-func (c *Decoded) Adopt(obj any, key string, hint any, deleted bool) {
-	if c == nil || obj == nil {
-		return
-	}
-	cfg := c.on.Load()
-	if cfg == nil {
-		return
-	}
-	if k, err := cfg.key(obj); err != nil || k != key {
-		c.Compact(obj, deleted)
-		return
-	}
-	cfg.prepare(obj)
-	c.remember(decodedSlot{key: key, obj: obj, hint: hint, deleted: deleted})
-}
-
-// AdoptCopied is Adopt of obj, a pointer to a struct of size bytes that
-// the informer takes a shallow copy of (an item of a listed page: the
-// reflector copies each, meta.EachListItemWithAlloc): Compacted then
-// also recognizes an object of obj's type and key whose struct's bytes
-// are obj's, its copy, and takes it in obj's place. The caller must not
-// change obj afterwards.
-func (c *Decoded) AdoptCopied(obj any, size uintptr, key string, hint any) {
-	if c == nil || obj == nil || size == 0 {
-		return
-	}
-	cfg := c.on.Load()
-	if cfg == nil {
-		return
-	}
-	cfg.prepare(obj)
-	c.copies.Store(true)
-	c.remember(decodedSlot{key: key, obj: obj, hint: hint, size: size})
 }

@@ -189,3 +189,54 @@ func TestDecodedStripsTheManagedFieldsOfEveryObjectItHandsOver(t *testing.T) {
 		}
 	}
 }
+
+// A session (Begin) forgets what earlier sessions handed over: their
+// objects are no hint for its objects, and an object an earlier session
+// hands over after it began is not remembered (the informer compacts
+// it, should it take it). Within a session, hints are as Decoded's.
+func TestDecodedSessionForgetsWhatEarlierSessionsHandedOver(t *testing.T) {
+	for _, c := range decodedSessionCases {
+		t.Run(c.name, func(t *testing.T) {
+			inf := &decodedInformer{cache: map[string]any{"a": cachedA}}
+			d := &Decoded{}
+			inf.enable(d)
+			if got := c.run(d); got != c.want {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+var decodedSessionCases = []struct {
+	name string
+	run  func(d *Decoded) bool
+	want bool
+}{
+	{"an object of the stream before is no hint: the informer's is", func(d *Decoded) bool {
+		first := d.Begin()
+		first.Compact(&decodedObj{key: "a", value: "never taken"}, false)
+		hint, _, _ := d.Begin().Previous(&decodedObj{key: "a"})
+		return hint == cachedA
+	}, true},
+	{"an object of this stream is the hint of its key's next", func(d *Decoded) bool {
+		s := d.Begin()
+		prev := &decodedObj{key: "a", value: "in flight"}
+		s.Compact(prev, false)
+		hint, _, _ := s.Previous(&decodedObj{key: "a"})
+		return hint == prev
+	}, true},
+	{"an object an earlier stream hands over late is not remembered", func(d *Decoded) bool {
+		old := d.Begin()
+		d.Begin()
+		late := &decodedObj{key: "a"}
+		old.Compact(late, false)
+		return d.Compacted(late, cachedA)
+	}, false},
+	{"an earlier stream asking for a hint gets the informer's", func(d *Decoded) bool {
+		old := d.Begin()
+		s := d.Begin()
+		s.Compact(&decodedObj{key: "a", value: "new stream"}, false)
+		hint, _, _ := old.Previous(&decodedObj{key: "a"})
+		return hint == cachedA
+	}, true},
+}

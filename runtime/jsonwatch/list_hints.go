@@ -16,7 +16,7 @@ import (
 // decoded. Used by one decode at a time, on its goroutine; a Lister
 // reuses it for its next pages.
 type itemHints struct {
-	decoded *compact.Decoded
+	decoded compact.DecodedSession
 	asked   []askedPrevious
 }
 

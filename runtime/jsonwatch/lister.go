@@ -74,6 +74,10 @@ type Lister[L any, PL Object[L]] struct {
 	items     listItems
 	// hints holds the *itemHints of pages decoded before, for reuse.
 	hints sync.Pool
+	// mu guards session: the session of the list being paged through,
+	// begun at its first page (compact.DecodedSession).
+	mu      sync.Mutex
+	session compact.DecodedSession
 }
 
 // listItems is what a Lister's list holds: whether its items' decoder
@@ -95,7 +99,7 @@ func (l *Lister[L, PL]) ListWithContext(ctx context.Context, options metav1.List
 		// ErrNoStream: the typed client lists, with client-go's request.
 		return l.List(ctx, options)
 	}
-	list, ok := l.decode(res)
+	list, ok := l.decode(res, l.sessionOf(options))
 	if ok {
 		return list, nil
 	}
@@ -107,14 +111,14 @@ func (l *Lister[L, PL]) ListWithContext(ctx context.Context, options metav1.List
 // response of L's kind whose decoding is certainly client-go's
 // (jsondecode.DecodeList, then the list's kind is L's); the list then
 // has an empty TypeMeta, as client-go's decoder leaves it.
-func (l *Lister[L, PL]) decode(res Response) (PL, bool) {
+func (l *Lister[L, PL]) decode(res Response, session compact.DecodedSession) (PL, bool) {
 	if res.Err != nil || !isJSON(res.ContentType) {
 		return nil, false
 	}
 	list := PL(new(L))
 	var hints *itemHints
-	if l.Table != nil && l.Decoded.Enabled() && l.itemsOf().compacts {
-		hints = l.itemHints()
+	if l.Table != nil && session.Enabled() && l.itemsOf().compacts {
+		hints = l.itemHints(session)
 		defer l.release(hints)
 		if !jsondecode.DecodeListCompact(res.Body, (*L)(list), l.Decode, l.Table, hints.previous) {
 			return nil, false
@@ -135,19 +139,34 @@ func (l *Lister[L, PL]) decode(res Response) (PL, bool) {
 	return list, true
 }
 
-// itemHints returns an empty itemHints of l.Decoded, one a page before
-// released when there is one.
-func (l *Lister[L, PL]) itemHints() *itemHints {
-	if h, ok := l.hints.Get().(*itemHints); ok {
-		return h
+// sessionOf returns the session of the list whose page options asks
+// for: a new one for its first page (no continue token), so that what
+// the watch before it handed over is no hint for its items.
+func (l *Lister[L, PL]) sessionOf(options metav1.ListOptions) compact.DecodedSession {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if options.Continue == "" {
+		l.session = l.Decoded.Begin()
 	}
-	return &itemHints{decoded: l.Decoded}
+	return l.session
+}
+
+// itemHints returns an empty itemHints of session, one a page before
+// released when there is one.
+func (l *Lister[L, PL]) itemHints(session compact.DecodedSession) *itemHints {
+	h, ok := l.hints.Get().(*itemHints)
+	if !ok {
+		h = &itemHints{}
+	}
+	h.decoded = session
+	return h
 }
 
 // release empties h, keeping no version alive, for the next page.
 func (l *Lister[L, PL]) release(h *itemHints) {
 	clear(h.asked)
 	h.asked = h.asked[:0]
+	h.decoded = compact.DecodedSession{}
 	l.hints.Put(h)
 }
 

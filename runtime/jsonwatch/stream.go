@@ -134,7 +134,7 @@ type decoding[T any, PT Object[T]] struct {
 	decode  func(frame []byte, p *T) (watch.EventType, bool)
 	// decoded compacts the objects decode decoded for the informer
 	// (Watcher.Decoded); nil compacts none.
-	decoded *compact.Decoded
+	decoded compact.DecodedSession
 	// decodeCompact, when not nil, decodes into the compact object
 	// (jsondecode.DecodeEventCompact, asking previous for the hint);
 	// the stream's goroutine uses it once decoded is enabled.

@@ -97,10 +97,12 @@ func (w *Watcher[T, PT]) WatchWithContext(ctx context.Context, options metav1.Li
 	return w.Watch(ctx, options)
 }
 
-// decoding is what a stream of the Watcher decodes with.
+// decoding is what a stream of the Watcher decodes with, in a session of
+// its own (compact.DecodedSession): what an earlier stream handed over
+// is no hint for this one's objects.
 func (w *Watcher[T, PT]) decoding() *decoding[T, PT] {
 	decode, table := w.Decode, w.Table
-	d := &decoding[T, PT]{kind: w.Kind, codecs: w.Codecs, decoded: w.Decoded, decode: func(frame []byte, p *T) (watch.EventType, bool) {
+	d := &decoding[T, PT]{kind: w.Kind, codecs: w.Codecs, decoded: w.Decoded.Begin(), decode: func(frame []byte, p *T) (watch.EventType, bool) {
 		return jsondecode.DecodeEvent(frame, p, decode, table)
 	}}
 	if table != nil && w.Decoded != nil && jsondecode.Compacts[T]() {

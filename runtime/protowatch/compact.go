@@ -15,7 +15,7 @@ import (
 type compactDecoding[T any, PT Object[T]] struct {
 	decode     protodecode.Func[T]
 	table      *compact.Table
-	decoded    *compact.Decoded
+	decoded    compact.DecodedSession
 	previousFn protodecode.Previous // previous, made once
 	// asked is what previous answered for the object being decoded.
 	asked askedPrevious
@@ -29,7 +29,7 @@ type askedPrevious struct {
 	key       string
 }
 
-func newCompactDecoding[T any, PT Object[T]](decode protodecode.Func[T], table *compact.Table, decoded *compact.Decoded) *compactDecoding[T, PT] {
+func newCompactDecoding[T any, PT Object[T]](decode protodecode.Func[T], table *compact.Table, decoded compact.DecodedSession) *compactDecoding[T, PT] {
 	c := &compactDecoding[T, PT]{decode: decode, table: table, decoded: decoded}
 	c.previousFn = c.previous
 	return c

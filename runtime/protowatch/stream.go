@@ -67,7 +67,7 @@ type envelopeKinds struct {
 	// (Watcher.Decode); decoded then compacts the objects it decodes
 	// (Watcher.Decoded).
 	decode  func(data []byte, p any) error
-	decoded *compact.Decoded
+	decoded compact.DecodedSession
 	// compactDecode, when set, decodes a T (p, a *T) of an ADDED,
 	// MODIFIED or DELETED event (deleted for the latter) into the
 	// compact object and hands it to the informer, or decodes it by

@@ -121,9 +121,11 @@ func (w *Watcher[T, PT]) kinds() envelopeKinds {
 		k.decode = func(data []byte, p any) error {
 			return protodecode.Unmarshal[T, PT](data, p.(*T), decode, table)
 		}
-		k.decoded = w.Decoded
+		// One session per stream (compact.DecodedSession): what an
+		// earlier stream handed over is no hint for this one's objects.
+		k.decoded = w.Decoded.Begin()
 		if table != nil && w.Decoded != nil && protodecode.Compacts[T]() {
-			k.compactDecode = newCompactDecoding[T, PT](decode, table, w.Decoded).object
+			k.compactDecode = newCompactDecoding[T, PT](decode, table, k.decoded).object
 		}
 	}
 	if info, ok := runtime.SerializerInfoForMediaType(w.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf); ok {
