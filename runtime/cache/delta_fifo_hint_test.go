@@ -23,11 +23,13 @@ type hintRecorder struct {
 	hints  []string       // "<version>:<hint version>", in compaction order
 }
 
-func (r *hintRecorder) compact(obj, hint any) {
+func (r *hintRecorder) compact(obj, hint any) any {
+	compacted := obj
 	if d, ok := obj.(DeletedFinalStateUnknown); ok {
 		obj = d.Obj
 	}
 	r.hints = append(r.hints, r.labels[obj]+":"+r.labels[hint])
+	return compacted
 }
 
 // hintSchedule says when the consumer pops and applies, relative to the

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // Decoded is the contract between a decoder that hands over the objects
@@ -209,12 +211,36 @@ func (c *Decoded) pending(key string, session uint64) (hint any, known bool) {
 // identity, but for an object adopted with AdoptCopied, whose shallow
 // copies are recognized too. c may be nil.
 func (c *Decoded) Compacted(obj, hint any) bool {
+	_, compacted := c.take(obj, hint)
+	return compacted
+}
+
+// Take is what the informer calls before it compacts obj against hint:
+// compacted, as Compacted, when a decoder compacted obj against that very
+// hint (the informer then skips its compaction and takes obj); otherwise
+// the object for the informer to compact, obj itself, or, for an object
+// a decoder handed over against another hint, a deep copy of it
+// (runtime.Object's DeepCopyObject): the decoder may read that object
+// as the hint of its key's next object while the informer compacts, so
+// the informer must not write it. c may be nil.
+func (c *Decoded) Take(obj, hint any) (taken any, compacted bool) {
+	known, compacted := c.take(obj, hint)
+	if known && !compacted {
+		if o, ok := obj.(runtime.Object); ok {
+			return o.DeepCopyObject(), false
+		}
+	}
+	return obj, compacted
+}
+
+// take is Compacted, and whether a decoder handed obj over at all.
+func (c *Decoded) take(obj, hint any) (known, compacted bool) {
 	if c == nil || obj == nil {
-		return false
+		return false, false
 	}
 	cfg := c.on.Load()
 	if cfg == nil {
-		return false
+		return false, false
 	}
 	key := ""
 	if c.copies.Load() {
@@ -225,7 +251,7 @@ func (c *Decoded) Compacted(obj, hint any) bool {
 	i, ok := c.byObject[identityOf(obj)]
 	if !ok {
 		if i, ok = c.copyOf(obj, key); !ok {
-			return false
+			return false, false
 		}
 		// The informer holds the copy: the original is no longer needed.
 		delete(c.byObject, identityOf(c.slots[i].obj))
@@ -235,13 +261,21 @@ func (c *Decoded) Compacted(obj, hint any) bool {
 	// object (only that the key's newest event deletes it, for pending).
 	s := &c.slots[i]
 	delete(c.byObject, identityOf(obj))
+	if identityOf(s.hint) != identityOf(hint) {
+		// The informer compacts a copy (Take), which becomes the key's
+		// version: obj is no hint for the key's next object.
+		if c.byKey[s.key] == i {
+			delete(c.byKey, s.key)
+		}
+		*s = decodedSlot{}
+		return true, false
+	}
 	s.seen = true
-	hinted := s.hint
 	s.hint = nil
 	if s.deleted {
 		s.obj = nil
 	}
-	return identityOf(hinted) == identityOf(hint)
+	return true, true
 }
 
 // copyOf returns the slot of the object adopted with AdoptCopied for key

@@ -3,6 +3,7 @@ package compact
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 	"unsafe"
 
@@ -239,4 +240,39 @@ var decodedSessionCases = []struct {
 		hint, _, _ := old.Previous(&decodedObj{key: "a"})
 		return hint == cachedA
 	}, true},
+}
+
+// Take gives the informer the object to compact: the decoder's own when
+// the decoder compacted it against the informer's hint (nothing left to
+// do), a deep copy when the decoder handed it over against another hint
+// (the decoder may still read the original as the hint of its key's next
+// object), which is then no hint for that next object.
+func TestDecodedTakeCopiesWhatADecoderHandedOverAgainstAnotherHint(t *testing.T) {
+	cached := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "a", ResourceVersion: "1"}}
+	informersHint := func(string) any { return cached }
+	key := func(obj any) (string, error) { return obj.(*metav1.PartialObjectMetadata).Name, nil }
+	for _, c := range []struct {
+		name                   string
+		hint                   any // the informer's
+		wantCompacted, wantOwn bool
+	}{
+		{"the hint it was compacted against: taken as it is", cached, true, true},
+		{"another hint: a copy to compact", &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "a", ResourceVersion: "relisted"}}, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := &Decoded{}
+			d.Enable(key, informersHint, func(any, any) {}, false)
+			s := d.Begin()
+			o := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "a", ResourceVersion: "2"}}
+			s.Compact(o, false)
+			taken, compacted := d.Take(o, c.hint)
+			if compacted != c.wantCompacted || (taken == any(o)) != c.wantOwn || !reflect.DeepEqual(taken, o) {
+				t.Fatalf("Take = %p, %v; want compacted %v, the decoder's own object (%p) %v, an equal one", taken, compacted, c.wantCompacted, o, c.wantOwn)
+			}
+			next, _, _ := s.Previous(&metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "a"}})
+			if wantNext := map[bool]any{true: o, false: cached}[c.wantOwn]; next != wantNext {
+				t.Errorf("the next object's hint is %p, want %p", next, wantNext)
+			}
+		})
+	}
 }

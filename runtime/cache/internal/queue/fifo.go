@@ -37,10 +37,12 @@ type CacheReader interface {
 	Len() int
 }
 
-// Compactor compacts obj in place after the transform, sharing the parts
-// equal to hint's (the previous version of obj's key, nil for none; see
-// FIFO.Hint). runtime/compact's walks are compactors.
-type Compactor func(obj, hint any)
+// Compactor compacts obj after the transform, sharing the parts equal to
+// hint's (the previous version of obj's key, nil for none; see
+// FIFO.Hint), and returns the object to queue: obj, compacted in place,
+// or a compacted copy of it when obj must not be written (one a decoder
+// still reads, compact.Decoded.Take).
+type Compactor func(obj, hint any) any
 
 // Config is what a FIFO is built with besides its cache and compactor.
 type Config struct {

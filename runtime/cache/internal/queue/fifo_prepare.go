@@ -18,7 +18,7 @@ func (f *FIFO) prepare(obj, hint any) (any, error) {
 		}
 	}
 	if f.compact != nil {
-		f.compact(obj, hint)
+		obj = f.compact(obj, hint)
 	}
 	return obj, nil
 }

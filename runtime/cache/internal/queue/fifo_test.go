@@ -138,7 +138,7 @@ func TestFIFOPopsARelistAsOneReplacedAllBatch(t *testing.T) {
 func TestFIFOCompactsAgainstThePreviousVersion(t *testing.T) {
 	c := mapCache{"a": obj{"a", "1"}}
 	var hints []any
-	f := New(c, func(_, hint any) { hints = append(hints, hint) }, Config{KeyOf: keyOf})
+	f := New(c, func(o, hint any) any { hints = append(hints, hint); return o }, Config{KeyOf: keyOf})
 	mustNoErr(t, f.Update(obj{"a", "2"}))
 	mustNoErr(t, f.Update(obj{"a", "3"}))
 	mustNoErr(t, f.Add(obj{"b", "1"}))
