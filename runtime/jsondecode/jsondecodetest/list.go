@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
@@ -33,6 +34,7 @@ func ListSharesAsTheWalk[T any](t *testing.T, fn jsondecode.Func[T], pages [][][
 	if !jsondecode.Compacts[T]() {
 		t.Fatalf("%T's decoder is not registered as building the compact object (jsondecode.RegisterCompact)", *new(T))
 	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // as SharesAsTheWalk
 	walked, decoded := compact.NewExactTable(), compact.NewExactTable()
 	update := walked.TransformUpdate(new(T))
 	walkedCache, decodedCache := map[string]*T{}, map[string]*T{}
