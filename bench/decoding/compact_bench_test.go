@@ -66,7 +66,7 @@ func BenchmarkDecodePodCompact(b *testing.B) {
 				}
 				return nil
 			}
-			if _, ok := jsondecode.DecodeEventCompact(frames[&doc[0]], p, fn, tab, previous); !ok {
+			if _, ok := jsondecode.DecodeEventCompact(frames[&doc[0]], p, fn, tab, previous, 0); !ok {
 				b.Fatal("not decoded")
 			}
 			return p

@@ -53,6 +53,15 @@ func (s DecodedSession) Enabled() bool { return s.c.Enabled() }
 // StripsManagedFields is the session's Decoded's StripsManagedFields.
 func (s DecodedSession) StripsManagedFields() bool { return s.c.StripsManagedFields() }
 
+// Omit is what a decoder leaves out of the objects it decodes for the
+// session's informer: their managedFields when it strips them.
+func (s DecodedSession) Omit() Omit {
+	if s.StripsManagedFields() {
+		return OmitManagedFields
+	}
+	return 0
+}
+
 // Compact is DecodedSession.Compact in the newest session. c may be nil.
 func (c *Decoded) Compact(obj any, deleted bool) { DecodedSession{c: c}.Compact(obj, deleted) }
 

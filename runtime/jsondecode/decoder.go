@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
 )
@@ -47,6 +48,12 @@ type Decoder struct {
 	share      *sharing
 	shareState sharing
 	child      *Decoder
+	// omit are the parts left out (DecodeEventCompact,
+	// DecodeListCompact); omitFrom is the metadata whose managedFields
+	// are left out (compact.OmitManagedFields): the event's object's, or
+	// the list item's being decoded; nil for none.
+	omit     compact.Omit
+	omitFrom *metav1.ObjectMeta
 }
 
 // options are the tokenizer's options for sigs.k8s.io/json's (encoding/json
@@ -112,6 +119,7 @@ func (d *Decoder) reset(data []byte, t *compact.Table) {
 	d.object = 0
 	d.typeDepth, d.folded, d.itemsDepth = 0, false, 0
 	d.share = nil
+	d.omit, d.omitFrom = 0, nil
 	if t != nil {
 		d.object = compact.DecodedObject()
 	}

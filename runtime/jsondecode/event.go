@@ -26,21 +26,29 @@ import (
 // and the caller decodes the frame as client-go does, for its result or
 // error.
 func DecodeEvent[T any](frame []byte, p *T, fn Func[T], t *compact.Table) (eventType watch.EventType, ok bool) {
-	return decodeEvent(frame, p, fn, t, nil)
+	return decodeEvent(frame, p, fn, t, nil, 0)
 }
 
 // DecodeEventCompact is DecodeEvent building the compact object (see
 // Shared): with t not nil, *p comes out as the informer's compaction walk
 // would leave it, previous giving the version it replaces (see
 // Previous), provided fn's type's generated decoders share every part
-// the walk shares (RegisterCompact says so of a type).
-func DecodeEventCompact[T any](frame []byte, p *T, fn Func[T], t *compact.Table, previous Previous) (eventType watch.EventType, ok bool) {
-	return decodeEvent(frame, p, fn, t, previous)
+// the walk shares (RegisterCompact says so of a type). omit names parts
+// of the object left out (their values skipped, not decoded):
+// compact.OmitManagedFields for an informer that strips them. A value
+// skipped is checked as JSON only: managedFields that client-go's decoder
+// would reject for their content are dropped instead, as the informer
+// would have dropped them.
+func DecodeEventCompact[T any](frame []byte, p *T, fn Func[T], t *compact.Table, previous Previous, omit compact.Omit) (eventType watch.EventType, ok bool) {
+	return decodeEvent(frame, p, fn, t, previous, omit)
 }
 
-func decodeEvent[T any](frame []byte, p *T, fn Func[T], t *compact.Table, previous Previous) (eventType watch.EventType, ok bool) {
+func decodeEvent[T any](frame []byte, p *T, fn Func[T], t *compact.Table, previous Previous, omit compact.Omit) (eventType watch.EventType, ok bool) {
 	d := decoders.Get().(*Decoder)
 	d.reset(frame, t)
+	if omit&compact.OmitManagedFields != 0 {
+		d.omit, d.omitFrom = omit, compact.MetaOf(p)
+	}
 	if t != nil && previous != nil {
 		d.shareState = sharing{root: uintptr(unsafe.Pointer(p)), size: unsafe.Sizeof(*p), rootObj: p, previous: previous}
 		d.share = &d.shareState

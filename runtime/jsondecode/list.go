@@ -28,7 +28,7 @@ const listItemsDepth = 2
 // case-sensitively). Otherwise *p holds whatever was decoded and the
 // caller decodes the body as client-go does, for its result or error.
 func DecodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table) (ok bool) {
-	return decodeList(data, p, fn, t, false, nil)
+	return decodeList(data, p, fn, t, false, nil, 0)
 }
 
 // DecodeListCompact is DecodeList building each item of the list into
@@ -39,9 +39,10 @@ func DecodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table) (ok bool
 // list's items), provided the item type's generated decoders share every
 // part the walk shares (RegisterCompact says so of a type;
 // CompactsType). The list's own parts (its metadata, its items' slice)
-// are decoded as DecodeList decodes them.
-func DecodeListCompact[T any](data []byte, p *T, fn Func[T], t *compact.Table, previous ItemPrevious) (ok bool) {
-	return decodeList(data, p, fn, t, t != nil, previous)
+// are decoded as DecodeList decodes them. omit is DecodeEventCompact's,
+// for each item.
+func DecodeListCompact[T any](data []byte, p *T, fn Func[T], t *compact.Table, previous ItemPrevious, omit compact.Omit) (ok bool) {
+	return decodeList(data, p, fn, t, t != nil, previous, omit)
 }
 
 // ItemPrevious is Previous for the items of a list (DecodeListCompact):
@@ -51,9 +52,10 @@ func DecodeListCompact[T any](data []byte, p *T, fn Func[T], t *compact.Table, p
 // type than root's is taken as no previous version.
 type ItemPrevious func(i int, root any) (old any)
 
-func decodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table, share bool, previous ItemPrevious) (ok bool) {
+func decodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table, share bool, previous ItemPrevious, omit compact.Omit) (ok bool) {
 	d := decoders.Get().(*Decoder)
 	d.reset(data, t)
+	d.omit = omit
 	d.typeDepth = 1
 	if t != nil {
 		d.itemsDepth = listItemsDepth
@@ -74,16 +76,22 @@ func decodeList[T any](data []byte, p *T, fn Func[T], t *compact.Table, share bo
 }
 
 // startItem starts the decoding of the i-th item of the list's items
-// into p, when d decodes a list into the compact object against the
-// items' previous versions (DecodeListCompact with an ItemPrevious) and
-// p is such an item: its parts are then taken from its previous version
-// (ItemPrevious), as an event's object's are.
+// into p, when d decodes a list into the compact object
+// (DecodeListCompact) and p is such an item: its managedFields are left
+// out when omitted, and, against the items' previous versions (with an
+// ItemPrevious), its parts are taken from its previous version, as an
+// event's object's are.
 func startItem[E any](d *Decoder, i int, p *E) {
 	s := d.share
-	if s == nil || s.items == nil || s != &d.shareState || d.dec.StackDepth() != d.itemsDepth {
+	if s == nil || s != &d.shareState || d.dec.StackDepth() != d.itemsDepth {
 		return
 	}
-	*s = sharing{root: uintptr(unsafe.Pointer(p)), size: unsafe.Sizeof(*p), rootObj: p, items: s.items, item: i}
+	if d.omit&compact.OmitManagedFields != 0 {
+		d.omitFrom = compact.MetaOf(p)
+	}
+	if s.items != nil {
+		*s = sharing{root: uintptr(unsafe.Pointer(p)), size: unsafe.Sizeof(*p), rootObj: p, items: s.items, item: i}
+	}
 }
 
 // nextItem gives the object that starts at the decoder's position its own

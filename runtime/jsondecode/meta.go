@@ -121,6 +121,10 @@ func objectMetaCollection(d *Decoder, p *metav1.ObjectMeta, name []byte) bool {
 	case "finalizers":
 		Shared(d, &p.Finalizers, stringSlice, compact.WalkStringSlice, compact.EqualStringSlice)
 	case "managedFields":
+		if p == d.omitFrom {
+			d.Skip() // the informer strips them (compact.OmitManagedFields)
+			break
+		}
 		Shared(d, &p.ManagedFields, managedFields, compact.WalkManagedFields, compact.EqualManagedFields)
 	default:
 		return false

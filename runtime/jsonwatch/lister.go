@@ -120,7 +120,7 @@ func (l *Lister[L, PL]) decode(res Response, session compact.DecodedSession) (PL
 	if l.Table != nil && session.Enabled() && l.itemsOf().compacts {
 		hints = l.itemHints(session)
 		defer l.release(hints)
-		if !jsondecode.DecodeListCompact(res.Body, (*L)(list), l.Decode, l.Table, hints.previous) {
+		if !jsondecode.DecodeListCompact(res.Body, (*L)(list), l.Decode, l.Table, hints.previous, session.Omit()) {
 			return nil, false
 		}
 	} else if !jsondecode.DecodeList(res.Body, (*L)(list), l.Decode, l.Table) {

@@ -102,12 +102,13 @@ func (w *Watcher[T, PT]) WatchWithContext(ctx context.Context, options metav1.Li
 // is no hint for this one's objects.
 func (w *Watcher[T, PT]) decoding() *decoding[T, PT] {
 	decode, table := w.Decode, w.Table
-	d := &decoding[T, PT]{kind: w.Kind, codecs: w.Codecs, decoded: w.Decoded.Begin(), decode: func(frame []byte, p *T) (watch.EventType, bool) {
+	session := w.Decoded.Begin()
+	d := &decoding[T, PT]{kind: w.Kind, codecs: w.Codecs, decoded: session, decode: func(frame []byte, p *T) (watch.EventType, bool) {
 		return jsondecode.DecodeEvent(frame, p, decode, table)
 	}}
 	if table != nil && w.Decoded != nil && jsondecode.Compacts[T]() {
 		d.decodeCompact = func(frame []byte, p *T, previous jsondecode.Previous) (watch.EventType, bool) {
-			return jsondecode.DecodeEventCompact(frame, p, decode, table, previous)
+			return jsondecode.DecodeEventCompact(frame, p, decode, table, previous, session.Omit())
 		}
 		d.previousFn = d.previous
 	}

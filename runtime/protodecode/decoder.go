@@ -54,7 +54,7 @@ type Decoder struct {
 	object uint64
 	err    error
 	// omitFrom is the metadata whose managedFields DecodeCompact leaves
-	// out (OmitManagedFields), or nil.
+	// out (compact.OmitManagedFields), or nil.
 	omitFrom *metav1.ObjectMeta
 	// share is the state of decoding into the compact object
 	// (DecodeCompact; &shareState), nil otherwise.

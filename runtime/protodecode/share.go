@@ -4,8 +4,6 @@ import (
 	"errors"
 	"unsafe"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/informer-gen/informer-gen/runtime/compact"
 )
 
@@ -69,16 +67,16 @@ var errSharedTwice = errors.New("the records of a shared field are not consecuti
 // the type's Unmarshal and compacts that as before.
 //
 // omit names parts of the object left out (their records skipped, not
-// decoded): OmitManagedFields for an informer that strips them
+// decoded): compact.OmitManagedFields for an informer that strips them
 // (compact.Decoded.StripsManagedFields). A record skipped is not
 // checked the way Unmarshal would check it: malformed managedFields
 // that Unmarshal rejects are dropped instead, as the informer would
 // have dropped them.
-func DecodeCompact[T any](data []byte, p *T, fn Func[T], t *compact.Table, previous Previous, omit Omit) error {
+func DecodeCompact[T any](data []byte, p *T, fn Func[T], t *compact.Table, previous Previous, omit compact.Omit) error {
 	d := decoders.Get().(*Decoder)
 	*d = Decoder{buf: data, table: t}
-	if omit != 0 {
-		d.omitFrom = rootMeta(p)
+	if omit&compact.OmitManagedFields != 0 {
+		d.omitFrom = compact.MetaOf(p)
 	}
 	if t != nil {
 		d.object = compact.DecodedObject()
@@ -92,23 +90,6 @@ func DecodeCompact[T any](data []byte, p *T, fn Func[T], t *compact.Table, previ
 	*d = Decoder{}
 	decoders.Put(d)
 	return err
-}
-
-// Omit names the parts of an object DecodeCompact leaves out.
-type Omit uint8
-
-// OmitManagedFields leaves the object's metadata.managedFields out (nil);
-// the metadata of an object nested in it (a template's) keeps them, as
-// runtime/cache's StripManagedFields leaves them.
-const OmitManagedFields Omit = 1
-
-// rootMeta returns the metadata of the object p points to, or nil.
-func rootMeta(p any) *metav1.ObjectMeta {
-	if a, ok := p.(metav1.ObjectMetaAccessor); ok {
-		m, _ := a.GetObjectMeta().(*metav1.ObjectMeta)
-		return m
-	}
-	return nil
 }
 
 // oldOf returns the field of the previous version at the offset p has in

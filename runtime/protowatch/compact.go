@@ -47,11 +47,7 @@ func (c *compactDecoding[T, PT]) object(data []byte, p any, deleted bool) error 
 		return nil
 	}
 	c.asked = askedPrevious{}
-	var omit protodecode.Omit
-	if c.decoded.StripsManagedFields() {
-		omit = protodecode.OmitManagedFields // the informer drops them
-	}
-	if err := protodecode.DecodeCompact(data, obj, c.decode, c.table, c.previousFn, omit); err != nil {
+	if err := protodecode.DecodeCompact(data, obj, c.decode, c.table, c.previousFn, c.decoded.Omit()); err != nil {
 		var zero T
 		*obj = zero
 		if err := PT(obj).Unmarshal(data); err != nil {

@@ -71,7 +71,7 @@ func SharesAsTheWalk[T any](t *testing.T, fn jsondecode.Func[T], docs [][]byte, 
 		update(w, hint)
 		walkedCache[key(w)] = w
 		frame := append(append([]byte(`{"type":"MODIFIED","object":`), doc...), '}')
-		if _, ok := jsondecode.DecodeEventCompact(frame, d, fn, decoded, previous); !ok {
+		if _, ok := jsondecode.DecodeEventCompact(frame, d, fn, decoded, previous, 0); !ok {
 			t.Fatalf("object %d: not decoded into the compact object: %s", i, doc)
 		}
 		decodedCache[key(d)] = d

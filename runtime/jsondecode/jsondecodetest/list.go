@@ -48,7 +48,7 @@ func ListSharesAsTheWalk[T any](t *testing.T, fn jsondecode.Func[T], pages [][][
 	var kept [][]T // every object stays alive to the end
 	for n, docs := range pages {
 		var list itemList[T]
-		if !jsondecode.DecodeListCompact(listOf(docs), &list, itemListDecoder(fn), decoded, previous) {
+		if !jsondecode.DecodeListCompact(listOf(docs), &list, itemListDecoder(fn), decoded, previous, 0) {
 			t.Fatalf("page %d: not decoded into the compact object", n)
 		}
 		if len(list.Items) != len(docs) {

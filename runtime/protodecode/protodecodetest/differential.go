@@ -181,7 +181,7 @@ func Fuzz[T any, PT Message[T]](f *testing.F, fn protodecode.Func[T], seeds [][]
 
 // sameOmitting checks that decoding data (which Unmarshal and
 // DecodeCompact accept) into the compact object leaving managedFields
-// out (protodecode.OmitManagedFields) accepts it too and decodes what
+// out (compact.OmitManagedFields) accepts it too and decodes what
 // Unmarshal does with the object's own managedFields stripped, as an
 // informer's StripManagedFields strips them (a nested object's, a
 // template's, are kept).
@@ -193,7 +193,7 @@ func sameOmitting[T any, PT Message[T]](tb testing.TB, fn protodecode.Func[T], d
 	}
 	compact.StripManagedFields(want)
 	omitted := new(T)
-	if err := protodecode.DecodeCompact(data, omitted, fn, compactTable, func(any) any { return nil }, protodecode.OmitManagedFields); err != nil {
+	if err := protodecode.DecodeCompact(data, omitted, fn, compactTable, func(any) any { return nil }, compact.OmitManagedFields); err != nil {
 		tb.Fatalf("%T: decoding into the compact object without managedFields rejects what it accepts with them (%v), for %q", *want, err, data)
 	}
 	if !reflect.DeepEqual(omitted, want) {
