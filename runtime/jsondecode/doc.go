@@ -30,7 +30,7 @@
 //	   previous version has it (hint, Previous) --> decoded in place --> equal: the old part
 //	                                                                 \-> else: compact.ShareDecoded
 //	   no previous version --> raw bytes --> Table memo hit: the canonical copy, nothing decoded
-//	                                     \-> miss: decoded (nested parts Shared too) --> compact.ShareDecoded
+//	                                     \-> miss: decoded (nested parts as they are) --> compact.ShareDecoded
 //	                                                      --> canonical? memoized by its bytes
 //	strings --> the previous version's when equal, else interned (Table.InternBytes)
 //

@@ -174,8 +174,11 @@ func sharedFrom[T any](d *Decoder, p, old *T, decode Func[T], walk compact.Walk[
 }
 
 // childOf returns the decoder of raw, a value d read, as part of d's
-// object: the same table and object number, sharing its nested parts
-// as it decodes them (no previous version has them).
+// object: the same table and object number, its nested parts decoded as
+// they are, not taken from the memo: Shared's walk shares them after,
+// and a canonical copy from the memo is memory other objects hold, which
+// that walk would write (a string admitted since the copy was made is
+// interned into it).
 func (d *Decoder) childOf(raw []byte) *Decoder {
 	if d.child == nil {
 		d.child = &Decoder{dec: jsontext.NewDecoder(bytes.NewReader(nil))}
@@ -183,8 +186,6 @@ func (d *Decoder) childOf(raw []byte) *Decoder {
 	c := d.child
 	c.reset(raw, nil)
 	c.table, c.object = d.table, d.object
-	c.share = &c.shareState
-	c.shareState = sharing{ready: true, resolved: true} // no previous version below the object
 	return c
 }
 

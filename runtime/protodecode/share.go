@@ -24,7 +24,9 @@ import (
 //   - otherwise takes the canonical copy the Table's memo holds for
 //     exactly the span's bytes (compact.Memoized): nothing decoded,
 //     hashed or allocated for a part already shared;
-//   - else decodes the span (its nested parts shared the same way) and
+//   - else decodes the span (its nested parts as they are: the walk
+//     shares them; a canonical copy from the memo there would be
+//     memory other objects hold, which the walk would write) and
 //     shares the value with the walk of its type (compact.ShareDecoded:
 //     the walk, Table and admission the object's walk would use),
 //     memoizing it when it turned out to be a canonical copy.
@@ -141,7 +143,14 @@ func shared[T any](d *Decoder, p *T, one Func[T], walk compact.Walk[T], eq compa
 		*p = v
 		return
 	}
-	if !records(d, span, p, one) {
+	// The part's own parts are decoded as they are, not taken from the
+	// memo: the walk below shares them, and a canonical copy from the
+	// memo is memory other objects hold, which that walk would write
+	// (a string admitted since the copy was made is interned into it).
+	d.share = nil
+	decoded := records(d, span, p, one)
+	d.share = s
+	if !decoded {
 		return
 	}
 	if compact.ShareDecoded(d.table, p, walk, d.object) {
