@@ -45,12 +45,16 @@ ready="$checks_dir/ready"
 checks=
 prebuild=
 prebuild_log=
+# testing is the module whose tests run, until they pass: when they fail,
+# the run stops and cleanup names it last, below the checks' output.
+testing=
 cleanup() {
   if [ -n "$checks" ]; then
     echo "=== stopped the checks still running; their output so far:" >&2
     cat "$checks_log" >&2 || true
     kill -- -"$checks" 2>/dev/null || kill "$checks" 2>/dev/null || true
   fi
+  [ -z "$testing" ] || echo "=== FAILED: go test -race -vet=all ($testing) (its output is above the checks' output)" >&2
   [ -z "$prebuild" ] || kill "$prebuild" 2>/dev/null || true
   rm -rf "$checks_dir" ${prebuild_log:+"$prebuild_log"}
 }
@@ -104,7 +108,9 @@ exec 8<>"$ready"
 for m in "${modules[@]}"; do
   echo "=== go test -race -vet=all ($m)"
   SECONDS=0
+  testing=$m
   (cd "$root/$m" && go test -race -vet=all -count=1 -timeout 45m "${short[@]}" ./... 8>&-)
+  testing=
   echo "--- ${SECONDS}s $m"
   echo "$m" >&8
 done
