@@ -120,13 +120,7 @@ func TestDecoderReadsTheObjectItHandedOverWhileTheInformerStripsIt(t *testing.T)
 	defer run.stop(t)
 	waitConverged(t, srv, run)
 	for i := range 200 {
-		cached, _ := srv.Get("ns", "oa")
-		o := cached.(*metav1.PartialObjectMetadata).DeepCopy()
-		o.Labels = map[string]string{"app": "db", "round": strconv.Itoa(i)}
-		o.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl-" + strconv.Itoa(i), Operation: metav1.ManagedFieldsOperationUpdate}}
-		if _, err := srv.Update(o); err != nil {
-			t.Fatal(err)
-		}
+		updateRound(t, srv, i, []metav1.ManagedFieldsEntry{{Manager: "kubectl-" + strconv.Itoa(i), Operation: metav1.ManagedFieldsOperationUpdate}})
 	}
 	waitConverged(t, srv, run)
 	cached, _, _ := run.GetStore().GetByKey("ns/oa")
@@ -156,12 +150,7 @@ func TestDecoderNeverReadsAnObjectTheInformerCompactsAcrossStreamsAndRelists(t *
 	defer run.stop(t)
 	waitConverged(t, srv, run)
 	for i := range 300 {
-		cached, _ := srv.Get("ns", "oa")
-		o := cached.(*metav1.PartialObjectMetadata).DeepCopy()
-		o.Labels = map[string]string{"app": "db", "round": strconv.Itoa(i)}
-		if _, err := srv.Update(o); err != nil {
-			t.Fatal(err)
-		}
+		updateRound(t, srv, i, nil)
 		switch i % 25 {
 		case 10:
 			srv.CloseWatches()
@@ -178,6 +167,19 @@ func TestDecoderNeverReadsAnObjectTheInformerCompactsAcrossStreamsAndRelists(t *
 		if log.readAsHint[obj] && log.decoded[obj] {
 			t.Errorf("the informer compacted %s (resourceVersion %s), which a decoder read as a hint", obj.Name, obj.ResourceVersion)
 		}
+	}
+}
+
+// updateRound updates ns/oa on srv for round i: a label of the round's,
+// and managedFields.
+func updateRound(t *testing.T, srv *modelServer, i int, managedFields []metav1.ManagedFieldsEntry) {
+	t.Helper()
+	cached, _ := srv.Get("ns", "oa")
+	o := cached.(*metav1.PartialObjectMetadata).DeepCopy()
+	o.Labels = map[string]string{"app": "db", "round": strconv.Itoa(i)}
+	o.ManagedFields = managedFields
+	if _, err := srv.Update(o); err != nil {
+		t.Fatal(err)
 	}
 }
 

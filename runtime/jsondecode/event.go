@@ -45,14 +45,7 @@ func DecodeEventCompact[T any](frame []byte, p *T, fn Func[T], t *compact.Table,
 
 func decodeEvent[T any](frame []byte, p *T, fn Func[T], t *compact.Table, previous Previous, omit compact.Omit) (eventType watch.EventType, ok bool) {
 	d := decoders.Get().(*Decoder)
-	d.reset(frame, t)
-	if omit&compact.OmitManagedFields != 0 {
-		d.omit, d.omitFrom = omit, compact.MetaOf(p)
-	}
-	if t != nil && previous != nil {
-		d.shareState = sharing{root: uintptr(unsafe.Pointer(p)), size: unsafe.Sizeof(*p), rootObj: p, previous: previous}
-		d.share = &d.shareState
-	}
+	startEvent(d, frame, p, t, previous, omit)
 	sawType, sawObject := false, false
 	fine := d.Object()
 	for name, more := d.Field(); fine && more; name, more = d.Field() {
@@ -74,6 +67,20 @@ func decodeEvent[T any](frame []byte, p *T, fn Func[T], t *compact.Table, previo
 	d.src, d.table, d.share, d.shareState = bytes.Buffer{}, nil, nil, sharing{}
 	decoders.Put(d)
 	return eventType, ok
+}
+
+// startEvent readies d to decode frame, an event whose object goes into
+// p: into the compact object against previous when t and previous are
+// set, leaving out what omit names.
+func startEvent[T any](d *Decoder, frame []byte, p *T, t *compact.Table, previous Previous, omit compact.Omit) {
+	d.reset(frame, t)
+	if omit&compact.OmitManagedFields != 0 {
+		d.omit, d.omitFrom = omit, compact.MetaOf(p)
+	}
+	if t != nil && previous != nil {
+		d.shareState = sharing{root: uintptr(unsafe.Pointer(p)), size: unsafe.Sizeof(*p), rootObj: p, previous: previous}
+		d.share = &d.shareState
+	}
 }
 
 // foldsToTypeMeta reports whether name is "kind" or "apiVersion" in

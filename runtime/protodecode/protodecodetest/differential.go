@@ -61,17 +61,7 @@ func Same[T any, PT Message[T]](tb testing.TB, fn protodecode.Func[T], data []by
 		tb.Fatalf("%T: decoded objects differ for %q:\nprotodecode: %#v\nUnmarshal:   %#v", *want, data, fastObj, want)
 	}
 	if protodecode.Compacts[T]() {
-		compacted := new(T)
-		errCompact := protodecode.DecodeCompact(data, compacted, fn, compactTable, func(any) any { return nil }, 0)
-		switch {
-		case errCompact == nil && errWant != nil:
-			tb.Fatalf("%T: decoding into the compact object accepts what Unmarshal rejects (%v), for %q", *want, errWant, data)
-		case errCompact == nil && !reflect.DeepEqual(compacted, want):
-			tb.Fatalf("%T: decoded objects differ for %q:\nprotodecode.DecodeCompact: %#v\nUnmarshal:                 %#v", *want, data, compacted, want)
-		}
-		if errWant == nil && errCompact == nil {
-			sameOmitting[T, PT](tb, fn, data)
-		}
+		sameCompact[T, PT](tb, fn, data, want, errWant)
 	}
 	got := new(T)
 	errGot := protodecode.Unmarshal[T, PT](data, got, fn, table)
@@ -177,6 +167,23 @@ func Fuzz[T any, PT Message[T]](f *testing.F, fn protodecode.Func[T], seeds [][]
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { Same[T, PT](t, fn, data) })
+}
+
+// sameCompact checks that decoding data into the compact object
+// (protodecode.DecodeCompact) never accepts what Unmarshal rejects (errWant)
+// nor decodes another object than want, with and without managedFields.
+func sameCompact[T any, PT Message[T]](tb testing.TB, fn protodecode.Func[T], data []byte, want *T, errWant error) {
+	tb.Helper()
+	compacted := new(T)
+	errCompact := protodecode.DecodeCompact(data, compacted, fn, compactTable, func(any) any { return nil }, 0)
+	switch {
+	case errCompact == nil && errWant != nil:
+		tb.Fatalf("%T: decoding into the compact object accepts what Unmarshal rejects (%v), for %q", *want, errWant, data)
+	case errCompact == nil && !reflect.DeepEqual(compacted, want):
+		tb.Fatalf("%T: decoded objects differ for %q:\nprotodecode.DecodeCompact: %#v\nUnmarshal:                 %#v", *want, data, compacted, want)
+	case errCompact == nil:
+		sameOmitting[T, PT](tb, fn, data)
+	}
 }
 
 // sameOmitting checks that decoding data (which Unmarshal and
