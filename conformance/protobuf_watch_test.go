@@ -24,6 +24,7 @@ import (
 
 	_ "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/core/v1" // registers the generated decoders
 	"github.com/informer-gen/informer-gen/runtime/compact"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 )
@@ -82,24 +83,26 @@ func clientGoEventsOf(mediaType string, stream []byte) []watch.Event {
 // returns the events of the first (Pod.Unmarshal's).
 func ourEvents(t *testing.T, stream []byte) []watch.Event {
 	t.Helper()
-	first := ourEventsWith(t, stream, nil)
+	first := ourEventsWith(t, stream, nil, nil)
 	generated, ok := protodecode.For[corev1.Pod]()
 	if !ok {
 		t.Fatal("no generated protobuf decoder registered for Pod")
 	}
-	if !sameEvents(t, ourEventsWith(t, stream, generated), first) {
+	if !sameEvents(t, ourEventsWith(t, stream, generated, nil), first) {
 		t.Errorf("the generated protobuf decoder (want) and Pod.Unmarshal (got) decode %q differently", stream)
 	}
 	return first
 }
 
 // ourEventsWith decodes stream with a protowatch.Watcher whose Decode is
-// decode (nil: Pod.Unmarshal), interning strings in a table of its own.
-func ourEventsWith(t *testing.T, stream []byte, decode protodecode.Func[corev1.Pod]) []watch.Event {
+// decode (nil: Pod.Unmarshal) and DecodeJSON decodeJSON (nil: client-go's
+// decoders of a JSON stream), interning strings in a table of its own.
+func ourEventsWith(t *testing.T, stream []byte, decode protodecode.Func[corev1.Pod], decodeJSON jsondecode.Func[corev1.Pod]) []watch.Event {
 	t.Helper()
 	pw := &protowatch.Watcher[corev1.Pod, *corev1.Pod]{
-		Decode: decode,
-		Table:  compact.NewTable(),
+		Decode:     decode,
+		DecodeJSON: decodeJSON,
+		Table:      compact.NewTable(),
 		Open: func(context.Context, metav1.ListOptions) (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(stream)), nil
 		},
@@ -215,7 +218,23 @@ func TestProtobufWatchDecodesJSONStreamsAsClientGoDoes(t *testing.T) {
 		{"an event that is not JSON", append(jsonEvent(t, "ADDED", testPod("a", "10")), []byte("{not json}")...)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sameEvents(t, ourEvents(t, tc.stream), clientGoEventsOf(runtime.ContentTypeJSON, tc.stream))
+			want := clientGoEventsOf(runtime.ContentTypeJSON, tc.stream)
+			sameEvents(t, ourEvents(t, tc.stream), want)
+			// With the generated JSON decoder (what generated Pod
+			// informers set): the same events, the Pods decoded by it.
+			generated, ok := jsondecode.For[corev1.Pod]()
+			if !ok {
+				t.Fatal("no generated JSON decoder registered for Pod")
+			}
+			var calls int
+			counted := func(d *jsondecode.Decoder, p *corev1.Pod) {
+				calls++
+				generated(d, p)
+			}
+			sameEvents(t, ourEventsWith(t, tc.stream, nil, counted), want)
+			if calls == 0 {
+				t.Error("the generated JSON decoder decoded nothing")
+			}
 		})
 	}
 }

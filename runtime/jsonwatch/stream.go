@@ -164,6 +164,12 @@ func (d *decoding[T, PT]) events(r *bufio.Reader) (func() (watch.Event, error), 
 		objects := d.codecs.DecoderToVersion(info.Serializer, nil)
 		return func() (watch.Event, error) { return decodeEvent(events, objects) }, nil
 	}
+	return d.jsonEvents(r)
+}
+
+// jsonEvents returns the decoder of the events of the JSON stream r
+// buffers: client-go's JSON framer, then event for each frame.
+func (d *decoding[T, PT]) jsonEvents(r *bufio.Reader) (func() (watch.Event, error), error) {
 	if d.json.StreamSerializer == nil {
 		return nil, fmt.Errorf("jsonwatch: the codecs of %v have no JSON stream serializer", d.kind)
 	}

@@ -101,20 +101,5 @@ func (w *Watcher[T, PT]) WatchWithContext(ctx context.Context, options metav1.Li
 // its own (compact.DecodedSession): what an earlier stream handed over
 // is no hint for this one's objects.
 func (w *Watcher[T, PT]) decoding() *decoding[T, PT] {
-	decode, table := w.Decode, w.Table
-	session := w.Decoded.Begin()
-	d := &decoding[T, PT]{kind: w.Kind, codecs: w.Codecs, decoded: session, decode: func(frame []byte, p *T) (watch.EventType, bool) {
-		return jsondecode.DecodeEvent(frame, p, decode, table)
-	}}
-	if table != nil && w.Decoded != nil && jsondecode.Compacts[T]() {
-		d.decodeCompact = func(frame []byte, p *T, previous jsondecode.Previous) (watch.EventType, bool) {
-			return jsondecode.DecodeEventCompact(frame, p, decode, table, previous, session.Omit())
-		}
-		d.previousFn = d.previous
-	}
-	if info, ok := runtime.SerializerInfoForMediaType(w.Codecs.SupportedMediaTypes(), runtime.ContentTypeJSON); ok && info.StreamSerializer != nil {
-		d.json = info
-		d.objects = w.Codecs.DecoderToVersion(info.Serializer, nil)
-	}
-	return d
+	return newDecoding[T, PT](Decoding[T]{Kind: w.Kind, Codecs: w.Codecs, Decode: w.Decode, Table: w.Table, Session: w.Decoded.Begin()})
 }

@@ -74,6 +74,10 @@ type envelopeKinds struct {
 	// Unmarshal and compacts it (compactDecoding.object); the stream's
 	// own, used by its goroutine only.
 	compactDecode func(data []byte, p any, deleted bool) error
+	// json, when set, returns the decoder of the events of a JSON
+	// stream r buffers, with the generated JSON decoder
+	// (Watcher.DecodeJSON, jsonwatch.Events) and decoded.
+	json func(r *bufio.Reader) (func() (watch.Event, error), error)
 }
 
 func newStream[T any, PT Object[T]](logger logr.Logger, kinds envelopeKinds, body io.ReadCloser) *stream[T, PT] {
@@ -149,8 +153,9 @@ func (s *stream[T, PT]) send(next func() (watch.Event, error)) error {
 
 // otherFormat returns the decoder of the events of a stream in a format
 // other than protobuf that one of the codecs' stream serializers
-// recognizes from its first bytes (buffered in r): client-go's
-// restclientwatch.Decoder over the serializer's frames.
+// recognizes from its first bytes (buffered in r): for JSON, with the
+// generated JSON decoder when the Watcher has one (kinds.json), else
+// client-go's restclientwatch.Decoder over the serializer's frames.
 func (s *stream[T, PT]) otherFormat(r *bufio.Reader) (func() (watch.Event, error), bool) {
 	_, _ = r.Peek(1)
 	start, _ := r.Peek(r.Buffered())
@@ -161,6 +166,11 @@ func (s *stream[T, PT]) otherFormat(r *bufio.Reader) (func() (watch.Event, error
 		}
 		if recognized, _, _ := rd.RecognizesData(start); !recognized {
 			continue
+		}
+		if info.MediaType == runtime.ContentTypeJSON && s.kinds.json != nil {
+			if next, err := s.kinds.json(r); err == nil {
+				return next, true
+			}
 		}
 		events := streaming.NewDecoder(info.StreamSerializer.Framer.NewFrameReader(io.NopCloser(r)), info.StreamSerializer.Serializer)
 		objects := s.kinds.codecs.DecoderToVersion(info.Serializer, nil)

@@ -1,6 +1,7 @@
 package protowatch
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
+	"github.com/informer-gen/informer-gen/runtime/jsonwatch"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 )
 
@@ -76,12 +79,22 @@ type Watcher[T any, PT Object[T]] struct {
 	// a frame it does not decode is decoded again by Unmarshal, for
 	// Unmarshal's object or error (protodecode.Unmarshal).
 	Decode protodecode.Func[T]
-	// Table interns the strings Decode decodes (the informer's
-	// compaction table); nil interns nothing.
+	// DecodeJSON, when set, is T's generated JSON decoder
+	// (jsondecode.For, with informer-gen's JSON decoders): a JSON stream
+	// (the server's answer to a client configured for JSON) is decoded
+	// by it as runtime/jsonwatch decodes a custom resource's
+	// (jsonwatch.Events): each event's object from its frame, interning
+	// its strings in Table, and into the compact object handed over
+	// through Decoded; a frame it does not take is decoded by client-go's
+	// decoders, for their object or error. Nil: a JSON stream is decoded
+	// as client-go decodes it.
+	DecodeJSON jsondecode.Func[T]
+	// Table interns the strings Decode and DecodeJSON decode (the
+	// informer's compaction table); nil interns nothing.
 	Table *compact.Table
 	// Decoded, when set, is the informer's too
 	// (SharedIndexInformerOptions.Decoded of runtime/cache): the objects
-	// Decode decodes are then compacted on the stream's goroutine, as the
+	// Decode and DecodeJSON decode are then compacted on the stream's goroutine, as the
 	// informer would compact them, before they are sent, and the informer
 	// does not compact them again (compact.Decoded).
 	Decoded *compact.Decoded
@@ -112,20 +125,28 @@ func (w *Watcher[T, PT]) WatchWithContext(ctx context.Context, options metav1.Li
 	return w.Watch(ctx, options)
 }
 
-// kinds is what the streams decode themselves, and client-go's decoders
-// for the rest: the ones its REST client builds for a watch.
+// kinds is what a stream decodes itself, and client-go's decoders for
+// the rest: the ones its REST client builds for a watch. It is made once
+// per stream, with a session of its own (compact.DecodedSession): what
+// an earlier stream handed over is no hint for this one's objects.
 func (w *Watcher[T, PT]) kinds() envelopeKinds {
 	k := envelopeKinds{apiVersion: w.Kind.GroupVersion().String(), kind: w.Kind.Kind, codecs: w.Codecs, other: runtime.NoopDecoder{}}
+	if w.Decode != nil || w.DecodeJSON != nil {
+		k.decoded = w.Decoded.Begin()
+	}
 	if w.Decode != nil {
 		decode, table := w.Decode, w.Table
 		k.decode = func(data []byte, p any) error {
 			return protodecode.Unmarshal[T, PT](data, p.(*T), decode, table)
 		}
-		// One session per stream (compact.DecodedSession): what an
-		// earlier stream handed over is no hint for this one's objects.
-		k.decoded = w.Decoded.Begin()
 		if table != nil && w.Decoded != nil && protodecode.Compacts[T]() {
 			k.compactDecode = newCompactDecoding[T, PT](decode, table, k.decoded).object
+		}
+	}
+	if w.DecodeJSON != nil {
+		d := jsonwatch.Decoding[T]{Kind: w.Kind, Codecs: w.Codecs, Decode: w.DecodeJSON, Table: w.Table, Session: k.decoded}
+		k.json = func(r *bufio.Reader) (func() (watch.Event, error), error) {
+			return jsonwatch.Events[T, PT](r, d)
 		}
 	}
 	if info, ok := runtime.SerializerInfoForMediaType(w.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf); ok {
