@@ -33,8 +33,22 @@ type informerFile struct {
 	// with its generated protobuf decoder (protowatch.Watcher's Decode):
 	// with Options.ProtoDecoders, for a Protobuf kind with protobuf tags.
 	ProtoDecoders bool
+	// JSONStreamDecoder is true when the informer of a Protobuf kind
+	// decodes a JSON watch stream (a client configured for JSON) with the
+	// kind's generated JSON decoder (protowatch.Watcher's DecodeJSON):
+	// with Options.JSONDecoders, for a Protobuf kind of a version whose
+	// decoders are generated (its API source is known).
+	JSONStreamDecoder bool
+	// WatchDecoders is true when the Protobuf kind's watcher takes a
+	// generated decoder unless options.DisableGeneratedDecoders:
+	// ProtoDecoders or JSONStreamDecoder.
+	WatchDecoders bool
+	// ImportsJSONDecode is true when the file uses runtime/jsondecode:
+	// JSONDecoders or JSONStreamDecoder.
+	ImportsJSONDecode bool
 	// Decoded is true when the informer's watch hands its objects over
-	// compact (compact.Decoded): JSONDecoders or ProtoDecoders.
+	// compact (compact.Decoded): JSONDecoders, ProtoDecoders or
+	// JSONStreamDecoder.
 	Decoded bool
 	// RawStream is true when the informer opens the raw watch stream
 	// itself: Protobuf or JSONDecoders.
@@ -62,9 +76,12 @@ func (p *planner) informerFiles() {
 			if v.source != nil {
 				f.Compactor = compactionFunc(k) + "()"
 				f.JSONDecoders = p.jsonDecoders && !k.Protobuf
+				f.JSONStreamDecoder = p.jsonDecoders && k.Protobuf
 			}
 			f.ProtoDecoders = p.protoDecoded(v, k)
-			f.Decoded = f.JSONDecoders || f.ProtoDecoders
+			f.Decoded = f.JSONDecoders || f.ProtoDecoders || f.JSONStreamDecoder
+			f.WatchDecoders = f.ProtoDecoders || f.JSONStreamDecoder
+			f.ImportsJSONDecode = f.JSONDecoders || f.JSONStreamDecoder
 			f.RawStream = k.Protobuf || f.JSONDecoders
 			f.GroupClient = v.Group.GoName + v.GoName
 			f.Client = fmt.Sprintf("client.%s().%s(%s)", f.GroupClient, k.Plural, namespace)

@@ -75,7 +75,9 @@ type Options struct {
 	// JSONDecoders writes, beside each version's compaction walks, the
 	// JSON decoders of its types (zz_generated.decoders.go, package
 	// runtime/jsondecode; docs/decoders.md), through which the informers
-	// of types without protobuf list and watch (runtime/jsonwatch).
+	// of types without protobuf list and watch (runtime/jsonwatch), and
+	// the informers of types with protobuf decode a JSON watch stream (a
+	// client configured for JSON; protowatch.Watcher's DecodeJSON).
 	// informer-gen's command line sets it unless --json-decoders=false.
 	JSONDecoders bool
 

@@ -14,9 +14,11 @@ import (
 // choices they make are the code of a namespaced kind over that of a
 // cluster-scoped one ({{if .Namespaced}}) and the watch of a kind that
 // decodes itself from protobuf over the typed client's ({{if .Protobuf}}),
-// the watch through the generated JSON decoders ({{if .JSONDecoders}}) and
-// what both raw streams import ({{if .RawStream}}), flags the model
-// computes. No other if, with, function (and, or,
+// the watch through the generated JSON decoders ({{if .JSONDecoders}}),
+// the generated decoders a protobuf kind's watcher takes
+// ({{if .ProtoDecoders}}, {{if .JSONStreamDecoder}}, {{if .WatchDecoders}})
+// and what the raw streams import ({{if .RawStream}}, {{if .Decoded}},
+// {{if .ImportsJSONDecode}}), flags the model computes. No other if, with, function (and, or,
 // not, eq, len, index, ...) or variable assignment.
 func TestTemplatesOnlyPrintTheModel(t *testing.T) {
 	set, err := templates.Parse()
@@ -74,7 +76,8 @@ func templateLogic(n parse.Node) []string {
 			out = append(out, templateLogic(c)...)
 		}
 	case *parse.IfNode:
-		if p := n.Pipe.String(); p != ".Namespaced" && p != ".Protobuf" && p != ".JSONDecoders" && p != ".RawStream" && p != ".ProtoDecoders" && p != ".Decoded" {
+		if p := n.Pipe.String(); p != ".Namespaced" && p != ".Protobuf" && p != ".JSONDecoders" && p != ".RawStream" && p != ".ProtoDecoders" && p != ".Decoded" &&
+			p != ".JSONStreamDecoder" && p != ".WatchDecoders" && p != ".ImportsJSONDecode" {
 			out = append(out, "decides in the template: {{if "+n.Pipe.String()+"}}")
 		}
 		out = append(out, templateLogic(n.List)...)

@@ -15,6 +15,7 @@ import (
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
@@ -161,12 +162,16 @@ func newComponentStatusInformer(client versioned.Interface, options internalinte
 
 // newComponentStatusWatcher watches ComponentStatuses, decoding the server's protobuf
 // stream itself (see protowatch.Watcher) with this version's generated
-// protobuf decoder unless options.DisableGeneratedDecoders, through
+// protobuf decoder,
+// and a JSON stream (a client configured for JSON) with its generated JSON
+// decoder unless options.DisableGeneratedDecoders, through
 // the typed client where it cannot.
 func newComponentStatusWatcher(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.ComponentStatus, *corev1.ComponentStatus] {
 	var decoder protodecode.Func[corev1.ComponentStatus]
+	var jsonDecoder jsondecode.Func[corev1.ComponentStatus]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = protodecode.For[corev1.ComponentStatus]()
+		jsonDecoder, _ = jsondecode.For[corev1.ComponentStatus]()
 	}
 	return &protowatch.Watcher[corev1.ComponentStatus, *corev1.ComponentStatus]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
@@ -179,11 +184,12 @@ func newComponentStatusWatcher(client versioned.Interface, options internalinter
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().ComponentStatuses().Watch(ctx, opts)
 		},
-		Kind:    gvr.GroupVersion().WithKind("ComponentStatus"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
+		Kind:       gvr.GroupVersion().WithKind("ComponentStatus"),
+		Codecs:     scheme.Codecs.WithoutConversion(),
+		Decode:     decoder,
+		DecodeJSON: jsonDecoder,
+		Table:      compact.Default(),
+		Decoded:    decoded,
 	}
 }
 

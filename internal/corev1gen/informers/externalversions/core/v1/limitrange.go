@@ -15,6 +15,7 @@ import (
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
@@ -162,12 +163,16 @@ func newLimitRangeInformer(client versioned.Interface, namespace string, options
 
 // newLimitRangeWatcher watches LimitRanges, decoding the server's protobuf
 // stream itself (see protowatch.Watcher) with this version's generated
-// protobuf decoder unless options.DisableGeneratedDecoders, through
+// protobuf decoder,
+// and a JSON stream (a client configured for JSON) with its generated JSON
+// decoder unless options.DisableGeneratedDecoders, through
 // the typed client where it cannot.
 func newLimitRangeWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.LimitRange, *corev1.LimitRange] {
 	var decoder protodecode.Func[corev1.LimitRange]
+	var jsonDecoder jsondecode.Func[corev1.LimitRange]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = protodecode.For[corev1.LimitRange]()
+		jsonDecoder, _ = jsondecode.For[corev1.LimitRange]()
 	}
 	return &protowatch.Watcher[corev1.LimitRange, *corev1.LimitRange]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
@@ -180,11 +185,12 @@ func newLimitRangeWatcher(client versioned.Interface, namespace string, options 
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().LimitRanges(namespace).Watch(ctx, opts)
 		},
-		Kind:    gvr.GroupVersion().WithKind("LimitRange"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
+		Kind:       gvr.GroupVersion().WithKind("LimitRange"),
+		Codecs:     scheme.Codecs.WithoutConversion(),
+		Decode:     decoder,
+		DecodeJSON: jsonDecoder,
+		Table:      compact.Default(),
+		Decoded:    decoded,
 	}
 }
 

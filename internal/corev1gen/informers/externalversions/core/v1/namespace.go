@@ -15,6 +15,7 @@ import (
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
@@ -161,12 +162,16 @@ func newNamespaceInformer(client versioned.Interface, options internalinterfaces
 
 // newNamespaceWatcher watches Namespaces, decoding the server's protobuf
 // stream itself (see protowatch.Watcher) with this version's generated
-// protobuf decoder unless options.DisableGeneratedDecoders, through
+// protobuf decoder,
+// and a JSON stream (a client configured for JSON) with its generated JSON
+// decoder unless options.DisableGeneratedDecoders, through
 // the typed client where it cannot.
 func newNamespaceWatcher(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.Namespace, *corev1.Namespace] {
 	var decoder protodecode.Func[corev1.Namespace]
+	var jsonDecoder jsondecode.Func[corev1.Namespace]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = protodecode.For[corev1.Namespace]()
+		jsonDecoder, _ = jsondecode.For[corev1.Namespace]()
 	}
 	return &protowatch.Watcher[corev1.Namespace, *corev1.Namespace]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
@@ -179,11 +184,12 @@ func newNamespaceWatcher(client versioned.Interface, options internalinterfaces.
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().Namespaces().Watch(ctx, opts)
 		},
-		Kind:    gvr.GroupVersion().WithKind("Namespace"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
+		Kind:       gvr.GroupVersion().WithKind("Namespace"),
+		Codecs:     scheme.Codecs.WithoutConversion(),
+		Decode:     decoder,
+		DecodeJSON: jsonDecoder,
+		Table:      compact.Default(),
+		Decoded:    decoded,
 	}
 }
 

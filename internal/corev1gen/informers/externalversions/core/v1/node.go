@@ -15,6 +15,7 @@ import (
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
@@ -161,12 +162,16 @@ func newNodeInformer(client versioned.Interface, options internalinterfaces.Info
 
 // newNodeWatcher watches Nodes, decoding the server's protobuf
 // stream itself (see protowatch.Watcher) with this version's generated
-// protobuf decoder unless options.DisableGeneratedDecoders, through
+// protobuf decoder,
+// and a JSON stream (a client configured for JSON) with its generated JSON
+// decoder unless options.DisableGeneratedDecoders, through
 // the typed client where it cannot.
 func newNodeWatcher(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.Node, *corev1.Node] {
 	var decoder protodecode.Func[corev1.Node]
+	var jsonDecoder jsondecode.Func[corev1.Node]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = protodecode.For[corev1.Node]()
+		jsonDecoder, _ = jsondecode.For[corev1.Node]()
 	}
 	return &protowatch.Watcher[corev1.Node, *corev1.Node]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
@@ -179,11 +184,12 @@ func newNodeWatcher(client versioned.Interface, options internalinterfaces.Infor
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().Nodes().Watch(ctx, opts)
 		},
-		Kind:    gvr.GroupVersion().WithKind("Node"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
+		Kind:       gvr.GroupVersion().WithKind("Node"),
+		Codecs:     scheme.Codecs.WithoutConversion(),
+		Decode:     decoder,
+		DecodeJSON: jsonDecoder,
+		Table:      compact.Default(),
+		Decoded:    decoded,
 	}
 }
 

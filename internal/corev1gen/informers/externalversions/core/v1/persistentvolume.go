@@ -15,6 +15,7 @@ import (
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
@@ -161,12 +162,16 @@ func newPersistentVolumeInformer(client versioned.Interface, options internalint
 
 // newPersistentVolumeWatcher watches PersistentVolumes, decoding the server's protobuf
 // stream itself (see protowatch.Watcher) with this version's generated
-// protobuf decoder unless options.DisableGeneratedDecoders, through
+// protobuf decoder,
+// and a JSON stream (a client configured for JSON) with its generated JSON
+// decoder unless options.DisableGeneratedDecoders, through
 // the typed client where it cannot.
 func newPersistentVolumeWatcher(client versioned.Interface, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.PersistentVolume, *corev1.PersistentVolume] {
 	var decoder protodecode.Func[corev1.PersistentVolume]
+	var jsonDecoder jsondecode.Func[corev1.PersistentVolume]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = protodecode.For[corev1.PersistentVolume]()
+		jsonDecoder, _ = jsondecode.For[corev1.PersistentVolume]()
 	}
 	return &protowatch.Watcher[corev1.PersistentVolume, *corev1.PersistentVolume]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
@@ -179,11 +184,12 @@ func newPersistentVolumeWatcher(client versioned.Interface, options internalinte
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().PersistentVolumes().Watch(ctx, opts)
 		},
-		Kind:    gvr.GroupVersion().WithKind("PersistentVolume"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
+		Kind:       gvr.GroupVersion().WithKind("PersistentVolume"),
+		Codecs:     scheme.Codecs.WithoutConversion(),
+		Decode:     decoder,
+		DecodeJSON: jsonDecoder,
+		Table:      compact.Default(),
+		Decoded:    decoded,
 	}
 }
 

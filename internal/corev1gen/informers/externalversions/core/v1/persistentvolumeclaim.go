@@ -15,6 +15,7 @@ import (
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
@@ -162,12 +163,16 @@ func newPersistentVolumeClaimInformer(client versioned.Interface, namespace stri
 
 // newPersistentVolumeClaimWatcher watches PersistentVolumeClaims, decoding the server's protobuf
 // stream itself (see protowatch.Watcher) with this version's generated
-// protobuf decoder unless options.DisableGeneratedDecoders, through
+// protobuf decoder,
+// and a JSON stream (a client configured for JSON) with its generated JSON
+// decoder unless options.DisableGeneratedDecoders, through
 // the typed client where it cannot.
 func newPersistentVolumeClaimWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.PersistentVolumeClaim, *corev1.PersistentVolumeClaim] {
 	var decoder protodecode.Func[corev1.PersistentVolumeClaim]
+	var jsonDecoder jsondecode.Func[corev1.PersistentVolumeClaim]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = protodecode.For[corev1.PersistentVolumeClaim]()
+		jsonDecoder, _ = jsondecode.For[corev1.PersistentVolumeClaim]()
 	}
 	return &protowatch.Watcher[corev1.PersistentVolumeClaim, *corev1.PersistentVolumeClaim]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
@@ -180,11 +185,12 @@ func newPersistentVolumeClaimWatcher(client versioned.Interface, namespace strin
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().PersistentVolumeClaims(namespace).Watch(ctx, opts)
 		},
-		Kind:    gvr.GroupVersion().WithKind("PersistentVolumeClaim"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
+		Kind:       gvr.GroupVersion().WithKind("PersistentVolumeClaim"),
+		Codecs:     scheme.Codecs.WithoutConversion(),
+		Decode:     decoder,
+		DecodeJSON: jsonDecoder,
+		Table:      compact.Default(),
+		Decoded:    decoded,
 	}
 }
 

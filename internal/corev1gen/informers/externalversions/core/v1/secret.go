@@ -15,6 +15,7 @@ import (
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
@@ -162,12 +163,16 @@ func newSecretInformer(client versioned.Interface, namespace string, options int
 
 // newSecretWatcher watches Secrets, decoding the server's protobuf
 // stream itself (see protowatch.Watcher) with this version's generated
-// protobuf decoder unless options.DisableGeneratedDecoders, through
+// protobuf decoder,
+// and a JSON stream (a client configured for JSON) with its generated JSON
+// decoder unless options.DisableGeneratedDecoders, through
 // the typed client where it cannot.
 func newSecretWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.Secret, *corev1.Secret] {
 	var decoder protodecode.Func[corev1.Secret]
+	var jsonDecoder jsondecode.Func[corev1.Secret]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = protodecode.For[corev1.Secret]()
+		jsonDecoder, _ = jsondecode.For[corev1.Secret]()
 	}
 	return &protowatch.Watcher[corev1.Secret, *corev1.Secret]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
@@ -180,11 +185,12 @@ func newSecretWatcher(client versioned.Interface, namespace string, options inte
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().Secrets(namespace).Watch(ctx, opts)
 		},
-		Kind:    gvr.GroupVersion().WithKind("Secret"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
+		Kind:       gvr.GroupVersion().WithKind("Secret"),
+		Codecs:     scheme.Codecs.WithoutConversion(),
+		Decode:     decoder,
+		DecodeJSON: jsonDecoder,
+		Table:      compact.Default(),
+		Decoded:    decoded,
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/informer-gen/informer-gen/runtime/cache"
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/factory"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protowatch"
 
@@ -162,12 +163,16 @@ func newServiceInformer(client versioned.Interface, namespace string, options in
 
 // newServiceWatcher watches Services, decoding the server's protobuf
 // stream itself (see protowatch.Watcher) with this version's generated
-// protobuf decoder unless options.DisableGeneratedDecoders, through
+// protobuf decoder,
+// and a JSON stream (a client configured for JSON) with its generated JSON
+// decoder unless options.DisableGeneratedDecoders, through
 // the typed client where it cannot.
 func newServiceWatcher(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions, gvr schema.GroupVersionResource, decoded *compact.Decoded) *protowatch.Watcher[corev1.Service, *corev1.Service] {
 	var decoder protodecode.Func[corev1.Service]
+	var jsonDecoder jsondecode.Func[corev1.Service]
 	if !options.DisableGeneratedDecoders {
 		decoder, _ = protodecode.For[corev1.Service]()
+		jsonDecoder, _ = jsondecode.For[corev1.Service]()
 	}
 	return &protowatch.Watcher[corev1.Service, *corev1.Service]{
 		Open: func(ctx context.Context, opts metav1.ListOptions) (io.ReadCloser, error) {
@@ -180,11 +185,12 @@ func newServiceWatcher(client versioned.Interface, namespace string, options int
 		Watch: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			return client.CoreV1().Services(namespace).Watch(ctx, opts)
 		},
-		Kind:    gvr.GroupVersion().WithKind("Service"),
-		Codecs:  scheme.Codecs.WithoutConversion(),
-		Decode:  decoder,
-		Table:   compact.Default(),
-		Decoded: decoded,
+		Kind:       gvr.GroupVersion().WithKind("Service"),
+		Codecs:     scheme.Codecs.WithoutConversion(),
+		Decode:     decoder,
+		DecodeJSON: jsonDecoder,
+		Table:      compact.Default(),
+		Decoded:    decoded,
 	}
 }
 
