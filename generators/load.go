@@ -49,8 +49,9 @@ type sourceFile struct {
 // unmarshalMethod matches the Unmarshal method go-to-protobuf generates.
 var unmarshalMethod = regexp.MustCompile(`(?m)^func \(\w+ \*(\w+)\) Unmarshal\(dAtA \[\]byte\) error \{`)
 
-// loadPackages resolves patterns from dir and parses every non-test Go file
-// of the matched packages. The result is sorted by import path. The
+// loadPackages resolves patterns from dir and parses the non-test Go files
+// of the matched packages that mayMatter or declare a type (see
+// parseAll). The result is sorted by import path. The
 // package extra (an import path; "" for none) is located by the same `go
 // list` call, which costs less than a second one, and returned apart,
 // unparsed and never among the inputs; nil when go list did not report it.
@@ -127,9 +128,14 @@ func newSourcePackage(p *packages.Package) *sourcePackage {
 	return sp
 }
 
-// parseAll parses the files of pkgs on GOMAXPROCS goroutines, those that
-// mayMatter or, with all, every one. Each file has its own FileSet so that
-// workers never share one.
+// parseAll parses the files of pkgs on GOMAXPROCS goroutines: those that
+// mayMatter or declare a type or, with all, every one. Every named type of
+// an input package is thus known (the JSON decoders and compaction walks
+// follow a field into any of them, such as a struct declared in a file of
+// shared types and embedded by a +genclient type), while the large
+// generated files that declare none (generated.pb.go, swagger docs, deep
+// copies) stay unparsed. Each file has its own FileSet so that workers
+// never share one.
 func parseAll(pkgs []*sourcePackage, all bool) error {
 	var files []*sourceFile
 	for _, p := range pkgs {
@@ -155,7 +161,7 @@ func parseAll(pkgs []*sourcePackage, all bool) error {
 				for _, m := range unmarshalMethod.FindAllSubmatch(src, -1) {
 					f.Unmarshalers = append(f.Unmarshalers, string(m[1]))
 				}
-				if !all && !mayMatter(src) {
+				if !all && !mayMatter(src) && !declaresType(src) {
 					continue
 				}
 				f.Fset = token.NewFileSet()
@@ -192,6 +198,40 @@ func mayMatter(src []byte) bool {
 		}
 	}
 	return resourceInVarBlock.Match(src)
+}
+
+// declaresType reports whether src may declare a named type: whether a
+// line starts, after blanks, with the keyword type followed by a blank or
+// a parenthesis. That holds for every type declaration of a gofmt'd file
+// (at the start of a line), and for the rare line of a raw string or a
+// function body that looks like one, which only costs a parse.
+func declaresType(src []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte("type"))
+		if j < 0 {
+			return false
+		}
+		j += i
+		if startsLine(src, j) && j+4 < len(src) && bytes.IndexByte([]byte(" \t("), src[j+4]) >= 0 {
+			return true
+		}
+		i = j + 4
+	}
+}
+
+// startsLine reports whether only blanks precede offset i on its line.
+func startsLine(src []byte, i int) bool {
+	for i > 0 {
+		i--
+		switch src[i] {
+		case '\n':
+			return true
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // matchesAny reports whether a pattern of patterns, resolved from dir,

@@ -56,3 +56,26 @@ func TestUnmarshalersAreTheTypesWithGoToProtobufsUnmarshal(t *testing.T) {
 		})
 	}
 }
+
+func TestDeclaresTypeFindsTheFilesThatDeclareNamedTypes(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      bool
+	}{
+		{"a type declaration", "package v1\n\ntype Hostname string\n", true},
+		{"a type block", "package v1\n\ntype (\n\tKind string\n)\n", true},
+		{"a tab after the keyword", "package v1\ntype\tKind string\n", true},
+		{"an indented declaration (not gofmt'd, or in a function)", "package v1\nfunc f() {\n\ttype local int\n}\n", true},
+		{"the first line", "type X int", true},
+		{"the word in comments and identifiers only (generated.pb.go)", "package v1\n// the type of a field\nvar typeName = \"type X\"\nfunc (m *X) Unmarshal(dAtA []byte) error {\n\twireType := 0\n}\n", false},
+		{"a longer identifier starting a line", "package v1\nvar x = 1 +\n\ttypeCount\ntypes := 1\n", false},
+		{"the keyword ending the file", "package v1\ntype", false},
+		{"no type at all", "package v1\n\nconst A = 1\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := declaresType([]byte(tc.src)); got != tc.want {
+				t.Errorf("declaresType = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

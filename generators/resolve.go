@@ -1,7 +1,6 @@
 package generators
 
 import (
-	"bytes"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -43,12 +42,9 @@ type typeIndex struct {
 func newTypeResolver(dir string, decls []*declarations) *typeResolver {
 	r := &typeResolver{dir: dir, packages: map[string]*typeIndex{}}
 	for _, d := range decls {
+		// loadPackages parsed every file of an input package that
+		// declares a type.
 		idx := &typeIndex{pkg: d.pkg, types: map[string]*declaredType{}, parsed: true}
-		for _, f := range d.pkg.Files {
-			if f.AST == nil {
-				idx.parsed = false
-			}
-		}
 		for _, t := range d.types {
 			idx.types[t.name] = t
 		}
@@ -188,7 +184,8 @@ func (r *typeResolver) load(paths []string) error {
 }
 
 // parseAll reads the type declarations of every file of idx not parsed
-// yet. Files without any type declaration are skipped unparsed.
+// yet. Files without any type declaration (declaresType) are skipped
+// unparsed.
 func (idx *typeIndex) parseAll() error {
 	idx.parsed = true
 	for _, f := range idx.pkg.Files {
@@ -199,7 +196,7 @@ func (idx *typeIndex) parseAll() error {
 		if err != nil {
 			return err
 		}
-		if !bytes.Contains(src, []byte("type ")) && !bytes.Contains(src, []byte("type(")) {
+		if !declaresType(src) {
 			continue
 		}
 		fset := token.NewFileSet()

@@ -32,13 +32,25 @@ func init() {
 	compact.RegisterUpdate(updateTLSRoute)
 	compact.Register(compactUDPRoute)
 	compact.RegisterUpdate(updateUDPRoute)
+	compact.RegisterWalk(compactAbsoluteURI, equalAbsoluteURI)
+	compact.RegisterWalk(compactAddressType, equalAddressType)
 	compact.RegisterWalk(compactAllowedListeners, equalAllowedListeners)
 	compact.RegisterWalk(compactAllowedRoutes, equalAllowedRoutes)
+	compact.RegisterWalk(compactAnnotationKey, equalAnnotationKey)
+	compact.RegisterWalk(compactAnnotationValue, equalAnnotationValue)
+	compact.RegisterWalk(compactBackendObjectReference, equalBackendObjectReference)
+	compact.RegisterWalk(compactBackendRef, equalBackendRef)
 	compact.RegisterWalk(compactBackendTLSPolicy, equalBackendTLSPolicy)
 	compact.RegisterWalk(compactBackendTLSPolicySpec, equalBackendTLSPolicySpec)
 	compact.RegisterWalk(compactBackendTLSPolicyValidation, equalBackendTLSPolicyValidation)
+	compact.RegisterWalk(compactCORSOrigin, equalCORSOrigin)
+	compact.RegisterWalk(compactCommonRouteSpec, equalCommonRouteSpec)
+	compact.RegisterWalk(compactCookieConfig, equalCookieConfig)
+	compact.RegisterWalk(compactCookieLifetimeType, equalCookieLifetimeType)
+	compact.RegisterWalk(compactDuration, equalDuration)
 	compact.RegisterWalk(compactFeatureName, equalFeatureName)
 	compact.RegisterWalk(compactForwardBodyConfig, equalForwardBodyConfig)
+	compact.RegisterWalk(compactFraction, equalFraction)
 	compact.RegisterWalk(compactFromNamespaces, equalFromNamespaces)
 	compact.RegisterWalk(compactFrontendTLSConfig, equalFrontendTLSConfig)
 	compact.RegisterWalk(compactFrontendTLSValidation, equalFrontendTLSValidation)
@@ -62,12 +74,15 @@ func init() {
 	compact.RegisterWalk(compactGatewayClass, equalGatewayClass)
 	compact.RegisterWalk(compactGatewayClassSpec, equalGatewayClassSpec)
 	compact.RegisterWalk(compactGatewayClassStatus, equalGatewayClassStatus)
+	compact.RegisterWalk(compactGatewayController, equalGatewayController)
+	compact.RegisterWalk(compactGatewayDefaultScope, equalGatewayDefaultScope)
 	compact.RegisterWalk(compactGatewayInfrastructure, equalGatewayInfrastructure)
 	compact.RegisterWalk(compactGatewaySpec, equalGatewaySpec)
 	compact.RegisterWalk(compactGatewaySpecAddress, equalGatewaySpecAddress)
 	compact.RegisterWalk(compactGatewayStatus, equalGatewayStatus)
 	compact.RegisterWalk(compactGatewayStatusAddress, equalGatewayStatusAddress)
 	compact.RegisterWalk(compactGatewayTLSConfig, equalGatewayTLSConfig)
+	compact.RegisterWalk(compactGroup, equalGroup)
 	compact.RegisterWalk(compactHTTPAuthConfig, equalHTTPAuthConfig)
 	compact.RegisterWalk(compactHTTPBackendRef, equalHTTPBackendRef)
 	compact.RegisterWalk(compactHTTPCORSFilter, equalHTTPCORSFilter)
@@ -97,6 +112,11 @@ func init() {
 	compact.RegisterWalk(compactHTTPRouteTimeouts, equalHTTPRouteTimeouts)
 	compact.RegisterWalk(compactHTTPURLRewriteFilter, equalHTTPURLRewriteFilter)
 	compact.RegisterWalk(compactHeaderMatchType, equalHeaderMatchType)
+	compact.RegisterWalk(compactHeaderName, equalHeaderName)
+	compact.RegisterWalk(compactHostname, equalHostname)
+	compact.RegisterWalk(compactKind, equalKind)
+	compact.RegisterWalk(compactLabelKey, equalLabelKey)
+	compact.RegisterWalk(compactLabelValue, equalLabelValue)
 	compact.RegisterWalk(compactListener, equalListener)
 	compact.RegisterWalk(compactListenerEntry, equalListenerEntry)
 	compact.RegisterWalk(compactListenerEntryStatus, equalListenerEntryStatus)
@@ -106,9 +126,20 @@ func init() {
 	compact.RegisterWalk(compactListenerSetStatus, equalListenerSetStatus)
 	compact.RegisterWalk(compactListenerStatus, equalListenerStatus)
 	compact.RegisterWalk(compactListenerTLSConfig, equalListenerTLSConfig)
+	compact.RegisterWalk(compactLocalObjectReference, equalLocalObjectReference)
 	compact.RegisterWalk(compactLocalParametersReference, equalLocalParametersReference)
+	compact.RegisterWalk(compactLocalPolicyTargetReference, equalLocalPolicyTargetReference)
+	compact.RegisterWalk(compactLocalPolicyTargetReferenceWithSectionName, equalLocalPolicyTargetReferenceWithSectionName)
+	compact.RegisterWalk(compactNamespace, equalNamespace)
+	compact.RegisterWalk(compactObjectName, equalObjectName)
+	compact.RegisterWalk(compactObjectReference, equalObjectReference)
 	compact.RegisterWalk(compactParametersReference, equalParametersReference)
+	compact.RegisterWalk(compactParentGatewayReference, equalParentGatewayReference)
+	compact.RegisterWalk(compactParentReference, equalParentReference)
 	compact.RegisterWalk(compactPathMatchType, equalPathMatchType)
+	compact.RegisterWalk(compactPolicyAncestorStatus, equalPolicyAncestorStatus)
+	compact.RegisterWalk(compactPolicyStatus, equalPolicyStatus)
+	compact.RegisterWalk(compactPreciseHostname, equalPreciseHostname)
 	compact.RegisterWalk(compactProtocolType, equalProtocolType)
 	compact.RegisterWalk(compactQueryParamMatchType, equalQueryParamMatchType)
 	compact.RegisterWalk(compactReferenceGrant, equalReferenceGrant)
@@ -117,6 +148,12 @@ func init() {
 	compact.RegisterWalk(compactReferenceGrantTo, equalReferenceGrantTo)
 	compact.RegisterWalk(compactRouteGroupKind, equalRouteGroupKind)
 	compact.RegisterWalk(compactRouteNamespaces, equalRouteNamespaces)
+	compact.RegisterWalk(compactRouteParentStatus, equalRouteParentStatus)
+	compact.RegisterWalk(compactRouteStatus, equalRouteStatus)
+	compact.RegisterWalk(compactSecretObjectReference, equalSecretObjectReference)
+	compact.RegisterWalk(compactSectionName, equalSectionName)
+	compact.RegisterWalk(compactSessionPersistence, equalSessionPersistence)
+	compact.RegisterWalk(compactSessionPersistenceType, equalSessionPersistenceType)
 	compact.RegisterWalk(compactSubjectAltName, equalSubjectAltName)
 	compact.RegisterWalk(compactSubjectAltNameType, equalSubjectAltNameType)
 	compact.RegisterWalk(compactSupportedFeature, equalSupportedFeature)
@@ -208,6 +245,16 @@ func uDPRouteCompaction() func(obj, old any) {
 	return compact.TransformWith(compact.Default(), compactUDPRoute, updateUDPRoute)
 }
 
+// compactAbsoluteURI interns and shares the parts of a AbsoluteURI in place.
+func compactAbsoluteURI(t *compact.Table, p *gatewayv1.AbsoluteURI, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactAddressType interns and shares the parts of a AddressType in place.
+func compactAddressType(t *compact.Table, p *gatewayv1.AddressType, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
 // compactAllowedListeners interns and shares the parts of a AllowedListeners in place.
 func compactAllowedListeners(t *compact.Table, p *gatewayv1.AllowedListeners, h *compact.Hash) {
 	compactPtrToListenerNamespaces(t, &p.Namespaces, h)
@@ -219,27 +266,78 @@ func compactAllowedRoutes(t *compact.Table, p *gatewayv1.AllowedRoutes, h *compa
 	compactSliceOfRouteGroupKind(t, &p.Kinds, h)
 }
 
+// compactAnnotationKey interns and shares the parts of a AnnotationKey in place.
+func compactAnnotationKey(t *compact.Table, p *gatewayv1.AnnotationKey, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactAnnotationValue interns and shares the parts of a AnnotationValue in place.
+func compactAnnotationValue(t *compact.Table, p *gatewayv1.AnnotationValue, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactBackendObjectReference interns and shares the parts of a BackendObjectReference in place.
+func compactBackendObjectReference(t *compact.Table, p *gatewayv1.BackendObjectReference, h *compact.Hash) {
+	compactPtrToGroup(t, &p.Group, h)
+	compactPtrToKind(t, &p.Kind, h)
+	compactObjectName(t, &p.Name, h)
+	compactPtrToNamespace(t, &p.Namespace, h)
+	compactPtrToPortNumber(t, &p.Port, h)
+}
+
+// compactBackendRef interns and shares the parts of a BackendRef in place.
+func compactBackendRef(t *compact.Table, p *gatewayv1.BackendRef, h *compact.Hash) {
+	compactBackendObjectReference(t, &p.BackendObjectReference, h)
+	compactPtrToInt32(t, &p.Weight, h)
+}
+
 // compactBackendTLSPolicy interns and shares the parts of a BackendTLSPolicy in place.
 func compactBackendTLSPolicy(t *compact.Table, p *gatewayv1.BackendTLSPolicy, h *compact.Hash) {
 	compact.TypeMeta(t, &p.TypeMeta, h)
 	compact.ObjectMeta(t, &p.ObjectMeta, h)
 	compactBackendTLSPolicySpec(t, &p.Spec, h)
-	h.Opaque() // Status
+	compactPolicyStatus(t, &p.Status, h)
 }
 
 // compactBackendTLSPolicySpec interns and shares the parts of a BackendTLSPolicySpec in place.
 func compactBackendTLSPolicySpec(t *compact.Table, p *gatewayv1.BackendTLSPolicySpec, h *compact.Hash) {
-	h.Opaque() // TargetRefs
+	compactSliceOfLocalPolicyTargetReferenceWithSectionName(t, &p.TargetRefs, h)
 	compactBackendTLSPolicyValidation(t, &p.Validation, h)
-	h.Opaque() // Options
+	compactMapOfAnnotationKeyToAnnotationValue(t, &p.Options, h)
 }
 
 // compactBackendTLSPolicyValidation interns and shares the parts of a BackendTLSPolicyValidation in place.
 func compactBackendTLSPolicyValidation(t *compact.Table, p *gatewayv1.BackendTLSPolicyValidation, h *compact.Hash) {
-	h.Opaque() // CACertificateRefs
+	compactSliceOfLocalObjectReference(t, &p.CACertificateRefs, h)
 	compactPtrToWellKnownCACertificatesType(t, &p.WellKnownCACertificates, h)
-	h.Opaque() // Hostname
+	compactPreciseHostname(t, &p.Hostname, h)
 	compactSliceOfSubjectAltName(t, &p.SubjectAltNames, h)
+}
+
+// compactCORSOrigin interns and shares the parts of a CORSOrigin in place.
+func compactCORSOrigin(t *compact.Table, p *gatewayv1.CORSOrigin, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactCommonRouteSpec interns and shares the parts of a CommonRouteSpec in place.
+func compactCommonRouteSpec(t *compact.Table, p *gatewayv1.CommonRouteSpec, h *compact.Hash) {
+	compactSliceOfParentReference(t, &p.ParentRefs, h)
+	compactGatewayDefaultScope(t, &p.UseDefaultGateways, h)
+}
+
+// compactCookieConfig interns and shares the parts of a CookieConfig in place.
+func compactCookieConfig(t *compact.Table, p *gatewayv1.CookieConfig, h *compact.Hash) {
+	compactPtrToCookieLifetimeType(t, &p.LifetimeType, h)
+}
+
+// compactCookieLifetimeType interns and shares the parts of a CookieLifetimeType in place.
+func compactCookieLifetimeType(t *compact.Table, p *gatewayv1.CookieLifetimeType, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactDuration interns and shares the parts of a Duration in place.
+func compactDuration(t *compact.Table, p *gatewayv1.Duration, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
 }
 
 // compactFeatureName interns and shares the parts of a FeatureName in place.
@@ -250,6 +348,12 @@ func compactFeatureName(t *compact.Table, p *gatewayv1.FeatureName, h *compact.H
 // compactForwardBodyConfig interns and shares the parts of a ForwardBodyConfig in place.
 func compactForwardBodyConfig(t *compact.Table, p *gatewayv1.ForwardBodyConfig, h *compact.Hash) {
 	compact.Scalar[uint16](t, &p.MaxSize, h)
+}
+
+// compactFraction interns and shares the parts of a Fraction in place.
+func compactFraction(t *compact.Table, p *gatewayv1.Fraction, h *compact.Hash) {
+	compact.Scalar[int32](t, &p.Numerator, h)
+	compactPtrToInt32(t, &p.Denominator, h)
 }
 
 // compactFromNamespaces interns and shares the parts of a FromNamespaces in place.
@@ -265,7 +369,7 @@ func compactFrontendTLSConfig(t *compact.Table, p *gatewayv1.FrontendTLSConfig, 
 
 // compactFrontendTLSValidation interns and shares the parts of a FrontendTLSValidation in place.
 func compactFrontendTLSValidation(t *compact.Table, p *gatewayv1.FrontendTLSValidation, h *compact.Hash) {
-	h.Opaque() // CACertificateRefs
+	compactSliceOfObjectReference(t, &p.CACertificateRefs, h)
 	compactFrontendValidationModeType(t, &p.Mode, h)
 }
 
@@ -281,7 +385,7 @@ func compactGRPCAuthConfig(t *compact.Table, p *gatewayv1.GRPCAuthConfig, h *com
 
 // compactGRPCBackendRef interns and shares the parts of a GRPCBackendRef in place.
 func compactGRPCBackendRef(t *compact.Table, p *gatewayv1.GRPCBackendRef, h *compact.Hash) {
-	h.Opaque() // BackendRef
+	compactBackendRef(t, &p.BackendRef, h)
 	compactSliceOfGRPCRouteFilter(t, &p.Filters, h)
 }
 
@@ -299,7 +403,7 @@ func compactGRPCHeaderMatchType(t *compact.Table, p *gatewayv1.GRPCHeaderMatchTy
 
 // compactGRPCHeaderName interns and shares the parts of a GRPCHeaderName in place.
 func compactGRPCHeaderName(t *compact.Table, p *gatewayv1.GRPCHeaderName, h *compact.Hash) {
-	h.Opaque() // a type the generated code cannot name
+	compactHeaderName(t, (*gatewayv1.HeaderName)(p), h)
 }
 
 // compactGRPCMethodMatch interns and shares the parts of a GRPCMethodMatch in place.
@@ -328,7 +432,7 @@ func compactGRPCRouteFilter(t *compact.Table, p *gatewayv1.GRPCRouteFilter, h *c
 	compactPtrToHTTPHeaderFilter(t, &p.RequestHeaderModifier, h)
 	compactPtrToHTTPHeaderFilter(t, &p.ResponseHeaderModifier, h)
 	compactPtrToHTTPRequestMirrorFilter(t, &p.RequestMirror, h)
-	h.Opaque() // ExtensionRef
+	compactPtrToLocalObjectReference(t, &p.ExtensionRef, h)
 }
 
 // compactGRPCRouteFilterType interns and shares the parts of a GRPCRouteFilterType in place.
@@ -344,23 +448,23 @@ func compactGRPCRouteMatch(t *compact.Table, p *gatewayv1.GRPCRouteMatch, h *com
 
 // compactGRPCRouteRule interns and shares the parts of a GRPCRouteRule in place.
 func compactGRPCRouteRule(t *compact.Table, p *gatewayv1.GRPCRouteRule, h *compact.Hash) {
-	h.Opaque() // Name
+	compactPtrToSectionName(t, &p.Name, h)
 	compactSliceOfGRPCRouteMatch(t, &p.Matches, h)
 	compactSliceOfGRPCRouteFilter(t, &p.Filters, h)
 	compactSliceOfGRPCBackendRef(t, &p.BackendRefs, h)
-	h.Opaque() // SessionPersistence
+	compactPtrToSessionPersistence(t, &p.SessionPersistence, h)
 }
 
 // compactGRPCRouteSpec interns and shares the parts of a GRPCRouteSpec in place.
 func compactGRPCRouteSpec(t *compact.Table, p *gatewayv1.GRPCRouteSpec, h *compact.Hash) {
-	h.Opaque() // CommonRouteSpec
-	h.Opaque() // Hostnames
+	compactCommonRouteSpec(t, &p.CommonRouteSpec, h)
+	compactSliceOfHostname(t, &p.Hostnames, h)
 	compactSliceOfGRPCRouteRule(t, &p.Rules, h)
 }
 
 // compactGRPCRouteStatus interns and shares the parts of a GRPCRouteStatus in place.
 func compactGRPCRouteStatus(t *compact.Table, p *gatewayv1.GRPCRouteStatus, h *compact.Hash) {
-	h.Opaque() // RouteStatus
+	compactRouteStatus(t, &p.RouteStatus, h)
 }
 
 // compactGateway interns and shares the parts of a Gateway in place.
@@ -373,7 +477,7 @@ func compactGateway(t *compact.Table, p *gatewayv1.Gateway, h *compact.Hash) {
 
 // compactGatewayBackendTLS interns and shares the parts of a GatewayBackendTLS in place.
 func compactGatewayBackendTLS(t *compact.Table, p *gatewayv1.GatewayBackendTLS, h *compact.Hash) {
-	h.Opaque() // ClientCertificateRef
+	compactPtrToSecretObjectReference(t, &p.ClientCertificateRef, h)
 }
 
 // compactGatewayClass interns and shares the parts of a GatewayClass in place.
@@ -386,7 +490,7 @@ func compactGatewayClass(t *compact.Table, p *gatewayv1.GatewayClass, h *compact
 
 // compactGatewayClassSpec interns and shares the parts of a GatewayClassSpec in place.
 func compactGatewayClassSpec(t *compact.Table, p *gatewayv1.GatewayClassSpec, h *compact.Hash) {
-	h.Opaque() // ControllerName
+	compactGatewayController(t, &p.ControllerName, h)
 	compactPtrToParametersReference(t, &p.ParametersRef, h)
 	compactPtrToString(t, &p.Description, h)
 }
@@ -397,27 +501,37 @@ func compactGatewayClassStatus(t *compact.Table, p *gatewayv1.GatewayClassStatus
 	compactSliceOfSupportedFeature(t, &p.SupportedFeatures, h)
 }
 
+// compactGatewayController interns and shares the parts of a GatewayController in place.
+func compactGatewayController(t *compact.Table, p *gatewayv1.GatewayController, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactGatewayDefaultScope interns and shares the parts of a GatewayDefaultScope in place.
+func compactGatewayDefaultScope(t *compact.Table, p *gatewayv1.GatewayDefaultScope, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
 // compactGatewayInfrastructure interns and shares the parts of a GatewayInfrastructure in place.
 func compactGatewayInfrastructure(t *compact.Table, p *gatewayv1.GatewayInfrastructure, h *compact.Hash) {
-	h.Opaque() // Labels
-	h.Opaque() // Annotations
+	compactMapOfLabelKeyToLabelValue(t, &p.Labels, h)
+	compactMapOfAnnotationKeyToAnnotationValue(t, &p.Annotations, h)
 	compactPtrToLocalParametersReference(t, &p.ParametersRef, h)
 }
 
 // compactGatewaySpec interns and shares the parts of a GatewaySpec in place.
 func compactGatewaySpec(t *compact.Table, p *gatewayv1.GatewaySpec, h *compact.Hash) {
-	h.Opaque() // GatewayClassName
+	compactObjectName(t, &p.GatewayClassName, h)
 	compactSliceOfListener(t, &p.Listeners, h)
 	compactSliceOfGatewaySpecAddress(t, &p.Addresses, h)
 	compactPtrToGatewayInfrastructure(t, &p.Infrastructure, h)
 	compactPtrToAllowedListeners(t, &p.AllowedListeners, h)
 	compactPtrToGatewayTLSConfig(t, &p.TLS, h)
-	h.Opaque() // DefaultScope
+	compactGatewayDefaultScope(t, &p.DefaultScope, h)
 }
 
 // compactGatewaySpecAddress interns and shares the parts of a GatewaySpecAddress in place.
 func compactGatewaySpecAddress(t *compact.Table, p *gatewayv1.GatewaySpecAddress, h *compact.Hash) {
-	h.Opaque() // Type
+	compactPtrToAddressType(t, &p.Type, h)
 	compact.String(t, &p.Value, h)
 }
 
@@ -431,7 +545,7 @@ func compactGatewayStatus(t *compact.Table, p *gatewayv1.GatewayStatus, h *compa
 
 // compactGatewayStatusAddress interns and shares the parts of a GatewayStatusAddress in place.
 func compactGatewayStatusAddress(t *compact.Table, p *gatewayv1.GatewayStatusAddress, h *compact.Hash) {
-	h.Opaque() // Type
+	compactPtrToAddressType(t, &p.Type, h)
 	compact.String(t, &p.Value, h)
 }
 
@@ -439,6 +553,11 @@ func compactGatewayStatusAddress(t *compact.Table, p *gatewayv1.GatewayStatusAdd
 func compactGatewayTLSConfig(t *compact.Table, p *gatewayv1.GatewayTLSConfig, h *compact.Hash) {
 	compactPtrToGatewayBackendTLS(t, &p.Backend, h)
 	compactPtrToFrontendTLSConfig(t, &p.Frontend, h)
+}
+
+// compactGroup interns and shares the parts of a Group in place.
+func compactGroup(t *compact.Table, p *gatewayv1.Group, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
 }
 
 // compactHTTPAuthConfig interns and shares the parts of a HTTPAuthConfig in place.
@@ -450,13 +569,13 @@ func compactHTTPAuthConfig(t *compact.Table, p *gatewayv1.HTTPAuthConfig, h *com
 
 // compactHTTPBackendRef interns and shares the parts of a HTTPBackendRef in place.
 func compactHTTPBackendRef(t *compact.Table, p *gatewayv1.HTTPBackendRef, h *compact.Hash) {
-	h.Opaque() // BackendRef
+	compactBackendRef(t, &p.BackendRef, h)
 	compactSliceOfHTTPRouteFilter(t, &p.Filters, h)
 }
 
 // compactHTTPCORSFilter interns and shares the parts of a HTTPCORSFilter in place.
 func compactHTTPCORSFilter(t *compact.Table, p *gatewayv1.HTTPCORSFilter, h *compact.Hash) {
-	h.Opaque() // AllowOrigins
+	compactSliceOfCORSOrigin(t, &p.AllowOrigins, h)
 	compactPtrToBool(t, &p.AllowCredentials, h)
 	compactSliceOfHTTPMethodWithWildcard(t, &p.AllowMethods, h)
 	compactSliceOfHTTPHeaderName(t, &p.AllowHeaders, h)
@@ -467,7 +586,7 @@ func compactHTTPCORSFilter(t *compact.Table, p *gatewayv1.HTTPCORSFilter, h *com
 // compactHTTPExternalAuthFilter interns and shares the parts of a HTTPExternalAuthFilter in place.
 func compactHTTPExternalAuthFilter(t *compact.Table, p *gatewayv1.HTTPExternalAuthFilter, h *compact.Hash) {
 	compactHTTPRouteExternalAuthProtocol(t, &p.ExternalAuthProtocol, h)
-	h.Opaque() // BackendRef
+	compactBackendObjectReference(t, &p.BackendRef, h)
 	compactPtrToGRPCAuthConfig(t, &p.GRPCAuthConfig, h)
 	compactPtrToHTTPAuthConfig(t, &p.HTTPAuthConfig, h)
 	compactPtrToForwardBodyConfig(t, &p.ForwardBody, h)
@@ -495,7 +614,7 @@ func compactHTTPHeaderMatch(t *compact.Table, p *gatewayv1.HTTPHeaderMatch, h *c
 
 // compactHTTPHeaderName interns and shares the parts of a HTTPHeaderName in place.
 func compactHTTPHeaderName(t *compact.Table, p *gatewayv1.HTTPHeaderName, h *compact.Hash) {
-	h.Opaque() // a type the generated code cannot name
+	compactHeaderName(t, (*gatewayv1.HeaderName)(p), h)
 }
 
 // compactHTTPMethod interns and shares the parts of a HTTPMethod in place.
@@ -535,17 +654,17 @@ func compactHTTPQueryParamMatch(t *compact.Table, p *gatewayv1.HTTPQueryParamMat
 
 // compactHTTPRequestMirrorFilter interns and shares the parts of a HTTPRequestMirrorFilter in place.
 func compactHTTPRequestMirrorFilter(t *compact.Table, p *gatewayv1.HTTPRequestMirrorFilter, h *compact.Hash) {
-	h.Opaque() // BackendRef
+	compactBackendObjectReference(t, &p.BackendRef, h)
 	compactPtrToInt32(t, &p.Percent, h)
-	h.Opaque() // Fraction
+	compactPtrToFraction(t, &p.Fraction, h)
 }
 
 // compactHTTPRequestRedirectFilter interns and shares the parts of a HTTPRequestRedirectFilter in place.
 func compactHTTPRequestRedirectFilter(t *compact.Table, p *gatewayv1.HTTPRequestRedirectFilter, h *compact.Hash) {
 	compactPtrToString(t, &p.Scheme, h)
-	h.Opaque() // Hostname
+	compactPtrToPreciseHostname(t, &p.Hostname, h)
 	compactPtrToHTTPPathModifier(t, &p.Path, h)
-	h.Opaque() // Port
+	compactPtrToPortNumber(t, &p.Port, h)
 	compactPtrToInt(t, &p.StatusCode, h)
 }
 
@@ -572,7 +691,7 @@ func compactHTTPRouteFilter(t *compact.Table, p *gatewayv1.HTTPRouteFilter, h *c
 	compactPtrToHTTPURLRewriteFilter(t, &p.URLRewrite, h)
 	compactPtrToHTTPCORSFilter(t, &p.CORS, h)
 	compactPtrToHTTPExternalAuthFilter(t, &p.ExternalAuth, h)
-	h.Opaque() // ExtensionRef
+	compactPtrToLocalObjectReference(t, &p.ExtensionRef, h)
 }
 
 // compactHTTPRouteFilterType interns and shares the parts of a HTTPRouteFilterType in place.
@@ -592,7 +711,7 @@ func compactHTTPRouteMatch(t *compact.Table, p *gatewayv1.HTTPRouteMatch, h *com
 func compactHTTPRouteRetry(t *compact.Table, p *gatewayv1.HTTPRouteRetry, h *compact.Hash) {
 	compactSliceOfHTTPRouteRetryStatusCode(t, &p.Codes, h)
 	compactPtrToInt(t, &p.Attempts, h)
-	h.Opaque() // Backoff
+	compactPtrToDuration(t, &p.Backoff, h)
 }
 
 // compactHTTPRouteRetryStatusCode interns and shares the parts of a HTTPRouteRetryStatusCode in place.
@@ -602,36 +721,36 @@ func compactHTTPRouteRetryStatusCode(t *compact.Table, p *gatewayv1.HTTPRouteRet
 
 // compactHTTPRouteRule interns and shares the parts of a HTTPRouteRule in place.
 func compactHTTPRouteRule(t *compact.Table, p *gatewayv1.HTTPRouteRule, h *compact.Hash) {
-	h.Opaque() // Name
+	compactPtrToSectionName(t, &p.Name, h)
 	compactSliceOfHTTPRouteMatch(t, &p.Matches, h)
 	compactSliceOfHTTPRouteFilter(t, &p.Filters, h)
 	compactSliceOfHTTPBackendRef(t, &p.BackendRefs, h)
 	compactPtrToHTTPRouteTimeouts(t, &p.Timeouts, h)
 	compactPtrToHTTPRouteRetry(t, &p.Retry, h)
-	h.Opaque() // SessionPersistence
+	compactPtrToSessionPersistence(t, &p.SessionPersistence, h)
 }
 
 // compactHTTPRouteSpec interns and shares the parts of a HTTPRouteSpec in place.
 func compactHTTPRouteSpec(t *compact.Table, p *gatewayv1.HTTPRouteSpec, h *compact.Hash) {
-	h.Opaque() // CommonRouteSpec
-	h.Opaque() // Hostnames
+	compactCommonRouteSpec(t, &p.CommonRouteSpec, h)
+	compactSliceOfHostname(t, &p.Hostnames, h)
 	compactSliceOfHTTPRouteRule(t, &p.Rules, h)
 }
 
 // compactHTTPRouteStatus interns and shares the parts of a HTTPRouteStatus in place.
 func compactHTTPRouteStatus(t *compact.Table, p *gatewayv1.HTTPRouteStatus, h *compact.Hash) {
-	h.Opaque() // RouteStatus
+	compactRouteStatus(t, &p.RouteStatus, h)
 }
 
 // compactHTTPRouteTimeouts interns and shares the parts of a HTTPRouteTimeouts in place.
 func compactHTTPRouteTimeouts(t *compact.Table, p *gatewayv1.HTTPRouteTimeouts, h *compact.Hash) {
-	h.Opaque() // Request
-	h.Opaque() // BackendRequest
+	compactPtrToDuration(t, &p.Request, h)
+	compactPtrToDuration(t, &p.BackendRequest, h)
 }
 
 // compactHTTPURLRewriteFilter interns and shares the parts of a HTTPURLRewriteFilter in place.
 func compactHTTPURLRewriteFilter(t *compact.Table, p *gatewayv1.HTTPURLRewriteFilter, h *compact.Hash) {
-	h.Opaque() // Hostname
+	compactPtrToPreciseHostname(t, &p.Hostname, h)
 	compactPtrToHTTPPathModifier(t, &p.Path, h)
 }
 
@@ -640,11 +759,36 @@ func compactHeaderMatchType(t *compact.Table, p *gatewayv1.HeaderMatchType, h *c
 	compact.String(t, (*string)(p), h)
 }
 
+// compactHeaderName interns and shares the parts of a HeaderName in place.
+func compactHeaderName(t *compact.Table, p *gatewayv1.HeaderName, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactHostname interns and shares the parts of a Hostname in place.
+func compactHostname(t *compact.Table, p *gatewayv1.Hostname, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactKind interns and shares the parts of a Kind in place.
+func compactKind(t *compact.Table, p *gatewayv1.Kind, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactLabelKey interns and shares the parts of a LabelKey in place.
+func compactLabelKey(t *compact.Table, p *gatewayv1.LabelKey, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactLabelValue interns and shares the parts of a LabelValue in place.
+func compactLabelValue(t *compact.Table, p *gatewayv1.LabelValue, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
 // compactListener interns and shares the parts of a Listener in place.
 func compactListener(t *compact.Table, p *gatewayv1.Listener, h *compact.Hash) {
-	h.Opaque() // Name
-	h.Opaque() // Hostname
-	h.Opaque() // Port
+	compactSectionName(t, &p.Name, h)
+	compactPtrToHostname(t, &p.Hostname, h)
+	compact.Scalar[int32](t, &p.Port, h)
 	compactProtocolType(t, &p.Protocol, h)
 	compactPtrToListenerTLSConfig(t, &p.TLS, h)
 	compactPtrToAllowedRoutes(t, &p.AllowedRoutes, h)
@@ -652,9 +796,9 @@ func compactListener(t *compact.Table, p *gatewayv1.Listener, h *compact.Hash) {
 
 // compactListenerEntry interns and shares the parts of a ListenerEntry in place.
 func compactListenerEntry(t *compact.Table, p *gatewayv1.ListenerEntry, h *compact.Hash) {
-	h.Opaque() // Name
-	h.Opaque() // Hostname
-	h.Opaque() // Port
+	compactSectionName(t, &p.Name, h)
+	compactPtrToHostname(t, &p.Hostname, h)
+	compact.Scalar[int32](t, &p.Port, h)
 	compactProtocolType(t, &p.Protocol, h)
 	compactPtrToListenerTLSConfig(t, &p.TLS, h)
 	compactPtrToAllowedRoutes(t, &p.AllowedRoutes, h)
@@ -662,7 +806,7 @@ func compactListenerEntry(t *compact.Table, p *gatewayv1.ListenerEntry, h *compa
 
 // compactListenerEntryStatus interns and shares the parts of a ListenerEntryStatus in place.
 func compactListenerEntryStatus(t *compact.Table, p *gatewayv1.ListenerEntryStatus, h *compact.Hash) {
-	h.Opaque() // Name
+	compactSectionName(t, &p.Name, h)
 	compactSliceOfRouteGroupKind(t, &p.SupportedKinds, h)
 	compact.Scalar[int32](t, &p.AttachedRoutes, h)
 	compactSliceOfMetav1Condition(t, &p.Conditions, h)
@@ -684,7 +828,7 @@ func compactListenerSet(t *compact.Table, p *gatewayv1.ListenerSet, h *compact.H
 
 // compactListenerSetSpec interns and shares the parts of a ListenerSetSpec in place.
 func compactListenerSetSpec(t *compact.Table, p *gatewayv1.ListenerSetSpec, h *compact.Hash) {
-	h.Opaque() // ParentRef
+	compactParentGatewayReference(t, &p.ParentRef, h)
 	compactSliceOfListenerEntry(t, &p.Listeners, h)
 }
 
@@ -696,7 +840,7 @@ func compactListenerSetStatus(t *compact.Table, p *gatewayv1.ListenerSetStatus, 
 
 // compactListenerStatus interns and shares the parts of a ListenerStatus in place.
 func compactListenerStatus(t *compact.Table, p *gatewayv1.ListenerStatus, h *compact.Hash) {
-	h.Opaque() // Name
+	compactSectionName(t, &p.Name, h)
 	compactSliceOfRouteGroupKind(t, &p.SupportedKinds, h)
 	compact.Scalar[int32](t, &p.AttachedRoutes, h)
 	compactSliceOfMetav1Condition(t, &p.Conditions, h)
@@ -705,23 +849,89 @@ func compactListenerStatus(t *compact.Table, p *gatewayv1.ListenerStatus, h *com
 // compactListenerTLSConfig interns and shares the parts of a ListenerTLSConfig in place.
 func compactListenerTLSConfig(t *compact.Table, p *gatewayv1.ListenerTLSConfig, h *compact.Hash) {
 	compactPtrToTLSModeType(t, &p.Mode, h)
-	h.Opaque() // CertificateRefs
-	h.Opaque() // Options
+	compactSliceOfSecretObjectReference(t, &p.CertificateRefs, h)
+	compactMapOfAnnotationKeyToAnnotationValue(t, &p.Options, h)
+}
+
+// compactLocalObjectReference interns and shares the parts of a LocalObjectReference in place.
+func compactLocalObjectReference(t *compact.Table, p *gatewayv1.LocalObjectReference, h *compact.Hash) {
+	compactGroup(t, &p.Group, h)
+	compactKind(t, &p.Kind, h)
+	compactObjectName(t, &p.Name, h)
 }
 
 // compactLocalParametersReference interns and shares the parts of a LocalParametersReference in place.
 func compactLocalParametersReference(t *compact.Table, p *gatewayv1.LocalParametersReference, h *compact.Hash) {
-	h.Opaque() // Group
-	h.Opaque() // Kind
+	compactGroup(t, &p.Group, h)
+	compactKind(t, &p.Kind, h)
 	compact.String(t, &p.Name, h)
+}
+
+// compactLocalPolicyTargetReference interns and shares the parts of a LocalPolicyTargetReference in place.
+func compactLocalPolicyTargetReference(t *compact.Table, p *gatewayv1.LocalPolicyTargetReference, h *compact.Hash) {
+	compactGroup(t, &p.Group, h)
+	compactKind(t, &p.Kind, h)
+	compactObjectName(t, &p.Name, h)
+}
+
+// compactLocalPolicyTargetReferenceWithSectionName interns and shares the parts of a LocalPolicyTargetReferenceWithSectionName in place.
+func compactLocalPolicyTargetReferenceWithSectionName(t *compact.Table, p *gatewayv1.LocalPolicyTargetReferenceWithSectionName, h *compact.Hash) {
+	compactLocalPolicyTargetReference(t, &p.LocalPolicyTargetReference, h)
+	compactPtrToSectionName(t, &p.SectionName, h)
+}
+
+// compactMapOfAnnotationKeyToAnnotationValue interns and shares a map[gatewayv1.AnnotationKey]gatewayv1.AnnotationValue in place.
+func compactMapOfAnnotationKeyToAnnotationValue(t *compact.Table, p *map[gatewayv1.AnnotationKey]gatewayv1.AnnotationValue, h *compact.Hash) {
+	compact.Map(t, p, compactAnnotationKey, compactAnnotationValue, equalAnnotationValue, h)
+}
+
+// compactMapOfLabelKeyToLabelValue interns and shares a map[gatewayv1.LabelKey]gatewayv1.LabelValue in place.
+func compactMapOfLabelKeyToLabelValue(t *compact.Table, p *map[gatewayv1.LabelKey]gatewayv1.LabelValue, h *compact.Hash) {
+	compact.Map(t, p, compactLabelKey, compactLabelValue, equalLabelValue, h)
+}
+
+// compactNamespace interns and shares the parts of a Namespace in place.
+func compactNamespace(t *compact.Table, p *gatewayv1.Namespace, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactObjectName interns and shares the parts of a ObjectName in place.
+func compactObjectName(t *compact.Table, p *gatewayv1.ObjectName, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactObjectReference interns and shares the parts of a ObjectReference in place.
+func compactObjectReference(t *compact.Table, p *gatewayv1.ObjectReference, h *compact.Hash) {
+	compactGroup(t, &p.Group, h)
+	compactKind(t, &p.Kind, h)
+	compactObjectName(t, &p.Name, h)
+	compactPtrToNamespace(t, &p.Namespace, h)
 }
 
 // compactParametersReference interns and shares the parts of a ParametersReference in place.
 func compactParametersReference(t *compact.Table, p *gatewayv1.ParametersReference, h *compact.Hash) {
-	h.Opaque() // Group
-	h.Opaque() // Kind
+	compactGroup(t, &p.Group, h)
+	compactKind(t, &p.Kind, h)
 	compact.String(t, &p.Name, h)
-	h.Opaque() // Namespace
+	compactPtrToNamespace(t, &p.Namespace, h)
+}
+
+// compactParentGatewayReference interns and shares the parts of a ParentGatewayReference in place.
+func compactParentGatewayReference(t *compact.Table, p *gatewayv1.ParentGatewayReference, h *compact.Hash) {
+	compactPtrToGroup(t, &p.Group, h)
+	compactPtrToKind(t, &p.Kind, h)
+	compactObjectName(t, &p.Name, h)
+	compactPtrToNamespace(t, &p.Namespace, h)
+}
+
+// compactParentReference interns and shares the parts of a ParentReference in place.
+func compactParentReference(t *compact.Table, p *gatewayv1.ParentReference, h *compact.Hash) {
+	compactPtrToGroup(t, &p.Group, h)
+	compactPtrToKind(t, &p.Kind, h)
+	compactPtrToNamespace(t, &p.Namespace, h)
+	compactObjectName(t, &p.Name, h)
+	compactPtrToSectionName(t, &p.SectionName, h)
+	compactPtrToPortNumber(t, &p.Port, h)
 }
 
 // compactPathMatchType interns and shares the parts of a PathMatchType in place.
@@ -729,9 +939,31 @@ func compactPathMatchType(t *compact.Table, p *gatewayv1.PathMatchType, h *compa
 	compact.String(t, (*string)(p), h)
 }
 
+// compactPolicyAncestorStatus interns and shares the parts of a PolicyAncestorStatus in place.
+func compactPolicyAncestorStatus(t *compact.Table, p *gatewayv1.PolicyAncestorStatus, h *compact.Hash) {
+	compactParentReference(t, &p.AncestorRef, h)
+	compactGatewayController(t, &p.ControllerName, h)
+	compactSliceOfMetav1Condition(t, &p.Conditions, h)
+}
+
+// compactPolicyStatus interns and shares the parts of a PolicyStatus in place.
+func compactPolicyStatus(t *compact.Table, p *gatewayv1.PolicyStatus, h *compact.Hash) {
+	compactSliceOfPolicyAncestorStatus(t, &p.Ancestors, h)
+}
+
+// compactPreciseHostname interns and shares the parts of a PreciseHostname in place.
+func compactPreciseHostname(t *compact.Table, p *gatewayv1.PreciseHostname, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
 // compactProtocolType interns and shares the parts of a ProtocolType in place.
 func compactProtocolType(t *compact.Table, p *gatewayv1.ProtocolType, h *compact.Hash) {
 	compact.String(t, (*string)(p), h)
+}
+
+// compactPtrToAddressType interns and shares a *gatewayv1.AddressType in place.
+func compactPtrToAddressType(t *compact.Table, p **gatewayv1.AddressType, h *compact.Hash) {
+	compact.Pointer(t, p, compactAddressType, equalAddressType, h)
 }
 
 // compactPtrToAllowedListeners interns and shares a *gatewayv1.AllowedListeners in place.
@@ -749,9 +981,29 @@ func compactPtrToBool(t *compact.Table, p **bool, h *compact.Hash) {
 	compact.Pointer(t, p, compact.Bool[bool], compact.Eq[bool], h)
 }
 
+// compactPtrToCookieConfig interns and shares a *gatewayv1.CookieConfig in place.
+func compactPtrToCookieConfig(t *compact.Table, p **gatewayv1.CookieConfig, h *compact.Hash) {
+	compact.Pointer(t, p, compactCookieConfig, equalCookieConfig, h)
+}
+
+// compactPtrToCookieLifetimeType interns and shares a *gatewayv1.CookieLifetimeType in place.
+func compactPtrToCookieLifetimeType(t *compact.Table, p **gatewayv1.CookieLifetimeType, h *compact.Hash) {
+	compact.Pointer(t, p, compactCookieLifetimeType, equalCookieLifetimeType, h)
+}
+
+// compactPtrToDuration interns and shares a *gatewayv1.Duration in place.
+func compactPtrToDuration(t *compact.Table, p **gatewayv1.Duration, h *compact.Hash) {
+	compact.Pointer(t, p, compactDuration, equalDuration, h)
+}
+
 // compactPtrToForwardBodyConfig interns and shares a *gatewayv1.ForwardBodyConfig in place.
 func compactPtrToForwardBodyConfig(t *compact.Table, p **gatewayv1.ForwardBodyConfig, h *compact.Hash) {
 	compact.Pointer(t, p, compactForwardBodyConfig, equalForwardBodyConfig, h)
+}
+
+// compactPtrToFraction interns and shares a *gatewayv1.Fraction in place.
+func compactPtrToFraction(t *compact.Table, p **gatewayv1.Fraction, h *compact.Hash) {
+	compact.Pointer(t, p, compactFraction, equalFraction, h)
 }
 
 // compactPtrToFromNamespaces interns and shares a *gatewayv1.FromNamespaces in place.
@@ -802,6 +1054,11 @@ func compactPtrToGatewayInfrastructure(t *compact.Table, p **gatewayv1.GatewayIn
 // compactPtrToGatewayTLSConfig interns and shares a *gatewayv1.GatewayTLSConfig in place.
 func compactPtrToGatewayTLSConfig(t *compact.Table, p **gatewayv1.GatewayTLSConfig, h *compact.Hash) {
 	compact.Pointer(t, p, compactGatewayTLSConfig, equalGatewayTLSConfig, h)
+}
+
+// compactPtrToGroup interns and shares a *gatewayv1.Group in place.
+func compactPtrToGroup(t *compact.Table, p **gatewayv1.Group, h *compact.Hash) {
+	compact.Pointer(t, p, compactGroup, equalGroup, h)
 }
 
 // compactPtrToHTTPAuthConfig interns and shares a *gatewayv1.HTTPAuthConfig in place.
@@ -869,6 +1126,11 @@ func compactPtrToHeaderMatchType(t *compact.Table, p **gatewayv1.HeaderMatchType
 	compact.Pointer(t, p, compactHeaderMatchType, equalHeaderMatchType, h)
 }
 
+// compactPtrToHostname interns and shares a *gatewayv1.Hostname in place.
+func compactPtrToHostname(t *compact.Table, p **gatewayv1.Hostname, h *compact.Hash) {
+	compact.Pointer(t, p, compactHostname, equalHostname, h)
+}
+
 // compactPtrToInt interns and shares a *int in place.
 func compactPtrToInt(t *compact.Table, p **int, h *compact.Hash) {
 	compact.Pointer(t, p, compact.Scalar[int], compact.Eq[int], h)
@@ -877,6 +1139,11 @@ func compactPtrToInt(t *compact.Table, p **int, h *compact.Hash) {
 // compactPtrToInt32 interns and shares a *int32 in place.
 func compactPtrToInt32(t *compact.Table, p **int32, h *compact.Hash) {
 	compact.Pointer(t, p, compact.Scalar[int32], compact.Eq[int32], h)
+}
+
+// compactPtrToKind interns and shares a *gatewayv1.Kind in place.
+func compactPtrToKind(t *compact.Table, p **gatewayv1.Kind, h *compact.Hash) {
+	compact.Pointer(t, p, compactKind, equalKind, h)
 }
 
 // compactPtrToListenerNamespaces interns and shares a *gatewayv1.ListenerNamespaces in place.
@@ -889,6 +1156,11 @@ func compactPtrToListenerTLSConfig(t *compact.Table, p **gatewayv1.ListenerTLSCo
 	compact.Pointer(t, p, compactListenerTLSConfig, equalListenerTLSConfig, h)
 }
 
+// compactPtrToLocalObjectReference interns and shares a *gatewayv1.LocalObjectReference in place.
+func compactPtrToLocalObjectReference(t *compact.Table, p **gatewayv1.LocalObjectReference, h *compact.Hash) {
+	compact.Pointer(t, p, compactLocalObjectReference, equalLocalObjectReference, h)
+}
+
 // compactPtrToLocalParametersReference interns and shares a *gatewayv1.LocalParametersReference in place.
 func compactPtrToLocalParametersReference(t *compact.Table, p **gatewayv1.LocalParametersReference, h *compact.Hash) {
 	compact.Pointer(t, p, compactLocalParametersReference, equalLocalParametersReference, h)
@@ -897,6 +1169,16 @@ func compactPtrToLocalParametersReference(t *compact.Table, p **gatewayv1.LocalP
 // compactPtrToMetav1LabelSelector interns and shares a *metav1.LabelSelector in place.
 func compactPtrToMetav1LabelSelector(t *compact.Table, p **metav1.LabelSelector, h *compact.Hash) {
 	compact.Pointer(t, p, compact.Value[metav1.LabelSelector], compact.EqualValue[metav1.LabelSelector], h)
+}
+
+// compactPtrToNamespace interns and shares a *gatewayv1.Namespace in place.
+func compactPtrToNamespace(t *compact.Table, p **gatewayv1.Namespace, h *compact.Hash) {
+	compact.Pointer(t, p, compactNamespace, equalNamespace, h)
+}
+
+// compactPtrToObjectName interns and shares a *gatewayv1.ObjectName in place.
+func compactPtrToObjectName(t *compact.Table, p **gatewayv1.ObjectName, h *compact.Hash) {
+	compact.Pointer(t, p, compactObjectName, equalObjectName, h)
 }
 
 // compactPtrToParametersReference interns and shares a *gatewayv1.ParametersReference in place.
@@ -909,6 +1191,16 @@ func compactPtrToPathMatchType(t *compact.Table, p **gatewayv1.PathMatchType, h 
 	compact.Pointer(t, p, compactPathMatchType, equalPathMatchType, h)
 }
 
+// compactPtrToPortNumber interns and shares a *gatewayv1.PortNumber in place.
+func compactPtrToPortNumber(t *compact.Table, p **gatewayv1.PortNumber, h *compact.Hash) {
+	compact.Pointer(t, p, compact.Scalar[int32], compact.Eq[int32], h)
+}
+
+// compactPtrToPreciseHostname interns and shares a *gatewayv1.PreciseHostname in place.
+func compactPtrToPreciseHostname(t *compact.Table, p **gatewayv1.PreciseHostname, h *compact.Hash) {
+	compact.Pointer(t, p, compactPreciseHostname, equalPreciseHostname, h)
+}
+
 // compactPtrToQueryParamMatchType interns and shares a *gatewayv1.QueryParamMatchType in place.
 func compactPtrToQueryParamMatchType(t *compact.Table, p **gatewayv1.QueryParamMatchType, h *compact.Hash) {
 	compact.Pointer(t, p, compactQueryParamMatchType, equalQueryParamMatchType, h)
@@ -917,6 +1209,26 @@ func compactPtrToQueryParamMatchType(t *compact.Table, p **gatewayv1.QueryParamM
 // compactPtrToRouteNamespaces interns and shares a *gatewayv1.RouteNamespaces in place.
 func compactPtrToRouteNamespaces(t *compact.Table, p **gatewayv1.RouteNamespaces, h *compact.Hash) {
 	compact.Pointer(t, p, compactRouteNamespaces, equalRouteNamespaces, h)
+}
+
+// compactPtrToSecretObjectReference interns and shares a *gatewayv1.SecretObjectReference in place.
+func compactPtrToSecretObjectReference(t *compact.Table, p **gatewayv1.SecretObjectReference, h *compact.Hash) {
+	compact.Pointer(t, p, compactSecretObjectReference, equalSecretObjectReference, h)
+}
+
+// compactPtrToSectionName interns and shares a *gatewayv1.SectionName in place.
+func compactPtrToSectionName(t *compact.Table, p **gatewayv1.SectionName, h *compact.Hash) {
+	compact.Pointer(t, p, compactSectionName, equalSectionName, h)
+}
+
+// compactPtrToSessionPersistence interns and shares a *gatewayv1.SessionPersistence in place.
+func compactPtrToSessionPersistence(t *compact.Table, p **gatewayv1.SessionPersistence, h *compact.Hash) {
+	compact.Pointer(t, p, compactSessionPersistence, equalSessionPersistence, h)
+}
+
+// compactPtrToSessionPersistenceType interns and shares a *gatewayv1.SessionPersistenceType in place.
+func compactPtrToSessionPersistenceType(t *compact.Table, p **gatewayv1.SessionPersistenceType, h *compact.Hash) {
+	compact.Pointer(t, p, compactSessionPersistenceType, equalSessionPersistenceType, h)
 }
 
 // compactPtrToString interns and shares a *string in place.
@@ -948,9 +1260,9 @@ func compactReferenceGrant(t *compact.Table, p *gatewayv1.ReferenceGrant, h *com
 
 // compactReferenceGrantFrom interns and shares the parts of a ReferenceGrantFrom in place.
 func compactReferenceGrantFrom(t *compact.Table, p *gatewayv1.ReferenceGrantFrom, h *compact.Hash) {
-	h.Opaque() // Group
-	h.Opaque() // Kind
-	h.Opaque() // Namespace
+	compactGroup(t, &p.Group, h)
+	compactKind(t, &p.Kind, h)
+	compactNamespace(t, &p.Namespace, h)
 }
 
 // compactReferenceGrantSpec interns and shares the parts of a ReferenceGrantSpec in place.
@@ -961,21 +1273,69 @@ func compactReferenceGrantSpec(t *compact.Table, p *gatewayv1.ReferenceGrantSpec
 
 // compactReferenceGrantTo interns and shares the parts of a ReferenceGrantTo in place.
 func compactReferenceGrantTo(t *compact.Table, p *gatewayv1.ReferenceGrantTo, h *compact.Hash) {
-	h.Opaque() // Group
-	h.Opaque() // Kind
-	h.Opaque() // Name
+	compactGroup(t, &p.Group, h)
+	compactKind(t, &p.Kind, h)
+	compactPtrToObjectName(t, &p.Name, h)
 }
 
 // compactRouteGroupKind interns and shares the parts of a RouteGroupKind in place.
 func compactRouteGroupKind(t *compact.Table, p *gatewayv1.RouteGroupKind, h *compact.Hash) {
-	h.Opaque() // Group
-	h.Opaque() // Kind
+	compactPtrToGroup(t, &p.Group, h)
+	compactKind(t, &p.Kind, h)
 }
 
 // compactRouteNamespaces interns and shares the parts of a RouteNamespaces in place.
 func compactRouteNamespaces(t *compact.Table, p *gatewayv1.RouteNamespaces, h *compact.Hash) {
 	compactPtrToFromNamespaces(t, &p.From, h)
 	compactPtrToMetav1LabelSelector(t, &p.Selector, h)
+}
+
+// compactRouteParentStatus interns and shares the parts of a RouteParentStatus in place.
+func compactRouteParentStatus(t *compact.Table, p *gatewayv1.RouteParentStatus, h *compact.Hash) {
+	compactParentReference(t, &p.ParentRef, h)
+	compactGatewayController(t, &p.ControllerName, h)
+	compactSliceOfMetav1Condition(t, &p.Conditions, h)
+}
+
+// compactRouteStatus interns and shares the parts of a RouteStatus in place.
+func compactRouteStatus(t *compact.Table, p *gatewayv1.RouteStatus, h *compact.Hash) {
+	compactSliceOfRouteParentStatus(t, &p.Parents, h)
+}
+
+// compactSecretObjectReference interns and shares the parts of a SecretObjectReference in place.
+func compactSecretObjectReference(t *compact.Table, p *gatewayv1.SecretObjectReference, h *compact.Hash) {
+	compactPtrToGroup(t, &p.Group, h)
+	compactPtrToKind(t, &p.Kind, h)
+	compactObjectName(t, &p.Name, h)
+	compactPtrToNamespace(t, &p.Namespace, h)
+}
+
+// compactSectionName interns and shares the parts of a SectionName in place.
+func compactSectionName(t *compact.Table, p *gatewayv1.SectionName, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactSessionPersistence interns and shares the parts of a SessionPersistence in place.
+func compactSessionPersistence(t *compact.Table, p *gatewayv1.SessionPersistence, h *compact.Hash) {
+	compactPtrToString(t, &p.SessionName, h)
+	compactPtrToDuration(t, &p.AbsoluteTimeout, h)
+	compactPtrToSessionPersistenceType(t, &p.Type, h)
+	compactPtrToCookieConfig(t, &p.CookieConfig, h)
+}
+
+// compactSessionPersistenceType interns and shares the parts of a SessionPersistenceType in place.
+func compactSessionPersistenceType(t *compact.Table, p *gatewayv1.SessionPersistenceType, h *compact.Hash) {
+	compact.String(t, (*string)(p), h)
+}
+
+// compactSliceOfBackendRef interns and shares a []gatewayv1.BackendRef in place.
+func compactSliceOfBackendRef(t *compact.Table, p *[]gatewayv1.BackendRef, h *compact.Hash) {
+	compact.Slice(t, p, compactBackendRef, equalBackendRef, h)
+}
+
+// compactSliceOfCORSOrigin interns and shares a []gatewayv1.CORSOrigin in place.
+func compactSliceOfCORSOrigin(t *compact.Table, p *[]gatewayv1.CORSOrigin, h *compact.Hash) {
+	compact.Slice(t, p, compactCORSOrigin, equalCORSOrigin, h)
 }
 
 // compactSliceOfGRPCBackendRef interns and shares a []gatewayv1.GRPCBackendRef in place.
@@ -1063,6 +1423,11 @@ func compactSliceOfHTTPRouteRule(t *compact.Table, p *[]gatewayv1.HTTPRouteRule,
 	compact.Slice(t, p, compactHTTPRouteRule, equalHTTPRouteRule, h)
 }
 
+// compactSliceOfHostname interns and shares a []gatewayv1.Hostname in place.
+func compactSliceOfHostname(t *compact.Table, p *[]gatewayv1.Hostname, h *compact.Hash) {
+	compact.Slice(t, p, compactHostname, equalHostname, h)
+}
+
 // compactSliceOfListener interns and shares a []gatewayv1.Listener in place.
 func compactSliceOfListener(t *compact.Table, p *[]gatewayv1.Listener, h *compact.Hash) {
 	compact.Slice(t, p, compactListener, equalListener, h)
@@ -1083,9 +1448,34 @@ func compactSliceOfListenerStatus(t *compact.Table, p *[]gatewayv1.ListenerStatu
 	compact.Slice(t, p, compactListenerStatus, equalListenerStatus, h)
 }
 
+// compactSliceOfLocalObjectReference interns and shares a []gatewayv1.LocalObjectReference in place.
+func compactSliceOfLocalObjectReference(t *compact.Table, p *[]gatewayv1.LocalObjectReference, h *compact.Hash) {
+	compact.Slice(t, p, compactLocalObjectReference, equalLocalObjectReference, h)
+}
+
+// compactSliceOfLocalPolicyTargetReferenceWithSectionName interns and shares a []gatewayv1.LocalPolicyTargetReferenceWithSectionName in place.
+func compactSliceOfLocalPolicyTargetReferenceWithSectionName(t *compact.Table, p *[]gatewayv1.LocalPolicyTargetReferenceWithSectionName, h *compact.Hash) {
+	compact.Slice(t, p, compactLocalPolicyTargetReferenceWithSectionName, equalLocalPolicyTargetReferenceWithSectionName, h)
+}
+
 // compactSliceOfMetav1Condition interns and shares a []metav1.Condition in place.
 func compactSliceOfMetav1Condition(t *compact.Table, p *[]metav1.Condition, h *compact.Hash) {
 	compact.Slice(t, p, compact.Value[metav1.Condition], compact.EqualValue[metav1.Condition], h)
+}
+
+// compactSliceOfObjectReference interns and shares a []gatewayv1.ObjectReference in place.
+func compactSliceOfObjectReference(t *compact.Table, p *[]gatewayv1.ObjectReference, h *compact.Hash) {
+	compact.Slice(t, p, compactObjectReference, equalObjectReference, h)
+}
+
+// compactSliceOfParentReference interns and shares a []gatewayv1.ParentReference in place.
+func compactSliceOfParentReference(t *compact.Table, p *[]gatewayv1.ParentReference, h *compact.Hash) {
+	compact.Slice(t, p, compactParentReference, equalParentReference, h)
+}
+
+// compactSliceOfPolicyAncestorStatus interns and shares a []gatewayv1.PolicyAncestorStatus in place.
+func compactSliceOfPolicyAncestorStatus(t *compact.Table, p *[]gatewayv1.PolicyAncestorStatus, h *compact.Hash) {
+	compact.Slice(t, p, compactPolicyAncestorStatus, equalPolicyAncestorStatus, h)
 }
 
 // compactSliceOfReferenceGrantFrom interns and shares a []gatewayv1.ReferenceGrantFrom in place.
@@ -1101,6 +1491,16 @@ func compactSliceOfReferenceGrantTo(t *compact.Table, p *[]gatewayv1.ReferenceGr
 // compactSliceOfRouteGroupKind interns and shares a []gatewayv1.RouteGroupKind in place.
 func compactSliceOfRouteGroupKind(t *compact.Table, p *[]gatewayv1.RouteGroupKind, h *compact.Hash) {
 	compact.Slice(t, p, compactRouteGroupKind, equalRouteGroupKind, h)
+}
+
+// compactSliceOfRouteParentStatus interns and shares a []gatewayv1.RouteParentStatus in place.
+func compactSliceOfRouteParentStatus(t *compact.Table, p *[]gatewayv1.RouteParentStatus, h *compact.Hash) {
+	compact.Slice(t, p, compactRouteParentStatus, equalRouteParentStatus, h)
+}
+
+// compactSliceOfSecretObjectReference interns and shares a []gatewayv1.SecretObjectReference in place.
+func compactSliceOfSecretObjectReference(t *compact.Table, p *[]gatewayv1.SecretObjectReference, h *compact.Hash) {
+	compact.Slice(t, p, compactSecretObjectReference, equalSecretObjectReference, h)
 }
 
 // compactSliceOfString interns and shares a []string in place.
@@ -1141,8 +1541,8 @@ func compactSliceOfUDPRouteRule(t *compact.Table, p *[]gatewayv1.UDPRouteRule, h
 // compactSubjectAltName interns and shares the parts of a SubjectAltName in place.
 func compactSubjectAltName(t *compact.Table, p *gatewayv1.SubjectAltName, h *compact.Hash) {
 	compactSubjectAltNameType(t, &p.Type, h)
-	h.Opaque() // Hostname
-	h.Opaque() // URI
+	compactHostname(t, &p.Hostname, h)
+	compactAbsoluteURI(t, &p.URI, h)
 }
 
 // compactSubjectAltNameType interns and shares the parts of a SubjectAltNameType in place.
@@ -1165,19 +1565,19 @@ func compactTCPRoute(t *compact.Table, p *gatewayv1.TCPRoute, h *compact.Hash) {
 
 // compactTCPRouteRule interns and shares the parts of a TCPRouteRule in place.
 func compactTCPRouteRule(t *compact.Table, p *gatewayv1.TCPRouteRule, h *compact.Hash) {
-	h.Opaque() // Name
-	h.Opaque() // BackendRefs
+	compactPtrToSectionName(t, &p.Name, h)
+	compactSliceOfBackendRef(t, &p.BackendRefs, h)
 }
 
 // compactTCPRouteSpec interns and shares the parts of a TCPRouteSpec in place.
 func compactTCPRouteSpec(t *compact.Table, p *gatewayv1.TCPRouteSpec, h *compact.Hash) {
-	h.Opaque() // CommonRouteSpec
+	compactCommonRouteSpec(t, &p.CommonRouteSpec, h)
 	compactSliceOfTCPRouteRule(t, &p.Rules, h)
 }
 
 // compactTCPRouteStatus interns and shares the parts of a TCPRouteStatus in place.
 func compactTCPRouteStatus(t *compact.Table, p *gatewayv1.TCPRouteStatus, h *compact.Hash) {
-	h.Opaque() // RouteStatus
+	compactRouteStatus(t, &p.RouteStatus, h)
 }
 
 // compactTLSConfig interns and shares the parts of a TLSConfig in place.
@@ -1192,7 +1592,7 @@ func compactTLSModeType(t *compact.Table, p *gatewayv1.TLSModeType, h *compact.H
 
 // compactTLSPortConfig interns and shares the parts of a TLSPortConfig in place.
 func compactTLSPortConfig(t *compact.Table, p *gatewayv1.TLSPortConfig, h *compact.Hash) {
-	h.Opaque() // Port
+	compact.Scalar[int32](t, &p.Port, h)
 	compactTLSConfig(t, &p.TLS, h)
 }
 
@@ -1206,20 +1606,20 @@ func compactTLSRoute(t *compact.Table, p *gatewayv1.TLSRoute, h *compact.Hash) {
 
 // compactTLSRouteRule interns and shares the parts of a TLSRouteRule in place.
 func compactTLSRouteRule(t *compact.Table, p *gatewayv1.TLSRouteRule, h *compact.Hash) {
-	h.Opaque() // Name
-	h.Opaque() // BackendRefs
+	compactPtrToSectionName(t, &p.Name, h)
+	compactSliceOfBackendRef(t, &p.BackendRefs, h)
 }
 
 // compactTLSRouteSpec interns and shares the parts of a TLSRouteSpec in place.
 func compactTLSRouteSpec(t *compact.Table, p *gatewayv1.TLSRouteSpec, h *compact.Hash) {
-	h.Opaque() // CommonRouteSpec
-	h.Opaque() // Hostnames
+	compactCommonRouteSpec(t, &p.CommonRouteSpec, h)
+	compactSliceOfHostname(t, &p.Hostnames, h)
 	compactSliceOfTLSRouteRule(t, &p.Rules, h)
 }
 
 // compactTLSRouteStatus interns and shares the parts of a TLSRouteStatus in place.
 func compactTLSRouteStatus(t *compact.Table, p *gatewayv1.TLSRouteStatus, h *compact.Hash) {
-	h.Opaque() // RouteStatus
+	compactRouteStatus(t, &p.RouteStatus, h)
 }
 
 // compactUDPRoute interns and shares the parts of a UDPRoute in place.
@@ -1232,24 +1632,34 @@ func compactUDPRoute(t *compact.Table, p *gatewayv1.UDPRoute, h *compact.Hash) {
 
 // compactUDPRouteRule interns and shares the parts of a UDPRouteRule in place.
 func compactUDPRouteRule(t *compact.Table, p *gatewayv1.UDPRouteRule, h *compact.Hash) {
-	h.Opaque() // Name
-	h.Opaque() // BackendRefs
+	compactPtrToSectionName(t, &p.Name, h)
+	compactSliceOfBackendRef(t, &p.BackendRefs, h)
 }
 
 // compactUDPRouteSpec interns and shares the parts of a UDPRouteSpec in place.
 func compactUDPRouteSpec(t *compact.Table, p *gatewayv1.UDPRouteSpec, h *compact.Hash) {
-	h.Opaque() // CommonRouteSpec
+	compactCommonRouteSpec(t, &p.CommonRouteSpec, h)
 	compactSliceOfUDPRouteRule(t, &p.Rules, h)
 }
 
 // compactUDPRouteStatus interns and shares the parts of a UDPRouteStatus in place.
 func compactUDPRouteStatus(t *compact.Table, p *gatewayv1.UDPRouteStatus, h *compact.Hash) {
-	h.Opaque() // RouteStatus
+	compactRouteStatus(t, &p.RouteStatus, h)
 }
 
 // compactWellKnownCACertificatesType interns and shares the parts of a WellKnownCACertificatesType in place.
 func compactWellKnownCACertificatesType(t *compact.Table, p *gatewayv1.WellKnownCACertificatesType, h *compact.Hash) {
 	compact.String(t, (*string)(p), h)
+}
+
+// equalAbsoluteURI reports whether two values of type AbsoluteURI are equal.
+func equalAbsoluteURI(a, b *gatewayv1.AbsoluteURI) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalAddressType reports whether two values of type AddressType are equal.
+func equalAddressType(a, b *gatewayv1.AddressType) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
 }
 
 // equalAllowedListeners reports whether two values of type AllowedListeners are equal.
@@ -1263,19 +1673,78 @@ func equalAllowedRoutes(a, b *gatewayv1.AllowedRoutes) bool {
 		equalSliceOfRouteGroupKind(&a.Kinds, &b.Kinds)
 }
 
+// equalAnnotationKey reports whether two values of type AnnotationKey are equal.
+func equalAnnotationKey(a, b *gatewayv1.AnnotationKey) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalAnnotationValue reports whether two values of type AnnotationValue are equal.
+func equalAnnotationValue(a, b *gatewayv1.AnnotationValue) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalBackendObjectReference reports whether two values of type BackendObjectReference are equal.
+func equalBackendObjectReference(a, b *gatewayv1.BackendObjectReference) bool {
+	return equalPtrToGroup(&a.Group, &b.Group) &&
+		equalPtrToKind(&a.Kind, &b.Kind) &&
+		equalObjectName(&a.Name, &b.Name) &&
+		equalPtrToNamespace(&a.Namespace, &b.Namespace) &&
+		equalPtrToPortNumber(&a.Port, &b.Port)
+}
+
+// equalBackendRef reports whether two values of type BackendRef are equal.
+func equalBackendRef(a, b *gatewayv1.BackendRef) bool {
+	return equalBackendObjectReference(&a.BackendObjectReference, &b.BackendObjectReference) &&
+		equalPtrToInt32(&a.Weight, &b.Weight)
+}
+
 // equalBackendTLSPolicy reports whether two values of type BackendTLSPolicy are equal.
 func equalBackendTLSPolicy(a, b *gatewayv1.BackendTLSPolicy) bool {
-	return false
+	return compact.Eq[metav1.TypeMeta](&a.TypeMeta, &b.TypeMeta) &&
+		compact.EqualObjectMeta(&a.ObjectMeta, &b.ObjectMeta) &&
+		equalBackendTLSPolicySpec(&a.Spec, &b.Spec) &&
+		equalPolicyStatus(&a.Status, &b.Status)
 }
 
 // equalBackendTLSPolicySpec reports whether two values of type BackendTLSPolicySpec are equal.
 func equalBackendTLSPolicySpec(a, b *gatewayv1.BackendTLSPolicySpec) bool {
-	return false
+	return equalSliceOfLocalPolicyTargetReferenceWithSectionName(&a.TargetRefs, &b.TargetRefs) &&
+		equalBackendTLSPolicyValidation(&a.Validation, &b.Validation) &&
+		equalMapOfAnnotationKeyToAnnotationValue(&a.Options, &b.Options)
 }
 
 // equalBackendTLSPolicyValidation reports whether two values of type BackendTLSPolicyValidation are equal.
 func equalBackendTLSPolicyValidation(a, b *gatewayv1.BackendTLSPolicyValidation) bool {
-	return false
+	return equalSliceOfLocalObjectReference(&a.CACertificateRefs, &b.CACertificateRefs) &&
+		equalPtrToWellKnownCACertificatesType(&a.WellKnownCACertificates, &b.WellKnownCACertificates) &&
+		equalPreciseHostname(&a.Hostname, &b.Hostname) &&
+		equalSliceOfSubjectAltName(&a.SubjectAltNames, &b.SubjectAltNames)
+}
+
+// equalCORSOrigin reports whether two values of type CORSOrigin are equal.
+func equalCORSOrigin(a, b *gatewayv1.CORSOrigin) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalCommonRouteSpec reports whether two values of type CommonRouteSpec are equal.
+func equalCommonRouteSpec(a, b *gatewayv1.CommonRouteSpec) bool {
+	return equalSliceOfParentReference(&a.ParentRefs, &b.ParentRefs) &&
+		equalGatewayDefaultScope(&a.UseDefaultGateways, &b.UseDefaultGateways)
+}
+
+// equalCookieConfig reports whether two values of type CookieConfig are equal.
+func equalCookieConfig(a, b *gatewayv1.CookieConfig) bool {
+	return equalPtrToCookieLifetimeType(&a.LifetimeType, &b.LifetimeType)
+}
+
+// equalCookieLifetimeType reports whether two values of type CookieLifetimeType are equal.
+func equalCookieLifetimeType(a, b *gatewayv1.CookieLifetimeType) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalDuration reports whether two values of type Duration are equal.
+func equalDuration(a, b *gatewayv1.Duration) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
 }
 
 // equalFeatureName reports whether two values of type FeatureName are equal.
@@ -1286,6 +1755,12 @@ func equalFeatureName(a, b *gatewayv1.FeatureName) bool {
 // equalForwardBodyConfig reports whether two values of type ForwardBodyConfig are equal.
 func equalForwardBodyConfig(a, b *gatewayv1.ForwardBodyConfig) bool {
 	return compact.Eq[uint16](&a.MaxSize, &b.MaxSize)
+}
+
+// equalFraction reports whether two values of type Fraction are equal.
+func equalFraction(a, b *gatewayv1.Fraction) bool {
+	return compact.Eq[int32](&a.Numerator, &b.Numerator) &&
+		equalPtrToInt32(&a.Denominator, &b.Denominator)
 }
 
 // equalFromNamespaces reports whether two values of type FromNamespaces are equal.
@@ -1301,7 +1776,8 @@ func equalFrontendTLSConfig(a, b *gatewayv1.FrontendTLSConfig) bool {
 
 // equalFrontendTLSValidation reports whether two values of type FrontendTLSValidation are equal.
 func equalFrontendTLSValidation(a, b *gatewayv1.FrontendTLSValidation) bool {
-	return false
+	return equalSliceOfObjectReference(&a.CACertificateRefs, &b.CACertificateRefs) &&
+		equalFrontendValidationModeType(&a.Mode, &b.Mode)
 }
 
 // equalFrontendValidationModeType reports whether two values of type FrontendValidationModeType are equal.
@@ -1316,7 +1792,8 @@ func equalGRPCAuthConfig(a, b *gatewayv1.GRPCAuthConfig) bool {
 
 // equalGRPCBackendRef reports whether two values of type GRPCBackendRef are equal.
 func equalGRPCBackendRef(a, b *gatewayv1.GRPCBackendRef) bool {
-	return false
+	return equalBackendRef(&a.BackendRef, &b.BackendRef) &&
+		equalSliceOfGRPCRouteFilter(&a.Filters, &b.Filters)
 }
 
 // equalGRPCHeaderMatch reports whether two values of type GRPCHeaderMatch are equal.
@@ -1333,7 +1810,7 @@ func equalGRPCHeaderMatchType(a, b *gatewayv1.GRPCHeaderMatchType) bool {
 
 // equalGRPCHeaderName reports whether two values of type GRPCHeaderName are equal.
 func equalGRPCHeaderName(a, b *gatewayv1.GRPCHeaderName) bool {
-	return false
+	return equalHeaderName((*gatewayv1.HeaderName)(a), (*gatewayv1.HeaderName)(b))
 }
 
 // equalGRPCMethodMatch reports whether two values of type GRPCMethodMatch are equal.
@@ -1358,7 +1835,11 @@ func equalGRPCRoute(a, b *gatewayv1.GRPCRoute) bool {
 
 // equalGRPCRouteFilter reports whether two values of type GRPCRouteFilter are equal.
 func equalGRPCRouteFilter(a, b *gatewayv1.GRPCRouteFilter) bool {
-	return false
+	return equalGRPCRouteFilterType(&a.Type, &b.Type) &&
+		equalPtrToHTTPHeaderFilter(&a.RequestHeaderModifier, &b.RequestHeaderModifier) &&
+		equalPtrToHTTPHeaderFilter(&a.ResponseHeaderModifier, &b.ResponseHeaderModifier) &&
+		equalPtrToHTTPRequestMirrorFilter(&a.RequestMirror, &b.RequestMirror) &&
+		equalPtrToLocalObjectReference(&a.ExtensionRef, &b.ExtensionRef)
 }
 
 // equalGRPCRouteFilterType reports whether two values of type GRPCRouteFilterType are equal.
@@ -1374,17 +1855,23 @@ func equalGRPCRouteMatch(a, b *gatewayv1.GRPCRouteMatch) bool {
 
 // equalGRPCRouteRule reports whether two values of type GRPCRouteRule are equal.
 func equalGRPCRouteRule(a, b *gatewayv1.GRPCRouteRule) bool {
-	return false
+	return equalPtrToSectionName(&a.Name, &b.Name) &&
+		equalSliceOfGRPCRouteMatch(&a.Matches, &b.Matches) &&
+		equalSliceOfGRPCRouteFilter(&a.Filters, &b.Filters) &&
+		equalSliceOfGRPCBackendRef(&a.BackendRefs, &b.BackendRefs) &&
+		equalPtrToSessionPersistence(&a.SessionPersistence, &b.SessionPersistence)
 }
 
 // equalGRPCRouteSpec reports whether two values of type GRPCRouteSpec are equal.
 func equalGRPCRouteSpec(a, b *gatewayv1.GRPCRouteSpec) bool {
-	return false
+	return equalCommonRouteSpec(&a.CommonRouteSpec, &b.CommonRouteSpec) &&
+		equalSliceOfHostname(&a.Hostnames, &b.Hostnames) &&
+		equalSliceOfGRPCRouteRule(&a.Rules, &b.Rules)
 }
 
 // equalGRPCRouteStatus reports whether two values of type GRPCRouteStatus are equal.
 func equalGRPCRouteStatus(a, b *gatewayv1.GRPCRouteStatus) bool {
-	return false
+	return equalRouteStatus(&a.RouteStatus, &b.RouteStatus)
 }
 
 // equalGateway reports whether two values of type Gateway are equal.
@@ -1397,7 +1884,7 @@ func equalGateway(a, b *gatewayv1.Gateway) bool {
 
 // equalGatewayBackendTLS reports whether two values of type GatewayBackendTLS are equal.
 func equalGatewayBackendTLS(a, b *gatewayv1.GatewayBackendTLS) bool {
-	return false
+	return equalPtrToSecretObjectReference(&a.ClientCertificateRef, &b.ClientCertificateRef)
 }
 
 // equalGatewayClass reports whether two values of type GatewayClass are equal.
@@ -1410,7 +1897,9 @@ func equalGatewayClass(a, b *gatewayv1.GatewayClass) bool {
 
 // equalGatewayClassSpec reports whether two values of type GatewayClassSpec are equal.
 func equalGatewayClassSpec(a, b *gatewayv1.GatewayClassSpec) bool {
-	return false
+	return equalGatewayController(&a.ControllerName, &b.ControllerName) &&
+		equalPtrToParametersReference(&a.ParametersRef, &b.ParametersRef) &&
+		equalPtrToString(&a.Description, &b.Description)
 }
 
 // equalGatewayClassStatus reports whether two values of type GatewayClassStatus are equal.
@@ -1419,19 +1908,38 @@ func equalGatewayClassStatus(a, b *gatewayv1.GatewayClassStatus) bool {
 		equalSliceOfSupportedFeature(&a.SupportedFeatures, &b.SupportedFeatures)
 }
 
+// equalGatewayController reports whether two values of type GatewayController are equal.
+func equalGatewayController(a, b *gatewayv1.GatewayController) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalGatewayDefaultScope reports whether two values of type GatewayDefaultScope are equal.
+func equalGatewayDefaultScope(a, b *gatewayv1.GatewayDefaultScope) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
 // equalGatewayInfrastructure reports whether two values of type GatewayInfrastructure are equal.
 func equalGatewayInfrastructure(a, b *gatewayv1.GatewayInfrastructure) bool {
-	return false
+	return equalMapOfLabelKeyToLabelValue(&a.Labels, &b.Labels) &&
+		equalMapOfAnnotationKeyToAnnotationValue(&a.Annotations, &b.Annotations) &&
+		equalPtrToLocalParametersReference(&a.ParametersRef, &b.ParametersRef)
 }
 
 // equalGatewaySpec reports whether two values of type GatewaySpec are equal.
 func equalGatewaySpec(a, b *gatewayv1.GatewaySpec) bool {
-	return false
+	return equalObjectName(&a.GatewayClassName, &b.GatewayClassName) &&
+		equalSliceOfListener(&a.Listeners, &b.Listeners) &&
+		equalSliceOfGatewaySpecAddress(&a.Addresses, &b.Addresses) &&
+		equalPtrToGatewayInfrastructure(&a.Infrastructure, &b.Infrastructure) &&
+		equalPtrToAllowedListeners(&a.AllowedListeners, &b.AllowedListeners) &&
+		equalPtrToGatewayTLSConfig(&a.TLS, &b.TLS) &&
+		equalGatewayDefaultScope(&a.DefaultScope, &b.DefaultScope)
 }
 
 // equalGatewaySpecAddress reports whether two values of type GatewaySpecAddress are equal.
 func equalGatewaySpecAddress(a, b *gatewayv1.GatewaySpecAddress) bool {
-	return false
+	return equalPtrToAddressType(&a.Type, &b.Type) &&
+		compact.Eq[string](&a.Value, &b.Value)
 }
 
 // equalGatewayStatus reports whether two values of type GatewayStatus are equal.
@@ -1444,13 +1952,19 @@ func equalGatewayStatus(a, b *gatewayv1.GatewayStatus) bool {
 
 // equalGatewayStatusAddress reports whether two values of type GatewayStatusAddress are equal.
 func equalGatewayStatusAddress(a, b *gatewayv1.GatewayStatusAddress) bool {
-	return false
+	return equalPtrToAddressType(&a.Type, &b.Type) &&
+		compact.Eq[string](&a.Value, &b.Value)
 }
 
 // equalGatewayTLSConfig reports whether two values of type GatewayTLSConfig are equal.
 func equalGatewayTLSConfig(a, b *gatewayv1.GatewayTLSConfig) bool {
 	return equalPtrToGatewayBackendTLS(&a.Backend, &b.Backend) &&
 		equalPtrToFrontendTLSConfig(&a.Frontend, &b.Frontend)
+}
+
+// equalGroup reports whether two values of type Group are equal.
+func equalGroup(a, b *gatewayv1.Group) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
 }
 
 // equalHTTPAuthConfig reports whether two values of type HTTPAuthConfig are equal.
@@ -1462,17 +1976,27 @@ func equalHTTPAuthConfig(a, b *gatewayv1.HTTPAuthConfig) bool {
 
 // equalHTTPBackendRef reports whether two values of type HTTPBackendRef are equal.
 func equalHTTPBackendRef(a, b *gatewayv1.HTTPBackendRef) bool {
-	return false
+	return equalBackendRef(&a.BackendRef, &b.BackendRef) &&
+		equalSliceOfHTTPRouteFilter(&a.Filters, &b.Filters)
 }
 
 // equalHTTPCORSFilter reports whether two values of type HTTPCORSFilter are equal.
 func equalHTTPCORSFilter(a, b *gatewayv1.HTTPCORSFilter) bool {
-	return false
+	return equalSliceOfCORSOrigin(&a.AllowOrigins, &b.AllowOrigins) &&
+		equalPtrToBool(&a.AllowCredentials, &b.AllowCredentials) &&
+		equalSliceOfHTTPMethodWithWildcard(&a.AllowMethods, &b.AllowMethods) &&
+		equalSliceOfHTTPHeaderName(&a.AllowHeaders, &b.AllowHeaders) &&
+		equalSliceOfHTTPHeaderName(&a.ExposeHeaders, &b.ExposeHeaders) &&
+		compact.Eq[int32](&a.MaxAge, &b.MaxAge)
 }
 
 // equalHTTPExternalAuthFilter reports whether two values of type HTTPExternalAuthFilter are equal.
 func equalHTTPExternalAuthFilter(a, b *gatewayv1.HTTPExternalAuthFilter) bool {
-	return false
+	return equalHTTPRouteExternalAuthProtocol(&a.ExternalAuthProtocol, &b.ExternalAuthProtocol) &&
+		equalBackendObjectReference(&a.BackendRef, &b.BackendRef) &&
+		equalPtrToGRPCAuthConfig(&a.GRPCAuthConfig, &b.GRPCAuthConfig) &&
+		equalPtrToHTTPAuthConfig(&a.HTTPAuthConfig, &b.HTTPAuthConfig) &&
+		equalPtrToForwardBodyConfig(&a.ForwardBody, &b.ForwardBody)
 }
 
 // equalHTTPHeader reports whether two values of type HTTPHeader are equal.
@@ -1497,7 +2021,7 @@ func equalHTTPHeaderMatch(a, b *gatewayv1.HTTPHeaderMatch) bool {
 
 // equalHTTPHeaderName reports whether two values of type HTTPHeaderName are equal.
 func equalHTTPHeaderName(a, b *gatewayv1.HTTPHeaderName) bool {
-	return false
+	return equalHeaderName((*gatewayv1.HeaderName)(a), (*gatewayv1.HeaderName)(b))
 }
 
 // equalHTTPMethod reports whether two values of type HTTPMethod are equal.
@@ -1537,12 +2061,18 @@ func equalHTTPQueryParamMatch(a, b *gatewayv1.HTTPQueryParamMatch) bool {
 
 // equalHTTPRequestMirrorFilter reports whether two values of type HTTPRequestMirrorFilter are equal.
 func equalHTTPRequestMirrorFilter(a, b *gatewayv1.HTTPRequestMirrorFilter) bool {
-	return false
+	return equalBackendObjectReference(&a.BackendRef, &b.BackendRef) &&
+		equalPtrToInt32(&a.Percent, &b.Percent) &&
+		equalPtrToFraction(&a.Fraction, &b.Fraction)
 }
 
 // equalHTTPRequestRedirectFilter reports whether two values of type HTTPRequestRedirectFilter are equal.
 func equalHTTPRequestRedirectFilter(a, b *gatewayv1.HTTPRequestRedirectFilter) bool {
-	return false
+	return equalPtrToString(&a.Scheme, &b.Scheme) &&
+		equalPtrToPreciseHostname(&a.Hostname, &b.Hostname) &&
+		equalPtrToHTTPPathModifier(&a.Path, &b.Path) &&
+		equalPtrToPortNumber(&a.Port, &b.Port) &&
+		equalPtrToInt(&a.StatusCode, &b.StatusCode)
 }
 
 // equalHTTPRoute reports whether two values of type HTTPRoute are equal.
@@ -1560,7 +2090,15 @@ func equalHTTPRouteExternalAuthProtocol(a, b *gatewayv1.HTTPRouteExternalAuthPro
 
 // equalHTTPRouteFilter reports whether two values of type HTTPRouteFilter are equal.
 func equalHTTPRouteFilter(a, b *gatewayv1.HTTPRouteFilter) bool {
-	return false
+	return equalHTTPRouteFilterType(&a.Type, &b.Type) &&
+		equalPtrToHTTPHeaderFilter(&a.RequestHeaderModifier, &b.RequestHeaderModifier) &&
+		equalPtrToHTTPHeaderFilter(&a.ResponseHeaderModifier, &b.ResponseHeaderModifier) &&
+		equalPtrToHTTPRequestMirrorFilter(&a.RequestMirror, &b.RequestMirror) &&
+		equalPtrToHTTPRequestRedirectFilter(&a.RequestRedirect, &b.RequestRedirect) &&
+		equalPtrToHTTPURLRewriteFilter(&a.URLRewrite, &b.URLRewrite) &&
+		equalPtrToHTTPCORSFilter(&a.CORS, &b.CORS) &&
+		equalPtrToHTTPExternalAuthFilter(&a.ExternalAuth, &b.ExternalAuth) &&
+		equalPtrToLocalObjectReference(&a.ExtensionRef, &b.ExtensionRef)
 }
 
 // equalHTTPRouteFilterType reports whether two values of type HTTPRouteFilterType are equal.
@@ -1578,7 +2116,9 @@ func equalHTTPRouteMatch(a, b *gatewayv1.HTTPRouteMatch) bool {
 
 // equalHTTPRouteRetry reports whether two values of type HTTPRouteRetry are equal.
 func equalHTTPRouteRetry(a, b *gatewayv1.HTTPRouteRetry) bool {
-	return false
+	return equalSliceOfHTTPRouteRetryStatusCode(&a.Codes, &b.Codes) &&
+		equalPtrToInt(&a.Attempts, &b.Attempts) &&
+		equalPtrToDuration(&a.Backoff, &b.Backoff)
 }
 
 // equalHTTPRouteRetryStatusCode reports whether two values of type HTTPRouteRetryStatusCode are equal.
@@ -1588,27 +2128,37 @@ func equalHTTPRouteRetryStatusCode(a, b *gatewayv1.HTTPRouteRetryStatusCode) boo
 
 // equalHTTPRouteRule reports whether two values of type HTTPRouteRule are equal.
 func equalHTTPRouteRule(a, b *gatewayv1.HTTPRouteRule) bool {
-	return false
+	return equalPtrToSectionName(&a.Name, &b.Name) &&
+		equalSliceOfHTTPRouteMatch(&a.Matches, &b.Matches) &&
+		equalSliceOfHTTPRouteFilter(&a.Filters, &b.Filters) &&
+		equalSliceOfHTTPBackendRef(&a.BackendRefs, &b.BackendRefs) &&
+		equalPtrToHTTPRouteTimeouts(&a.Timeouts, &b.Timeouts) &&
+		equalPtrToHTTPRouteRetry(&a.Retry, &b.Retry) &&
+		equalPtrToSessionPersistence(&a.SessionPersistence, &b.SessionPersistence)
 }
 
 // equalHTTPRouteSpec reports whether two values of type HTTPRouteSpec are equal.
 func equalHTTPRouteSpec(a, b *gatewayv1.HTTPRouteSpec) bool {
-	return false
+	return equalCommonRouteSpec(&a.CommonRouteSpec, &b.CommonRouteSpec) &&
+		equalSliceOfHostname(&a.Hostnames, &b.Hostnames) &&
+		equalSliceOfHTTPRouteRule(&a.Rules, &b.Rules)
 }
 
 // equalHTTPRouteStatus reports whether two values of type HTTPRouteStatus are equal.
 func equalHTTPRouteStatus(a, b *gatewayv1.HTTPRouteStatus) bool {
-	return false
+	return equalRouteStatus(&a.RouteStatus, &b.RouteStatus)
 }
 
 // equalHTTPRouteTimeouts reports whether two values of type HTTPRouteTimeouts are equal.
 func equalHTTPRouteTimeouts(a, b *gatewayv1.HTTPRouteTimeouts) bool {
-	return false
+	return equalPtrToDuration(&a.Request, &b.Request) &&
+		equalPtrToDuration(&a.BackendRequest, &b.BackendRequest)
 }
 
 // equalHTTPURLRewriteFilter reports whether two values of type HTTPURLRewriteFilter are equal.
 func equalHTTPURLRewriteFilter(a, b *gatewayv1.HTTPURLRewriteFilter) bool {
-	return false
+	return equalPtrToPreciseHostname(&a.Hostname, &b.Hostname) &&
+		equalPtrToHTTPPathModifier(&a.Path, &b.Path)
 }
 
 // equalHeaderMatchType reports whether two values of type HeaderMatchType are equal.
@@ -1616,19 +2166,57 @@ func equalHeaderMatchType(a, b *gatewayv1.HeaderMatchType) bool {
 	return compact.Eq[string]((*string)(a), (*string)(b))
 }
 
+// equalHeaderName reports whether two values of type HeaderName are equal.
+func equalHeaderName(a, b *gatewayv1.HeaderName) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalHostname reports whether two values of type Hostname are equal.
+func equalHostname(a, b *gatewayv1.Hostname) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalKind reports whether two values of type Kind are equal.
+func equalKind(a, b *gatewayv1.Kind) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalLabelKey reports whether two values of type LabelKey are equal.
+func equalLabelKey(a, b *gatewayv1.LabelKey) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalLabelValue reports whether two values of type LabelValue are equal.
+func equalLabelValue(a, b *gatewayv1.LabelValue) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
 // equalListener reports whether two values of type Listener are equal.
 func equalListener(a, b *gatewayv1.Listener) bool {
-	return false
+	return equalSectionName(&a.Name, &b.Name) &&
+		equalPtrToHostname(&a.Hostname, &b.Hostname) &&
+		compact.Eq[int32](&a.Port, &b.Port) &&
+		equalProtocolType(&a.Protocol, &b.Protocol) &&
+		equalPtrToListenerTLSConfig(&a.TLS, &b.TLS) &&
+		equalPtrToAllowedRoutes(&a.AllowedRoutes, &b.AllowedRoutes)
 }
 
 // equalListenerEntry reports whether two values of type ListenerEntry are equal.
 func equalListenerEntry(a, b *gatewayv1.ListenerEntry) bool {
-	return false
+	return equalSectionName(&a.Name, &b.Name) &&
+		equalPtrToHostname(&a.Hostname, &b.Hostname) &&
+		compact.Eq[int32](&a.Port, &b.Port) &&
+		equalProtocolType(&a.Protocol, &b.Protocol) &&
+		equalPtrToListenerTLSConfig(&a.TLS, &b.TLS) &&
+		equalPtrToAllowedRoutes(&a.AllowedRoutes, &b.AllowedRoutes)
 }
 
 // equalListenerEntryStatus reports whether two values of type ListenerEntryStatus are equal.
 func equalListenerEntryStatus(a, b *gatewayv1.ListenerEntryStatus) bool {
-	return false
+	return equalSectionName(&a.Name, &b.Name) &&
+		equalSliceOfRouteGroupKind(&a.SupportedKinds, &b.SupportedKinds) &&
+		compact.Eq[int32](&a.AttachedRoutes, &b.AttachedRoutes) &&
+		equalSliceOfMetav1Condition(&a.Conditions, &b.Conditions)
 }
 
 // equalListenerNamespaces reports whether two values of type ListenerNamespaces are equal.
@@ -1647,7 +2235,8 @@ func equalListenerSet(a, b *gatewayv1.ListenerSet) bool {
 
 // equalListenerSetSpec reports whether two values of type ListenerSetSpec are equal.
 func equalListenerSetSpec(a, b *gatewayv1.ListenerSetSpec) bool {
-	return false
+	return equalParentGatewayReference(&a.ParentRef, &b.ParentRef) &&
+		equalSliceOfListenerEntry(&a.Listeners, &b.Listeners)
 }
 
 // equalListenerSetStatus reports whether two values of type ListenerSetStatus are equal.
@@ -1658,22 +2247,98 @@ func equalListenerSetStatus(a, b *gatewayv1.ListenerSetStatus) bool {
 
 // equalListenerStatus reports whether two values of type ListenerStatus are equal.
 func equalListenerStatus(a, b *gatewayv1.ListenerStatus) bool {
-	return false
+	return equalSectionName(&a.Name, &b.Name) &&
+		equalSliceOfRouteGroupKind(&a.SupportedKinds, &b.SupportedKinds) &&
+		compact.Eq[int32](&a.AttachedRoutes, &b.AttachedRoutes) &&
+		equalSliceOfMetav1Condition(&a.Conditions, &b.Conditions)
 }
 
 // equalListenerTLSConfig reports whether two values of type ListenerTLSConfig are equal.
 func equalListenerTLSConfig(a, b *gatewayv1.ListenerTLSConfig) bool {
-	return false
+	return equalPtrToTLSModeType(&a.Mode, &b.Mode) &&
+		equalSliceOfSecretObjectReference(&a.CertificateRefs, &b.CertificateRefs) &&
+		equalMapOfAnnotationKeyToAnnotationValue(&a.Options, &b.Options)
+}
+
+// equalLocalObjectReference reports whether two values of type LocalObjectReference are equal.
+func equalLocalObjectReference(a, b *gatewayv1.LocalObjectReference) bool {
+	return equalGroup(&a.Group, &b.Group) &&
+		equalKind(&a.Kind, &b.Kind) &&
+		equalObjectName(&a.Name, &b.Name)
 }
 
 // equalLocalParametersReference reports whether two values of type LocalParametersReference are equal.
 func equalLocalParametersReference(a, b *gatewayv1.LocalParametersReference) bool {
-	return false
+	return equalGroup(&a.Group, &b.Group) &&
+		equalKind(&a.Kind, &b.Kind) &&
+		compact.Eq[string](&a.Name, &b.Name)
+}
+
+// equalLocalPolicyTargetReference reports whether two values of type LocalPolicyTargetReference are equal.
+func equalLocalPolicyTargetReference(a, b *gatewayv1.LocalPolicyTargetReference) bool {
+	return equalGroup(&a.Group, &b.Group) &&
+		equalKind(&a.Kind, &b.Kind) &&
+		equalObjectName(&a.Name, &b.Name)
+}
+
+// equalLocalPolicyTargetReferenceWithSectionName reports whether two values of type LocalPolicyTargetReferenceWithSectionName are equal.
+func equalLocalPolicyTargetReferenceWithSectionName(a, b *gatewayv1.LocalPolicyTargetReferenceWithSectionName) bool {
+	return equalLocalPolicyTargetReference(&a.LocalPolicyTargetReference, &b.LocalPolicyTargetReference) &&
+		equalPtrToSectionName(&a.SectionName, &b.SectionName)
+}
+
+// equalMapOfAnnotationKeyToAnnotationValue reports whether two values of type map[gatewayv1.AnnotationKey]gatewayv1.AnnotationValue are equal.
+func equalMapOfAnnotationKeyToAnnotationValue(a, b *map[gatewayv1.AnnotationKey]gatewayv1.AnnotationValue) bool {
+	return compact.EqualMaps(*a, *b, equalAnnotationValue)
+}
+
+// equalMapOfLabelKeyToLabelValue reports whether two values of type map[gatewayv1.LabelKey]gatewayv1.LabelValue are equal.
+func equalMapOfLabelKeyToLabelValue(a, b *map[gatewayv1.LabelKey]gatewayv1.LabelValue) bool {
+	return compact.EqualMaps(*a, *b, equalLabelValue)
+}
+
+// equalNamespace reports whether two values of type Namespace are equal.
+func equalNamespace(a, b *gatewayv1.Namespace) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalObjectName reports whether two values of type ObjectName are equal.
+func equalObjectName(a, b *gatewayv1.ObjectName) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalObjectReference reports whether two values of type ObjectReference are equal.
+func equalObjectReference(a, b *gatewayv1.ObjectReference) bool {
+	return equalGroup(&a.Group, &b.Group) &&
+		equalKind(&a.Kind, &b.Kind) &&
+		equalObjectName(&a.Name, &b.Name) &&
+		equalPtrToNamespace(&a.Namespace, &b.Namespace)
 }
 
 // equalParametersReference reports whether two values of type ParametersReference are equal.
 func equalParametersReference(a, b *gatewayv1.ParametersReference) bool {
-	return false
+	return equalGroup(&a.Group, &b.Group) &&
+		equalKind(&a.Kind, &b.Kind) &&
+		compact.Eq[string](&a.Name, &b.Name) &&
+		equalPtrToNamespace(&a.Namespace, &b.Namespace)
+}
+
+// equalParentGatewayReference reports whether two values of type ParentGatewayReference are equal.
+func equalParentGatewayReference(a, b *gatewayv1.ParentGatewayReference) bool {
+	return equalPtrToGroup(&a.Group, &b.Group) &&
+		equalPtrToKind(&a.Kind, &b.Kind) &&
+		equalObjectName(&a.Name, &b.Name) &&
+		equalPtrToNamespace(&a.Namespace, &b.Namespace)
+}
+
+// equalParentReference reports whether two values of type ParentReference are equal.
+func equalParentReference(a, b *gatewayv1.ParentReference) bool {
+	return equalPtrToGroup(&a.Group, &b.Group) &&
+		equalPtrToKind(&a.Kind, &b.Kind) &&
+		equalPtrToNamespace(&a.Namespace, &b.Namespace) &&
+		equalObjectName(&a.Name, &b.Name) &&
+		equalPtrToSectionName(&a.SectionName, &b.SectionName) &&
+		equalPtrToPortNumber(&a.Port, &b.Port)
 }
 
 // equalPathMatchType reports whether two values of type PathMatchType are equal.
@@ -1681,9 +2346,31 @@ func equalPathMatchType(a, b *gatewayv1.PathMatchType) bool {
 	return compact.Eq[string]((*string)(a), (*string)(b))
 }
 
+// equalPolicyAncestorStatus reports whether two values of type PolicyAncestorStatus are equal.
+func equalPolicyAncestorStatus(a, b *gatewayv1.PolicyAncestorStatus) bool {
+	return equalParentReference(&a.AncestorRef, &b.AncestorRef) &&
+		equalGatewayController(&a.ControllerName, &b.ControllerName) &&
+		equalSliceOfMetav1Condition(&a.Conditions, &b.Conditions)
+}
+
+// equalPolicyStatus reports whether two values of type PolicyStatus are equal.
+func equalPolicyStatus(a, b *gatewayv1.PolicyStatus) bool {
+	return equalSliceOfPolicyAncestorStatus(&a.Ancestors, &b.Ancestors)
+}
+
+// equalPreciseHostname reports whether two values of type PreciseHostname are equal.
+func equalPreciseHostname(a, b *gatewayv1.PreciseHostname) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
 // equalProtocolType reports whether two values of type ProtocolType are equal.
 func equalProtocolType(a, b *gatewayv1.ProtocolType) bool {
 	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalPtrToAddressType reports whether two values of type *gatewayv1.AddressType are equal.
+func equalPtrToAddressType(a, b **gatewayv1.AddressType) bool {
+	return compact.EqualPointers(*a, *b, equalAddressType)
 }
 
 // equalPtrToAllowedListeners reports whether two values of type *gatewayv1.AllowedListeners are equal.
@@ -1701,9 +2388,29 @@ func equalPtrToBool(a, b **bool) bool {
 	return compact.EqualPointers(*a, *b, compact.Eq[bool])
 }
 
+// equalPtrToCookieConfig reports whether two values of type *gatewayv1.CookieConfig are equal.
+func equalPtrToCookieConfig(a, b **gatewayv1.CookieConfig) bool {
+	return compact.EqualPointers(*a, *b, equalCookieConfig)
+}
+
+// equalPtrToCookieLifetimeType reports whether two values of type *gatewayv1.CookieLifetimeType are equal.
+func equalPtrToCookieLifetimeType(a, b **gatewayv1.CookieLifetimeType) bool {
+	return compact.EqualPointers(*a, *b, equalCookieLifetimeType)
+}
+
+// equalPtrToDuration reports whether two values of type *gatewayv1.Duration are equal.
+func equalPtrToDuration(a, b **gatewayv1.Duration) bool {
+	return compact.EqualPointers(*a, *b, equalDuration)
+}
+
 // equalPtrToForwardBodyConfig reports whether two values of type *gatewayv1.ForwardBodyConfig are equal.
 func equalPtrToForwardBodyConfig(a, b **gatewayv1.ForwardBodyConfig) bool {
 	return compact.EqualPointers(*a, *b, equalForwardBodyConfig)
+}
+
+// equalPtrToFraction reports whether two values of type *gatewayv1.Fraction are equal.
+func equalPtrToFraction(a, b **gatewayv1.Fraction) bool {
+	return compact.EqualPointers(*a, *b, equalFraction)
 }
 
 // equalPtrToFromNamespaces reports whether two values of type *gatewayv1.FromNamespaces are equal.
@@ -1754,6 +2461,11 @@ func equalPtrToGatewayInfrastructure(a, b **gatewayv1.GatewayInfrastructure) boo
 // equalPtrToGatewayTLSConfig reports whether two values of type *gatewayv1.GatewayTLSConfig are equal.
 func equalPtrToGatewayTLSConfig(a, b **gatewayv1.GatewayTLSConfig) bool {
 	return compact.EqualPointers(*a, *b, equalGatewayTLSConfig)
+}
+
+// equalPtrToGroup reports whether two values of type *gatewayv1.Group are equal.
+func equalPtrToGroup(a, b **gatewayv1.Group) bool {
+	return compact.EqualPointers(*a, *b, equalGroup)
 }
 
 // equalPtrToHTTPAuthConfig reports whether two values of type *gatewayv1.HTTPAuthConfig are equal.
@@ -1821,6 +2533,11 @@ func equalPtrToHeaderMatchType(a, b **gatewayv1.HeaderMatchType) bool {
 	return compact.EqualPointers(*a, *b, equalHeaderMatchType)
 }
 
+// equalPtrToHostname reports whether two values of type *gatewayv1.Hostname are equal.
+func equalPtrToHostname(a, b **gatewayv1.Hostname) bool {
+	return compact.EqualPointers(*a, *b, equalHostname)
+}
+
 // equalPtrToInt reports whether two values of type *int are equal.
 func equalPtrToInt(a, b **int) bool {
 	return compact.EqualPointers(*a, *b, compact.Eq[int])
@@ -1829,6 +2546,11 @@ func equalPtrToInt(a, b **int) bool {
 // equalPtrToInt32 reports whether two values of type *int32 are equal.
 func equalPtrToInt32(a, b **int32) bool {
 	return compact.EqualPointers(*a, *b, compact.Eq[int32])
+}
+
+// equalPtrToKind reports whether two values of type *gatewayv1.Kind are equal.
+func equalPtrToKind(a, b **gatewayv1.Kind) bool {
+	return compact.EqualPointers(*a, *b, equalKind)
 }
 
 // equalPtrToListenerNamespaces reports whether two values of type *gatewayv1.ListenerNamespaces are equal.
@@ -1841,6 +2563,11 @@ func equalPtrToListenerTLSConfig(a, b **gatewayv1.ListenerTLSConfig) bool {
 	return compact.EqualPointers(*a, *b, equalListenerTLSConfig)
 }
 
+// equalPtrToLocalObjectReference reports whether two values of type *gatewayv1.LocalObjectReference are equal.
+func equalPtrToLocalObjectReference(a, b **gatewayv1.LocalObjectReference) bool {
+	return compact.EqualPointers(*a, *b, equalLocalObjectReference)
+}
+
 // equalPtrToLocalParametersReference reports whether two values of type *gatewayv1.LocalParametersReference are equal.
 func equalPtrToLocalParametersReference(a, b **gatewayv1.LocalParametersReference) bool {
 	return compact.EqualPointers(*a, *b, equalLocalParametersReference)
@@ -1849,6 +2576,16 @@ func equalPtrToLocalParametersReference(a, b **gatewayv1.LocalParametersReferenc
 // equalPtrToMetav1LabelSelector reports whether two values of type *metav1.LabelSelector are equal.
 func equalPtrToMetav1LabelSelector(a, b **metav1.LabelSelector) bool {
 	return compact.EqualPointers(*a, *b, compact.EqualValue[metav1.LabelSelector])
+}
+
+// equalPtrToNamespace reports whether two values of type *gatewayv1.Namespace are equal.
+func equalPtrToNamespace(a, b **gatewayv1.Namespace) bool {
+	return compact.EqualPointers(*a, *b, equalNamespace)
+}
+
+// equalPtrToObjectName reports whether two values of type *gatewayv1.ObjectName are equal.
+func equalPtrToObjectName(a, b **gatewayv1.ObjectName) bool {
+	return compact.EqualPointers(*a, *b, equalObjectName)
 }
 
 // equalPtrToParametersReference reports whether two values of type *gatewayv1.ParametersReference are equal.
@@ -1861,6 +2598,16 @@ func equalPtrToPathMatchType(a, b **gatewayv1.PathMatchType) bool {
 	return compact.EqualPointers(*a, *b, equalPathMatchType)
 }
 
+// equalPtrToPortNumber reports whether two values of type *gatewayv1.PortNumber are equal.
+func equalPtrToPortNumber(a, b **gatewayv1.PortNumber) bool {
+	return compact.EqualPointers(*a, *b, compact.Eq[int32])
+}
+
+// equalPtrToPreciseHostname reports whether two values of type *gatewayv1.PreciseHostname are equal.
+func equalPtrToPreciseHostname(a, b **gatewayv1.PreciseHostname) bool {
+	return compact.EqualPointers(*a, *b, equalPreciseHostname)
+}
+
 // equalPtrToQueryParamMatchType reports whether two values of type *gatewayv1.QueryParamMatchType are equal.
 func equalPtrToQueryParamMatchType(a, b **gatewayv1.QueryParamMatchType) bool {
 	return compact.EqualPointers(*a, *b, equalQueryParamMatchType)
@@ -1869,6 +2616,26 @@ func equalPtrToQueryParamMatchType(a, b **gatewayv1.QueryParamMatchType) bool {
 // equalPtrToRouteNamespaces reports whether two values of type *gatewayv1.RouteNamespaces are equal.
 func equalPtrToRouteNamespaces(a, b **gatewayv1.RouteNamespaces) bool {
 	return compact.EqualPointers(*a, *b, equalRouteNamespaces)
+}
+
+// equalPtrToSecretObjectReference reports whether two values of type *gatewayv1.SecretObjectReference are equal.
+func equalPtrToSecretObjectReference(a, b **gatewayv1.SecretObjectReference) bool {
+	return compact.EqualPointers(*a, *b, equalSecretObjectReference)
+}
+
+// equalPtrToSectionName reports whether two values of type *gatewayv1.SectionName are equal.
+func equalPtrToSectionName(a, b **gatewayv1.SectionName) bool {
+	return compact.EqualPointers(*a, *b, equalSectionName)
+}
+
+// equalPtrToSessionPersistence reports whether two values of type *gatewayv1.SessionPersistence are equal.
+func equalPtrToSessionPersistence(a, b **gatewayv1.SessionPersistence) bool {
+	return compact.EqualPointers(*a, *b, equalSessionPersistence)
+}
+
+// equalPtrToSessionPersistenceType reports whether two values of type *gatewayv1.SessionPersistenceType are equal.
+func equalPtrToSessionPersistenceType(a, b **gatewayv1.SessionPersistenceType) bool {
+	return compact.EqualPointers(*a, *b, equalSessionPersistenceType)
 }
 
 // equalPtrToString reports whether two values of type *string are equal.
@@ -1900,7 +2667,9 @@ func equalReferenceGrant(a, b *gatewayv1.ReferenceGrant) bool {
 
 // equalReferenceGrantFrom reports whether two values of type ReferenceGrantFrom are equal.
 func equalReferenceGrantFrom(a, b *gatewayv1.ReferenceGrantFrom) bool {
-	return false
+	return equalGroup(&a.Group, &b.Group) &&
+		equalKind(&a.Kind, &b.Kind) &&
+		equalNamespace(&a.Namespace, &b.Namespace)
 }
 
 // equalReferenceGrantSpec reports whether two values of type ReferenceGrantSpec are equal.
@@ -1911,18 +2680,69 @@ func equalReferenceGrantSpec(a, b *gatewayv1.ReferenceGrantSpec) bool {
 
 // equalReferenceGrantTo reports whether two values of type ReferenceGrantTo are equal.
 func equalReferenceGrantTo(a, b *gatewayv1.ReferenceGrantTo) bool {
-	return false
+	return equalGroup(&a.Group, &b.Group) &&
+		equalKind(&a.Kind, &b.Kind) &&
+		equalPtrToObjectName(&a.Name, &b.Name)
 }
 
 // equalRouteGroupKind reports whether two values of type RouteGroupKind are equal.
 func equalRouteGroupKind(a, b *gatewayv1.RouteGroupKind) bool {
-	return false
+	return equalPtrToGroup(&a.Group, &b.Group) &&
+		equalKind(&a.Kind, &b.Kind)
 }
 
 // equalRouteNamespaces reports whether two values of type RouteNamespaces are equal.
 func equalRouteNamespaces(a, b *gatewayv1.RouteNamespaces) bool {
 	return equalPtrToFromNamespaces(&a.From, &b.From) &&
 		equalPtrToMetav1LabelSelector(&a.Selector, &b.Selector)
+}
+
+// equalRouteParentStatus reports whether two values of type RouteParentStatus are equal.
+func equalRouteParentStatus(a, b *gatewayv1.RouteParentStatus) bool {
+	return equalParentReference(&a.ParentRef, &b.ParentRef) &&
+		equalGatewayController(&a.ControllerName, &b.ControllerName) &&
+		equalSliceOfMetav1Condition(&a.Conditions, &b.Conditions)
+}
+
+// equalRouteStatus reports whether two values of type RouteStatus are equal.
+func equalRouteStatus(a, b *gatewayv1.RouteStatus) bool {
+	return equalSliceOfRouteParentStatus(&a.Parents, &b.Parents)
+}
+
+// equalSecretObjectReference reports whether two values of type SecretObjectReference are equal.
+func equalSecretObjectReference(a, b *gatewayv1.SecretObjectReference) bool {
+	return equalPtrToGroup(&a.Group, &b.Group) &&
+		equalPtrToKind(&a.Kind, &b.Kind) &&
+		equalObjectName(&a.Name, &b.Name) &&
+		equalPtrToNamespace(&a.Namespace, &b.Namespace)
+}
+
+// equalSectionName reports whether two values of type SectionName are equal.
+func equalSectionName(a, b *gatewayv1.SectionName) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalSessionPersistence reports whether two values of type SessionPersistence are equal.
+func equalSessionPersistence(a, b *gatewayv1.SessionPersistence) bool {
+	return equalPtrToString(&a.SessionName, &b.SessionName) &&
+		equalPtrToDuration(&a.AbsoluteTimeout, &b.AbsoluteTimeout) &&
+		equalPtrToSessionPersistenceType(&a.Type, &b.Type) &&
+		equalPtrToCookieConfig(&a.CookieConfig, &b.CookieConfig)
+}
+
+// equalSessionPersistenceType reports whether two values of type SessionPersistenceType are equal.
+func equalSessionPersistenceType(a, b *gatewayv1.SessionPersistenceType) bool {
+	return compact.Eq[string]((*string)(a), (*string)(b))
+}
+
+// equalSliceOfBackendRef reports whether two values of type []gatewayv1.BackendRef are equal.
+func equalSliceOfBackendRef(a, b *[]gatewayv1.BackendRef) bool {
+	return compact.EqualSlices(*a, *b, equalBackendRef)
+}
+
+// equalSliceOfCORSOrigin reports whether two values of type []gatewayv1.CORSOrigin are equal.
+func equalSliceOfCORSOrigin(a, b *[]gatewayv1.CORSOrigin) bool {
+	return compact.EqualSlices(*a, *b, equalCORSOrigin)
 }
 
 // equalSliceOfGRPCBackendRef reports whether two values of type []gatewayv1.GRPCBackendRef are equal.
@@ -2010,6 +2830,11 @@ func equalSliceOfHTTPRouteRule(a, b *[]gatewayv1.HTTPRouteRule) bool {
 	return compact.EqualSlices(*a, *b, equalHTTPRouteRule)
 }
 
+// equalSliceOfHostname reports whether two values of type []gatewayv1.Hostname are equal.
+func equalSliceOfHostname(a, b *[]gatewayv1.Hostname) bool {
+	return compact.EqualSlices(*a, *b, equalHostname)
+}
+
 // equalSliceOfListener reports whether two values of type []gatewayv1.Listener are equal.
 func equalSliceOfListener(a, b *[]gatewayv1.Listener) bool {
 	return compact.EqualSlices(*a, *b, equalListener)
@@ -2030,9 +2855,34 @@ func equalSliceOfListenerStatus(a, b *[]gatewayv1.ListenerStatus) bool {
 	return compact.EqualSlices(*a, *b, equalListenerStatus)
 }
 
+// equalSliceOfLocalObjectReference reports whether two values of type []gatewayv1.LocalObjectReference are equal.
+func equalSliceOfLocalObjectReference(a, b *[]gatewayv1.LocalObjectReference) bool {
+	return compact.EqualSlices(*a, *b, equalLocalObjectReference)
+}
+
+// equalSliceOfLocalPolicyTargetReferenceWithSectionName reports whether two values of type []gatewayv1.LocalPolicyTargetReferenceWithSectionName are equal.
+func equalSliceOfLocalPolicyTargetReferenceWithSectionName(a, b *[]gatewayv1.LocalPolicyTargetReferenceWithSectionName) bool {
+	return compact.EqualSlices(*a, *b, equalLocalPolicyTargetReferenceWithSectionName)
+}
+
 // equalSliceOfMetav1Condition reports whether two values of type []metav1.Condition are equal.
 func equalSliceOfMetav1Condition(a, b *[]metav1.Condition) bool {
 	return compact.EqualSlices(*a, *b, compact.EqualValue[metav1.Condition])
+}
+
+// equalSliceOfObjectReference reports whether two values of type []gatewayv1.ObjectReference are equal.
+func equalSliceOfObjectReference(a, b *[]gatewayv1.ObjectReference) bool {
+	return compact.EqualSlices(*a, *b, equalObjectReference)
+}
+
+// equalSliceOfParentReference reports whether two values of type []gatewayv1.ParentReference are equal.
+func equalSliceOfParentReference(a, b *[]gatewayv1.ParentReference) bool {
+	return compact.EqualSlices(*a, *b, equalParentReference)
+}
+
+// equalSliceOfPolicyAncestorStatus reports whether two values of type []gatewayv1.PolicyAncestorStatus are equal.
+func equalSliceOfPolicyAncestorStatus(a, b *[]gatewayv1.PolicyAncestorStatus) bool {
+	return compact.EqualSlices(*a, *b, equalPolicyAncestorStatus)
 }
 
 // equalSliceOfReferenceGrantFrom reports whether two values of type []gatewayv1.ReferenceGrantFrom are equal.
@@ -2048,6 +2898,16 @@ func equalSliceOfReferenceGrantTo(a, b *[]gatewayv1.ReferenceGrantTo) bool {
 // equalSliceOfRouteGroupKind reports whether two values of type []gatewayv1.RouteGroupKind are equal.
 func equalSliceOfRouteGroupKind(a, b *[]gatewayv1.RouteGroupKind) bool {
 	return compact.EqualSlices(*a, *b, equalRouteGroupKind)
+}
+
+// equalSliceOfRouteParentStatus reports whether two values of type []gatewayv1.RouteParentStatus are equal.
+func equalSliceOfRouteParentStatus(a, b *[]gatewayv1.RouteParentStatus) bool {
+	return compact.EqualSlices(*a, *b, equalRouteParentStatus)
+}
+
+// equalSliceOfSecretObjectReference reports whether two values of type []gatewayv1.SecretObjectReference are equal.
+func equalSliceOfSecretObjectReference(a, b *[]gatewayv1.SecretObjectReference) bool {
+	return compact.EqualSlices(*a, *b, equalSecretObjectReference)
 }
 
 // equalSliceOfString reports whether two values of type []string are equal.
@@ -2087,7 +2947,9 @@ func equalSliceOfUDPRouteRule(a, b *[]gatewayv1.UDPRouteRule) bool {
 
 // equalSubjectAltName reports whether two values of type SubjectAltName are equal.
 func equalSubjectAltName(a, b *gatewayv1.SubjectAltName) bool {
-	return false
+	return equalSubjectAltNameType(&a.Type, &b.Type) &&
+		equalHostname(&a.Hostname, &b.Hostname) &&
+		equalAbsoluteURI(&a.URI, &b.URI)
 }
 
 // equalSubjectAltNameType reports whether two values of type SubjectAltNameType are equal.
@@ -2110,17 +2972,19 @@ func equalTCPRoute(a, b *gatewayv1.TCPRoute) bool {
 
 // equalTCPRouteRule reports whether two values of type TCPRouteRule are equal.
 func equalTCPRouteRule(a, b *gatewayv1.TCPRouteRule) bool {
-	return false
+	return equalPtrToSectionName(&a.Name, &b.Name) &&
+		equalSliceOfBackendRef(&a.BackendRefs, &b.BackendRefs)
 }
 
 // equalTCPRouteSpec reports whether two values of type TCPRouteSpec are equal.
 func equalTCPRouteSpec(a, b *gatewayv1.TCPRouteSpec) bool {
-	return false
+	return equalCommonRouteSpec(&a.CommonRouteSpec, &b.CommonRouteSpec) &&
+		equalSliceOfTCPRouteRule(&a.Rules, &b.Rules)
 }
 
 // equalTCPRouteStatus reports whether two values of type TCPRouteStatus are equal.
 func equalTCPRouteStatus(a, b *gatewayv1.TCPRouteStatus) bool {
-	return false
+	return equalRouteStatus(&a.RouteStatus, &b.RouteStatus)
 }
 
 // equalTLSConfig reports whether two values of type TLSConfig are equal.
@@ -2135,7 +2999,8 @@ func equalTLSModeType(a, b *gatewayv1.TLSModeType) bool {
 
 // equalTLSPortConfig reports whether two values of type TLSPortConfig are equal.
 func equalTLSPortConfig(a, b *gatewayv1.TLSPortConfig) bool {
-	return false
+	return compact.Eq[int32](&a.Port, &b.Port) &&
+		equalTLSConfig(&a.TLS, &b.TLS)
 }
 
 // equalTLSRoute reports whether two values of type TLSRoute are equal.
@@ -2148,17 +3013,20 @@ func equalTLSRoute(a, b *gatewayv1.TLSRoute) bool {
 
 // equalTLSRouteRule reports whether two values of type TLSRouteRule are equal.
 func equalTLSRouteRule(a, b *gatewayv1.TLSRouteRule) bool {
-	return false
+	return equalPtrToSectionName(&a.Name, &b.Name) &&
+		equalSliceOfBackendRef(&a.BackendRefs, &b.BackendRefs)
 }
 
 // equalTLSRouteSpec reports whether two values of type TLSRouteSpec are equal.
 func equalTLSRouteSpec(a, b *gatewayv1.TLSRouteSpec) bool {
-	return false
+	return equalCommonRouteSpec(&a.CommonRouteSpec, &b.CommonRouteSpec) &&
+		equalSliceOfHostname(&a.Hostnames, &b.Hostnames) &&
+		equalSliceOfTLSRouteRule(&a.Rules, &b.Rules)
 }
 
 // equalTLSRouteStatus reports whether two values of type TLSRouteStatus are equal.
 func equalTLSRouteStatus(a, b *gatewayv1.TLSRouteStatus) bool {
-	return false
+	return equalRouteStatus(&a.RouteStatus, &b.RouteStatus)
 }
 
 // equalUDPRoute reports whether two values of type UDPRoute are equal.
@@ -2171,17 +3039,19 @@ func equalUDPRoute(a, b *gatewayv1.UDPRoute) bool {
 
 // equalUDPRouteRule reports whether two values of type UDPRouteRule are equal.
 func equalUDPRouteRule(a, b *gatewayv1.UDPRouteRule) bool {
-	return false
+	return equalPtrToSectionName(&a.Name, &b.Name) &&
+		equalSliceOfBackendRef(&a.BackendRefs, &b.BackendRefs)
 }
 
 // equalUDPRouteSpec reports whether two values of type UDPRouteSpec are equal.
 func equalUDPRouteSpec(a, b *gatewayv1.UDPRouteSpec) bool {
-	return false
+	return equalCommonRouteSpec(&a.CommonRouteSpec, &b.CommonRouteSpec) &&
+		equalSliceOfUDPRouteRule(&a.Rules, &b.Rules)
 }
 
 // equalUDPRouteStatus reports whether two values of type UDPRouteStatus are equal.
 func equalUDPRouteStatus(a, b *gatewayv1.UDPRouteStatus) bool {
-	return false
+	return equalRouteStatus(&a.RouteStatus, &b.RouteStatus)
 }
 
 // equalWellKnownCACertificatesType reports whether two values of type WellKnownCACertificatesType are equal.
@@ -2197,6 +3067,7 @@ func updateBackendTLSPolicy(t *compact.Table, p, old *gatewayv1.BackendTLSPolicy
 	compact.TypeMetaFrom(t, &p.TypeMeta, &old.TypeMeta)
 	compact.ObjectMetaFrom(t, &p.ObjectMeta, &old.ObjectMeta)
 	updateBackendTLSPolicySpec(t, &p.Spec, &old.Spec)
+	updatePolicyStatus(t, &p.Status, &old.Status)
 }
 
 // updateBackendTLSPolicySpec compacts a BackendTLSPolicySpec that replaces old, taking every field equal to old's as it is.
@@ -2204,7 +3075,9 @@ func updateBackendTLSPolicySpec(t *compact.Table, p, old *gatewayv1.BackendTLSPo
 	if p == old {
 		return
 	}
+	compact.From(t, &p.TargetRefs, &old.TargetRefs, compactSliceOfLocalPolicyTargetReferenceWithSectionName, equalSliceOfLocalPolicyTargetReferenceWithSectionName)
 	updateBackendTLSPolicyValidation(t, &p.Validation, &old.Validation)
+	compact.From(t, &p.Options, &old.Options, compactMapOfAnnotationKeyToAnnotationValue, equalMapOfAnnotationKeyToAnnotationValue)
 }
 
 // updateBackendTLSPolicyValidation compacts a BackendTLSPolicyValidation that replaces old, taking every field equal to old's as it is.
@@ -2212,8 +3085,19 @@ func updateBackendTLSPolicyValidation(t *compact.Table, p, old *gatewayv1.Backen
 	if p == old {
 		return
 	}
+	compact.From(t, &p.CACertificateRefs, &old.CACertificateRefs, compactSliceOfLocalObjectReference, equalSliceOfLocalObjectReference)
 	compact.From(t, &p.WellKnownCACertificates, &old.WellKnownCACertificates, compactPtrToWellKnownCACertificatesType, equalPtrToWellKnownCACertificatesType)
+	compact.StringOfFrom(t, &p.Hostname, &old.Hostname)
 	compact.From(t, &p.SubjectAltNames, &old.SubjectAltNames, compactSliceOfSubjectAltName, equalSliceOfSubjectAltName)
+}
+
+// updateCommonRouteSpec compacts a CommonRouteSpec that replaces old, taking every field equal to old's as it is.
+func updateCommonRouteSpec(t *compact.Table, p, old *gatewayv1.CommonRouteSpec) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.ParentRefs, &old.ParentRefs, compactSliceOfParentReference, equalSliceOfParentReference)
+	compact.StringOfFrom(t, &p.UseDefaultGateways, &old.UseDefaultGateways)
 }
 
 // updateGRPCRoute compacts a GRPCRoute that replaces old, taking every field equal to old's as it is.
@@ -2232,6 +3116,8 @@ func updateGRPCRouteSpec(t *compact.Table, p, old *gatewayv1.GRPCRouteSpec) {
 	if p == old {
 		return
 	}
+	updateCommonRouteSpec(t, &p.CommonRouteSpec, &old.CommonRouteSpec)
+	compact.From(t, &p.Hostnames, &old.Hostnames, compactSliceOfHostname, equalSliceOfHostname)
 	compact.From(t, &p.Rules, &old.Rules, compactSliceOfGRPCRouteRule, equalSliceOfGRPCRouteRule)
 }
 
@@ -2240,6 +3126,7 @@ func updateGRPCRouteStatus(t *compact.Table, p, old *gatewayv1.GRPCRouteStatus) 
 	if p == old {
 		return
 	}
+	updateRouteStatus(t, &p.RouteStatus, &old.RouteStatus)
 }
 
 // updateGateway compacts a Gateway that replaces old, taking every field equal to old's as it is.
@@ -2269,6 +3156,7 @@ func updateGatewayClassSpec(t *compact.Table, p, old *gatewayv1.GatewayClassSpec
 	if p == old {
 		return
 	}
+	compact.StringOfFrom(t, &p.ControllerName, &old.ControllerName)
 	compact.From(t, &p.ParametersRef, &old.ParametersRef, compactPtrToParametersReference, equalPtrToParametersReference)
 	compact.From(t, &p.Description, &old.Description, compactPtrToString, equalPtrToString)
 }
@@ -2287,11 +3175,13 @@ func updateGatewaySpec(t *compact.Table, p, old *gatewayv1.GatewaySpec) {
 	if p == old {
 		return
 	}
+	compact.StringOfFrom(t, &p.GatewayClassName, &old.GatewayClassName)
 	compact.From(t, &p.Listeners, &old.Listeners, compactSliceOfListener, equalSliceOfListener)
 	compact.From(t, &p.Addresses, &old.Addresses, compactSliceOfGatewaySpecAddress, equalSliceOfGatewaySpecAddress)
 	compact.From(t, &p.Infrastructure, &old.Infrastructure, compactPtrToGatewayInfrastructure, equalPtrToGatewayInfrastructure)
 	compact.From(t, &p.AllowedListeners, &old.AllowedListeners, compactPtrToAllowedListeners, equalPtrToAllowedListeners)
 	compact.From(t, &p.TLS, &old.TLS, compactPtrToGatewayTLSConfig, equalPtrToGatewayTLSConfig)
+	compact.StringOfFrom(t, &p.DefaultScope, &old.DefaultScope)
 }
 
 // updateGatewayStatus compacts a GatewayStatus that replaces old, taking every field equal to old's as it is.
@@ -2321,6 +3211,8 @@ func updateHTTPRouteSpec(t *compact.Table, p, old *gatewayv1.HTTPRouteSpec) {
 	if p == old {
 		return
 	}
+	updateCommonRouteSpec(t, &p.CommonRouteSpec, &old.CommonRouteSpec)
+	compact.From(t, &p.Hostnames, &old.Hostnames, compactSliceOfHostname, equalSliceOfHostname)
 	compact.From(t, &p.Rules, &old.Rules, compactSliceOfHTTPRouteRule, equalSliceOfHTTPRouteRule)
 }
 
@@ -2329,6 +3221,7 @@ func updateHTTPRouteStatus(t *compact.Table, p, old *gatewayv1.HTTPRouteStatus) 
 	if p == old {
 		return
 	}
+	updateRouteStatus(t, &p.RouteStatus, &old.RouteStatus)
 }
 
 // updateListenerSet compacts a ListenerSet that replaces old, taking every field equal to old's as it is.
@@ -2347,6 +3240,7 @@ func updateListenerSetSpec(t *compact.Table, p, old *gatewayv1.ListenerSetSpec) 
 	if p == old {
 		return
 	}
+	updateParentGatewayReference(t, &p.ParentRef, &old.ParentRef)
 	compact.From(t, &p.Listeners, &old.Listeners, compactSliceOfListenerEntry, equalSliceOfListenerEntry)
 }
 
@@ -2357,6 +3251,25 @@ func updateListenerSetStatus(t *compact.Table, p, old *gatewayv1.ListenerSetStat
 	}
 	compact.From(t, &p.Conditions, &old.Conditions, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 	compact.From(t, &p.Listeners, &old.Listeners, compactSliceOfListenerEntryStatus, equalSliceOfListenerEntryStatus)
+}
+
+// updateParentGatewayReference compacts a ParentGatewayReference that replaces old, taking every field equal to old's as it is.
+func updateParentGatewayReference(t *compact.Table, p, old *gatewayv1.ParentGatewayReference) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Group, &old.Group, compactPtrToGroup, equalPtrToGroup)
+	compact.From(t, &p.Kind, &old.Kind, compactPtrToKind, equalPtrToKind)
+	compact.StringOfFrom(t, &p.Name, &old.Name)
+	compact.From(t, &p.Namespace, &old.Namespace, compactPtrToNamespace, equalPtrToNamespace)
+}
+
+// updatePolicyStatus compacts a PolicyStatus that replaces old, taking every field equal to old's as it is.
+func updatePolicyStatus(t *compact.Table, p, old *gatewayv1.PolicyStatus) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Ancestors, &old.Ancestors, compactSliceOfPolicyAncestorStatus, equalSliceOfPolicyAncestorStatus)
 }
 
 // updateReferenceGrant compacts a ReferenceGrant that replaces old, taking every field equal to old's as it is.
@@ -2378,6 +3291,14 @@ func updateReferenceGrantSpec(t *compact.Table, p, old *gatewayv1.ReferenceGrant
 	compact.From(t, &p.To, &old.To, compactSliceOfReferenceGrantTo, equalSliceOfReferenceGrantTo)
 }
 
+// updateRouteStatus compacts a RouteStatus that replaces old, taking every field equal to old's as it is.
+func updateRouteStatus(t *compact.Table, p, old *gatewayv1.RouteStatus) {
+	if p == old {
+		return
+	}
+	compact.From(t, &p.Parents, &old.Parents, compactSliceOfRouteParentStatus, equalSliceOfRouteParentStatus)
+}
+
 // updateTCPRoute compacts a TCPRoute that replaces old, taking every field equal to old's as it is.
 func updateTCPRoute(t *compact.Table, p, old *gatewayv1.TCPRoute) {
 	if p == old {
@@ -2394,6 +3315,7 @@ func updateTCPRouteSpec(t *compact.Table, p, old *gatewayv1.TCPRouteSpec) {
 	if p == old {
 		return
 	}
+	updateCommonRouteSpec(t, &p.CommonRouteSpec, &old.CommonRouteSpec)
 	compact.From(t, &p.Rules, &old.Rules, compactSliceOfTCPRouteRule, equalSliceOfTCPRouteRule)
 }
 
@@ -2402,6 +3324,7 @@ func updateTCPRouteStatus(t *compact.Table, p, old *gatewayv1.TCPRouteStatus) {
 	if p == old {
 		return
 	}
+	updateRouteStatus(t, &p.RouteStatus, &old.RouteStatus)
 }
 
 // updateTLSRoute compacts a TLSRoute that replaces old, taking every field equal to old's as it is.
@@ -2420,6 +3343,8 @@ func updateTLSRouteSpec(t *compact.Table, p, old *gatewayv1.TLSRouteSpec) {
 	if p == old {
 		return
 	}
+	updateCommonRouteSpec(t, &p.CommonRouteSpec, &old.CommonRouteSpec)
+	compact.From(t, &p.Hostnames, &old.Hostnames, compactSliceOfHostname, equalSliceOfHostname)
 	compact.From(t, &p.Rules, &old.Rules, compactSliceOfTLSRouteRule, equalSliceOfTLSRouteRule)
 }
 
@@ -2428,6 +3353,7 @@ func updateTLSRouteStatus(t *compact.Table, p, old *gatewayv1.TLSRouteStatus) {
 	if p == old {
 		return
 	}
+	updateRouteStatus(t, &p.RouteStatus, &old.RouteStatus)
 }
 
 // updateUDPRoute compacts a UDPRoute that replaces old, taking every field equal to old's as it is.
@@ -2446,6 +3372,7 @@ func updateUDPRouteSpec(t *compact.Table, p, old *gatewayv1.UDPRouteSpec) {
 	if p == old {
 		return
 	}
+	updateCommonRouteSpec(t, &p.CommonRouteSpec, &old.CommonRouteSpec)
 	compact.From(t, &p.Rules, &old.Rules, compactSliceOfUDPRouteRule, equalSliceOfUDPRouteRule)
 }
 
@@ -2454,4 +3381,5 @@ func updateUDPRouteStatus(t *compact.Table, p, old *gatewayv1.UDPRouteStatus) {
 	if p == old {
 		return
 	}
+	updateRouteStatus(t, &p.RouteStatus, &old.RouteStatus)
 }

@@ -14,13 +14,27 @@ import (
 func init() {
 	jsondecode.Register(decodeAllowedListeners)
 	jsondecode.Register(decodeAllowedRoutes)
+	jsondecode.Register(decodeBackendObjectReference)
+	jsondecode.Register(decodeBackendRef)
 	jsondecode.Register(decodeBackendTLSPolicy)
 	jsondecode.Register(decodeBackendTLSPolicyList)
 	jsondecode.Register(decodeBackendTLSPolicySpec)
+	jsondecode.Register(decodeBackendTLSPolicyValidation)
+	jsondecode.Register(decodeCookieConfig)
+	jsondecode.Register(decodeForwardBodyConfig)
+	jsondecode.Register(decodeFraction)
 	jsondecode.Register(decodeFrontendTLSConfig)
 	jsondecode.Register(decodeFrontendTLSValidation)
+	jsondecode.Register(decodeGRPCAuthConfig)
+	jsondecode.Register(decodeGRPCBackendRef)
+	jsondecode.Register(decodeGRPCHeaderMatch)
+	jsondecode.Register(decodeGRPCHeaderName)
+	jsondecode.Register(decodeGRPCMethodMatch)
 	jsondecode.Register(decodeGRPCRoute)
+	jsondecode.Register(decodeGRPCRouteFilter)
 	jsondecode.Register(decodeGRPCRouteList)
+	jsondecode.Register(decodeGRPCRouteMatch)
+	jsondecode.Register(decodeGRPCRouteRule)
 	jsondecode.Register(decodeGRPCRouteSpec)
 	jsondecode.Register(decodeGRPCRouteStatus)
 	jsondecode.Register(decodeGateway)
@@ -36,10 +50,29 @@ func init() {
 	jsondecode.Register(decodeGatewayStatus)
 	jsondecode.Register(decodeGatewayStatusAddress)
 	jsondecode.Register(decodeGatewayTLSConfig)
+	jsondecode.Register(decodeHTTPAuthConfig)
+	jsondecode.Register(decodeHTTPBackendRef)
+	jsondecode.Register(decodeHTTPCORSFilter)
+	jsondecode.Register(decodeHTTPExternalAuthFilter)
+	jsondecode.Register(decodeHTTPHeader)
+	jsondecode.Register(decodeHTTPHeaderFilter)
+	jsondecode.Register(decodeHTTPHeaderMatch)
+	jsondecode.Register(decodeHTTPHeaderName)
+	jsondecode.Register(decodeHTTPPathMatch)
+	jsondecode.Register(decodeHTTPPathModifier)
+	jsondecode.Register(decodeHTTPQueryParamMatch)
+	jsondecode.Register(decodeHTTPRequestMirrorFilter)
+	jsondecode.Register(decodeHTTPRequestRedirectFilter)
 	jsondecode.Register(decodeHTTPRoute)
+	jsondecode.Register(decodeHTTPRouteFilter)
 	jsondecode.Register(decodeHTTPRouteList)
+	jsondecode.Register(decodeHTTPRouteMatch)
+	jsondecode.Register(decodeHTTPRouteRetry)
+	jsondecode.Register(decodeHTTPRouteRule)
 	jsondecode.Register(decodeHTTPRouteSpec)
 	jsondecode.Register(decodeHTTPRouteStatus)
+	jsondecode.Register(decodeHTTPRouteTimeouts)
+	jsondecode.Register(decodeHTTPURLRewriteFilter)
 	jsondecode.Register(decodeListener)
 	jsondecode.Register(decodeListenerEntry)
 	jsondecode.Register(decodeListenerEntryStatus)
@@ -49,7 +82,16 @@ func init() {
 	jsondecode.Register(decodeListenerSetSpec)
 	jsondecode.Register(decodeListenerSetStatus)
 	jsondecode.Register(decodeListenerStatus)
+	jsondecode.Register(decodeListenerTLSConfig)
+	jsondecode.Register(decodeLocalObjectReference)
+	jsondecode.Register(decodeLocalParametersReference)
+	jsondecode.Register(decodeLocalPolicyTargetReferenceWithSectionName)
+	jsondecode.Register(decodeObjectReference)
 	jsondecode.Register(decodeParametersReference)
+	jsondecode.Register(decodeParentGatewayReference)
+	jsondecode.Register(decodeParentReference)
+	jsondecode.Register(decodePolicyAncestorStatus)
+	jsondecode.Register(decodePolicyStatus)
 	jsondecode.Register(decodeReferenceGrant)
 	jsondecode.Register(decodeReferenceGrantFrom)
 	jsondecode.Register(decodeReferenceGrantList)
@@ -57,21 +99,37 @@ func init() {
 	jsondecode.Register(decodeReferenceGrantTo)
 	jsondecode.Register(decodeRouteGroupKind)
 	jsondecode.Register(decodeRouteNamespaces)
+	jsondecode.Register(decodeRouteParentStatus)
+	jsondecode.Register(decodeSecretObjectReference)
+	jsondecode.Register(decodeSessionPersistence)
+	jsondecode.Register(decodeSubjectAltName)
 	jsondecode.Register(decodeTCPRoute)
 	jsondecode.Register(decodeTCPRouteList)
+	jsondecode.Register(decodeTCPRouteRule)
 	jsondecode.Register(decodeTCPRouteSpec)
 	jsondecode.Register(decodeTCPRouteStatus)
 	jsondecode.Register(decodeTLSConfig)
 	jsondecode.Register(decodeTLSPortConfig)
 	jsondecode.Register(decodeTLSRoute)
 	jsondecode.Register(decodeTLSRouteList)
+	jsondecode.Register(decodeTLSRouteRule)
 	jsondecode.Register(decodeTLSRouteSpec)
 	jsondecode.Register(decodeTLSRouteStatus)
 	jsondecode.Register(decodeUDPRoute)
 	jsondecode.Register(decodeUDPRouteList)
+	jsondecode.Register(decodeUDPRouteRule)
 	jsondecode.Register(decodeUDPRouteSpec)
 	jsondecode.Register(decodeUDPRouteStatus)
+	jsondecode.RegisterCompact(decodeBackendTLSPolicy)
+	jsondecode.RegisterCompact(decodeGRPCRoute)
+	jsondecode.RegisterCompact(decodeGateway)
+	jsondecode.RegisterCompact(decodeGatewayClass)
+	jsondecode.RegisterCompact(decodeHTTPRoute)
+	jsondecode.RegisterCompact(decodeListenerSet)
 	jsondecode.RegisterCompact(decodeReferenceGrant)
+	jsondecode.RegisterCompact(decodeTCPRoute)
+	jsondecode.RegisterCompact(decodeTLSRoute)
+	jsondecode.RegisterCompact(decodeUDPRoute)
 }
 
 // decodeAllowedListeners decodes a AllowedListeners.
@@ -106,6 +164,54 @@ func decodeAllowedRoutes(d *jsondecode.Decoder, p *gatewayv1.AllowedRoutes) {
 	}
 }
 
+// decodeBackendObjectReference decodes a BackendObjectReference.
+func decodeBackendObjectReference(d *jsondecode.Decoder, p *gatewayv1.BackendObjectReference) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.Shared(d, &p.Group, decodePtrToGroup, compactPtrToGroup, equalPtrToGroup)
+		case "kind":
+			jsondecode.Shared(d, &p.Kind, decodePtrToKind, compactPtrToKind, equalPtrToKind)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		case "namespace":
+			jsondecode.Shared(d, &p.Namespace, decodePtrToNamespace, compactPtrToNamespace, equalPtrToNamespace)
+		case "port":
+			jsondecode.Shared(d, &p.Port, decodePtrToPortNumber, compactPtrToPortNumber, equalPtrToPortNumber)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeBackendRef decodes a BackendRef.
+func decodeBackendRef(d *jsondecode.Decoder, p *gatewayv1.BackendRef) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.Shared(d, &p.BackendObjectReference.Group, decodePtrToGroup, compactPtrToGroup, equalPtrToGroup)
+		case "kind":
+			jsondecode.Shared(d, &p.BackendObjectReference.Kind, decodePtrToKind, compactPtrToKind, equalPtrToKind)
+		case "name":
+			jsondecode.String(d, &p.BackendObjectReference.Name)
+		case "namespace":
+			jsondecode.Shared(d, &p.BackendObjectReference.Namespace, decodePtrToNamespace, compactPtrToNamespace, equalPtrToNamespace)
+		case "port":
+			jsondecode.Shared(d, &p.BackendObjectReference.Port, decodePtrToPortNumber, compactPtrToPortNumber, equalPtrToPortNumber)
+		case "weight":
+			jsondecode.Shared(d, &p.Weight, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // decodeBackendTLSPolicy decodes a BackendTLSPolicy.
 func decodeBackendTLSPolicy(d *jsondecode.Decoder, p *gatewayv1.BackendTLSPolicy) {
 	if !d.Object() {
@@ -122,7 +228,7 @@ func decodeBackendTLSPolicy(d *jsondecode.Decoder, p *gatewayv1.BackendTLSPolicy
 		case "spec":
 			decodeBackendTLSPolicySpec(d, &p.Spec)
 		case "status":
-			jsondecode.Reflective(d, &p.Status)
+			decodePolicyStatus(d, &p.Status)
 		default:
 			d.Skip()
 		}
@@ -152,7 +258,89 @@ func decodeBackendTLSPolicyList(d *jsondecode.Decoder, p *gatewayv1.BackendTLSPo
 
 // decodeBackendTLSPolicySpec decodes a BackendTLSPolicySpec.
 func decodeBackendTLSPolicySpec(d *jsondecode.Decoder, p *gatewayv1.BackendTLSPolicySpec) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field Options has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "options":
+			jsondecode.Shared(d, &p.Options, decodeMapOfAnnotationKeyToAnnotationValue, compactMapOfAnnotationKeyToAnnotationValue, equalMapOfAnnotationKeyToAnnotationValue)
+		case "targetRefs":
+			jsondecode.Shared(d, &p.TargetRefs, decodeSliceOfLocalPolicyTargetReferenceWithSectionName, compactSliceOfLocalPolicyTargetReferenceWithSectionName, equalSliceOfLocalPolicyTargetReferenceWithSectionName)
+		case "validation":
+			decodeBackendTLSPolicyValidation(d, &p.Validation)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeBackendTLSPolicyValidation decodes a BackendTLSPolicyValidation.
+func decodeBackendTLSPolicyValidation(d *jsondecode.Decoder, p *gatewayv1.BackendTLSPolicyValidation) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "caCertificateRefs":
+			jsondecode.Shared(d, &p.CACertificateRefs, decodeSliceOfLocalObjectReference, compactSliceOfLocalObjectReference, equalSliceOfLocalObjectReference)
+		case "hostname":
+			jsondecode.String(d, &p.Hostname)
+		case "subjectAltNames":
+			jsondecode.Shared(d, &p.SubjectAltNames, decodeSliceOfSubjectAltName, compactSliceOfSubjectAltName, equalSliceOfSubjectAltName)
+		case "wellKnownCACertificates":
+			jsondecode.Shared(d, &p.WellKnownCACertificates, decodePtrToWellKnownCACertificatesType, compactPtrToWellKnownCACertificatesType, equalPtrToWellKnownCACertificatesType)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeCookieConfig decodes a CookieConfig.
+func decodeCookieConfig(d *jsondecode.Decoder, p *gatewayv1.CookieConfig) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "lifetimeType":
+			jsondecode.Shared(d, &p.LifetimeType, decodePtrToCookieLifetimeType, compactPtrToCookieLifetimeType, equalPtrToCookieLifetimeType)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeForwardBodyConfig decodes a ForwardBodyConfig.
+func decodeForwardBodyConfig(d *jsondecode.Decoder, p *gatewayv1.ForwardBodyConfig) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "maxSize":
+			jsondecode.Uint(d, &p.MaxSize)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeFraction decodes a Fraction.
+func decodeFraction(d *jsondecode.Decoder, p *gatewayv1.Fraction) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "denominator":
+			jsondecode.Shared(d, &p.Denominator, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
+		case "numerator":
+			jsondecode.Int(d, &p.Numerator)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeFrontendTLSConfig decodes a FrontendTLSConfig.
@@ -174,7 +362,104 @@ func decodeFrontendTLSConfig(d *jsondecode.Decoder, p *gatewayv1.FrontendTLSConf
 
 // decodeFrontendTLSValidation decodes a FrontendTLSValidation.
 func decodeFrontendTLSValidation(d *jsondecode.Decoder, p *gatewayv1.FrontendTLSValidation) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field CACertificateRefs has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "caCertificateRefs":
+			jsondecode.Shared(d, &p.CACertificateRefs, decodeSliceOfObjectReference, compactSliceOfObjectReference, equalSliceOfObjectReference)
+		case "mode":
+			jsondecode.String(d, &p.Mode)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeGRPCAuthConfig decodes a GRPCAuthConfig.
+func decodeGRPCAuthConfig(d *jsondecode.Decoder, p *gatewayv1.GRPCAuthConfig) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "allowedHeaders":
+			jsondecode.Shared(d, &p.AllowedRequestHeaders, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeGRPCBackendRef decodes a GRPCBackendRef.
+func decodeGRPCBackendRef(d *jsondecode.Decoder, p *gatewayv1.GRPCBackendRef) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "filters":
+			jsondecode.Shared(d, &p.Filters, decodeSliceOfGRPCRouteFilter, compactSliceOfGRPCRouteFilter, equalSliceOfGRPCRouteFilter)
+		case "group":
+			jsondecode.Shared(d, &p.BackendRef.BackendObjectReference.Group, decodePtrToGroup, compactPtrToGroup, equalPtrToGroup)
+		case "kind":
+			jsondecode.Shared(d, &p.BackendRef.BackendObjectReference.Kind, decodePtrToKind, compactPtrToKind, equalPtrToKind)
+		case "name":
+			jsondecode.String(d, &p.BackendRef.BackendObjectReference.Name)
+		case "namespace":
+			jsondecode.Shared(d, &p.BackendRef.BackendObjectReference.Namespace, decodePtrToNamespace, compactPtrToNamespace, equalPtrToNamespace)
+		case "port":
+			jsondecode.Shared(d, &p.BackendRef.BackendObjectReference.Port, decodePtrToPortNumber, compactPtrToPortNumber, equalPtrToPortNumber)
+		case "weight":
+			jsondecode.Shared(d, &p.BackendRef.Weight, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeGRPCHeaderMatch decodes a GRPCHeaderMatch.
+func decodeGRPCHeaderMatch(d *jsondecode.Decoder, p *gatewayv1.GRPCHeaderMatch) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "name":
+			decodeGRPCHeaderName(d, &p.Name)
+		case "type":
+			jsondecode.Shared(d, &p.Type, decodePtrToGRPCHeaderMatchType, compactPtrToGRPCHeaderMatchType, equalPtrToGRPCHeaderMatchType)
+		case "value":
+			jsondecode.String(d, &p.Value)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeGRPCHeaderName decodes a GRPCHeaderName.
+func decodeGRPCHeaderName(d *jsondecode.Decoder, p *gatewayv1.GRPCHeaderName) {
+	jsondecode.Reflective(d, p) // decoded by reflection: gatewayv1.GRPCHeaderName is defined from another named type
+}
+
+// decodeGRPCMethodMatch decodes a GRPCMethodMatch.
+func decodeGRPCMethodMatch(d *jsondecode.Decoder, p *gatewayv1.GRPCMethodMatch) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "method":
+			jsondecode.Shared(d, &p.Method, decodePtrToString, compactPtrToString, equalPtrToString)
+		case "service":
+			jsondecode.Shared(d, &p.Service, decodePtrToString, compactPtrToString, equalPtrToString)
+		case "type":
+			jsondecode.Shared(d, &p.Type, decodePtrToGRPCMethodMatchType, compactPtrToGRPCMethodMatchType, equalPtrToGRPCMethodMatchType)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeGRPCRoute decodes a GRPCRoute.
@@ -194,6 +479,29 @@ func decodeGRPCRoute(d *jsondecode.Decoder, p *gatewayv1.GRPCRoute) {
 			decodeGRPCRouteSpec(d, &p.Spec)
 		case "status":
 			decodeGRPCRouteStatus(d, &p.Status)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeGRPCRouteFilter decodes a GRPCRouteFilter.
+func decodeGRPCRouteFilter(d *jsondecode.Decoder, p *gatewayv1.GRPCRouteFilter) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "extensionRef":
+			jsondecode.Shared(d, &p.ExtensionRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
+		case "requestHeaderModifier":
+			jsondecode.Shared(d, &p.RequestHeaderModifier, decodePtrToHTTPHeaderFilter, compactPtrToHTTPHeaderFilter, equalPtrToHTTPHeaderFilter)
+		case "requestMirror":
+			jsondecode.Shared(d, &p.RequestMirror, decodePtrToHTTPRequestMirrorFilter, compactPtrToHTTPRequestMirrorFilter, equalPtrToHTTPRequestMirrorFilter)
+		case "responseHeaderModifier":
+			jsondecode.Shared(d, &p.ResponseHeaderModifier, decodePtrToHTTPHeaderFilter, compactPtrToHTTPHeaderFilter, equalPtrToHTTPHeaderFilter)
+		case "type":
+			jsondecode.String(d, &p.Type)
 		default:
 			d.Skip()
 		}
@@ -221,14 +529,80 @@ func decodeGRPCRouteList(d *jsondecode.Decoder, p *gatewayv1.GRPCRouteList) {
 	}
 }
 
+// decodeGRPCRouteMatch decodes a GRPCRouteMatch.
+func decodeGRPCRouteMatch(d *jsondecode.Decoder, p *gatewayv1.GRPCRouteMatch) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "headers":
+			jsondecode.Shared(d, &p.Headers, decodeSliceOfGRPCHeaderMatch, compactSliceOfGRPCHeaderMatch, equalSliceOfGRPCHeaderMatch)
+		case "method":
+			jsondecode.Shared(d, &p.Method, decodePtrToGRPCMethodMatch, compactPtrToGRPCMethodMatch, equalPtrToGRPCMethodMatch)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeGRPCRouteRule decodes a GRPCRouteRule.
+func decodeGRPCRouteRule(d *jsondecode.Decoder, p *gatewayv1.GRPCRouteRule) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "backendRefs":
+			jsondecode.Shared(d, &p.BackendRefs, decodeSliceOfGRPCBackendRef, compactSliceOfGRPCBackendRef, equalSliceOfGRPCBackendRef)
+		case "filters":
+			jsondecode.Shared(d, &p.Filters, decodeSliceOfGRPCRouteFilter, compactSliceOfGRPCRouteFilter, equalSliceOfGRPCRouteFilter)
+		case "matches":
+			jsondecode.Shared(d, &p.Matches, decodeSliceOfGRPCRouteMatch, compactSliceOfGRPCRouteMatch, equalSliceOfGRPCRouteMatch)
+		case "name":
+			jsondecode.Shared(d, &p.Name, decodePtrToSectionName, compactPtrToSectionName, equalPtrToSectionName)
+		case "sessionPersistence":
+			jsondecode.Shared(d, &p.SessionPersistence, decodePtrToSessionPersistence, compactPtrToSessionPersistence, equalPtrToSessionPersistence)
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // decodeGRPCRouteSpec decodes a GRPCRouteSpec.
 func decodeGRPCRouteSpec(d *jsondecode.Decoder, p *gatewayv1.GRPCRouteSpec) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds CommonRouteSpec, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "hostnames":
+			jsondecode.Shared(d, &p.Hostnames, decodeSliceOfHostname, compactSliceOfHostname, equalSliceOfHostname)
+		case "parentRefs":
+			jsondecode.Shared(d, &p.CommonRouteSpec.ParentRefs, decodeSliceOfParentReference, compactSliceOfParentReference, equalSliceOfParentReference)
+		case "rules":
+			jsondecode.Shared(d, &p.Rules, decodeSliceOfGRPCRouteRule, compactSliceOfGRPCRouteRule, equalSliceOfGRPCRouteRule)
+		case "useDefaultGateways":
+			jsondecode.String(d, &p.CommonRouteSpec.UseDefaultGateways)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeGRPCRouteStatus decodes a GRPCRouteStatus.
 func decodeGRPCRouteStatus(d *jsondecode.Decoder, p *gatewayv1.GRPCRouteStatus) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds RouteStatus, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "parents":
+			jsondecode.Shared(d, &p.RouteStatus.Parents, decodeSliceOfRouteParentStatus, compactSliceOfRouteParentStatus, equalSliceOfRouteParentStatus)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeGateway decodes a Gateway.
@@ -256,7 +630,17 @@ func decodeGateway(d *jsondecode.Decoder, p *gatewayv1.Gateway) {
 
 // decodeGatewayBackendTLS decodes a GatewayBackendTLS.
 func decodeGatewayBackendTLS(d *jsondecode.Decoder, p *gatewayv1.GatewayBackendTLS) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field ClientCertificateRef has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "clientCertificateRef":
+			jsondecode.Shared(d, &p.ClientCertificateRef, decodePtrToSecretObjectReference, compactPtrToSecretObjectReference, equalPtrToSecretObjectReference)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeGatewayClass decodes a GatewayClass.
@@ -311,7 +695,7 @@ func decodeGatewayClassSpec(d *jsondecode.Decoder, p *gatewayv1.GatewayClassSpec
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "controllerName":
-			jsondecode.Reflective(d, &p.ControllerName)
+			jsondecode.String(d, &p.ControllerName)
 		case "description":
 			jsondecode.Shared(d, &p.Description, decodePtrToString, compactPtrToString, equalPtrToString)
 		case "parametersRef":
@@ -341,7 +725,21 @@ func decodeGatewayClassStatus(d *jsondecode.Decoder, p *gatewayv1.GatewayClassSt
 
 // decodeGatewayInfrastructure decodes a GatewayInfrastructure.
 func decodeGatewayInfrastructure(d *jsondecode.Decoder, p *gatewayv1.GatewayInfrastructure) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field Annotations has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "annotations":
+			jsondecode.Shared(d, &p.Annotations, decodeMapOfAnnotationKeyToAnnotationValue, compactMapOfAnnotationKeyToAnnotationValue, equalMapOfAnnotationKeyToAnnotationValue)
+		case "labels":
+			jsondecode.Shared(d, &p.Labels, decodeMapOfLabelKeyToLabelValue, compactMapOfLabelKeyToLabelValue, equalMapOfLabelKeyToLabelValue)
+		case "parametersRef":
+			jsondecode.Shared(d, &p.ParametersRef, decodePtrToLocalParametersReference, compactPtrToLocalParametersReference, equalPtrToLocalParametersReference)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeGatewayList decodes a GatewayList.
@@ -377,9 +775,9 @@ func decodeGatewaySpec(d *jsondecode.Decoder, p *gatewayv1.GatewaySpec) {
 		case "allowedListeners":
 			jsondecode.Shared(d, &p.AllowedListeners, decodePtrToAllowedListeners, compactPtrToAllowedListeners, equalPtrToAllowedListeners)
 		case "defaultScope":
-			jsondecode.Reflective(d, &p.DefaultScope)
+			jsondecode.String(d, &p.DefaultScope)
 		case "gatewayClassName":
-			jsondecode.Reflective(d, &p.GatewayClassName)
+			jsondecode.String(d, &p.GatewayClassName)
 		case "infrastructure":
 			jsondecode.Shared(d, &p.Infrastructure, decodePtrToGatewayInfrastructure, compactPtrToGatewayInfrastructure, equalPtrToGatewayInfrastructure)
 		case "listeners":
@@ -394,7 +792,19 @@ func decodeGatewaySpec(d *jsondecode.Decoder, p *gatewayv1.GatewaySpec) {
 
 // decodeGatewaySpecAddress decodes a GatewaySpecAddress.
 func decodeGatewaySpecAddress(d *jsondecode.Decoder, p *gatewayv1.GatewaySpecAddress) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field Type has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "type":
+			jsondecode.Shared(d, &p.Type, decodePtrToAddressType, compactPtrToAddressType, equalPtrToAddressType)
+		case "value":
+			jsondecode.String(d, &p.Value)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeGatewayStatus decodes a GatewayStatus.
@@ -420,7 +830,19 @@ func decodeGatewayStatus(d *jsondecode.Decoder, p *gatewayv1.GatewayStatus) {
 
 // decodeGatewayStatusAddress decodes a GatewayStatusAddress.
 func decodeGatewayStatusAddress(d *jsondecode.Decoder, p *gatewayv1.GatewayStatusAddress) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field Type has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "type":
+			jsondecode.Shared(d, &p.Type, decodePtrToAddressType, compactPtrToAddressType, equalPtrToAddressType)
+		case "value":
+			jsondecode.String(d, &p.Value)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeGatewayTLSConfig decodes a GatewayTLSConfig.
@@ -434,6 +856,257 @@ func decodeGatewayTLSConfig(d *jsondecode.Decoder, p *gatewayv1.GatewayTLSConfig
 			jsondecode.Shared(d, &p.Backend, decodePtrToGatewayBackendTLS, compactPtrToGatewayBackendTLS, equalPtrToGatewayBackendTLS)
 		case "frontend":
 			jsondecode.Shared(d, &p.Frontend, decodePtrToFrontendTLSConfig, compactPtrToFrontendTLSConfig, equalPtrToFrontendTLSConfig)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPAuthConfig decodes a HTTPAuthConfig.
+func decodeHTTPAuthConfig(d *jsondecode.Decoder, p *gatewayv1.HTTPAuthConfig) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "allowedHeaders":
+			jsondecode.Shared(d, &p.AllowedRequestHeaders, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
+		case "allowedResponseHeaders":
+			jsondecode.Shared(d, &p.AllowedResponseHeaders, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
+		case "path":
+			jsondecode.String(d, &p.Path)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPBackendRef decodes a HTTPBackendRef.
+func decodeHTTPBackendRef(d *jsondecode.Decoder, p *gatewayv1.HTTPBackendRef) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "filters":
+			jsondecode.Shared(d, &p.Filters, decodeSliceOfHTTPRouteFilter, compactSliceOfHTTPRouteFilter, equalSliceOfHTTPRouteFilter)
+		case "group":
+			jsondecode.Shared(d, &p.BackendRef.BackendObjectReference.Group, decodePtrToGroup, compactPtrToGroup, equalPtrToGroup)
+		case "kind":
+			jsondecode.Shared(d, &p.BackendRef.BackendObjectReference.Kind, decodePtrToKind, compactPtrToKind, equalPtrToKind)
+		case "name":
+			jsondecode.String(d, &p.BackendRef.BackendObjectReference.Name)
+		case "namespace":
+			jsondecode.Shared(d, &p.BackendRef.BackendObjectReference.Namespace, decodePtrToNamespace, compactPtrToNamespace, equalPtrToNamespace)
+		case "port":
+			jsondecode.Shared(d, &p.BackendRef.BackendObjectReference.Port, decodePtrToPortNumber, compactPtrToPortNumber, equalPtrToPortNumber)
+		case "weight":
+			jsondecode.Shared(d, &p.BackendRef.Weight, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPCORSFilter decodes a HTTPCORSFilter.
+func decodeHTTPCORSFilter(d *jsondecode.Decoder, p *gatewayv1.HTTPCORSFilter) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "allowCredentials":
+			jsondecode.Shared(d, &p.AllowCredentials, decodePtrToBool, compactPtrToBool, equalPtrToBool)
+		case "allowHeaders":
+			jsondecode.Shared(d, &p.AllowHeaders, decodeSliceOfHTTPHeaderName, compactSliceOfHTTPHeaderName, equalSliceOfHTTPHeaderName)
+		case "allowMethods":
+			jsondecode.Shared(d, &p.AllowMethods, decodeSliceOfHTTPMethodWithWildcard, compactSliceOfHTTPMethodWithWildcard, equalSliceOfHTTPMethodWithWildcard)
+		case "allowOrigins":
+			jsondecode.Shared(d, &p.AllowOrigins, decodeSliceOfCORSOrigin, compactSliceOfCORSOrigin, equalSliceOfCORSOrigin)
+		case "exposeHeaders":
+			jsondecode.Shared(d, &p.ExposeHeaders, decodeSliceOfHTTPHeaderName, compactSliceOfHTTPHeaderName, equalSliceOfHTTPHeaderName)
+		case "maxAge":
+			jsondecode.Int(d, &p.MaxAge)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPExternalAuthFilter decodes a HTTPExternalAuthFilter.
+func decodeHTTPExternalAuthFilter(d *jsondecode.Decoder, p *gatewayv1.HTTPExternalAuthFilter) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "backendRef":
+			decodeBackendObjectReference(d, &p.BackendRef)
+		case "forwardBody":
+			jsondecode.Shared(d, &p.ForwardBody, decodePtrToForwardBodyConfig, compactPtrToForwardBodyConfig, equalPtrToForwardBodyConfig)
+		case "grpc":
+			jsondecode.Shared(d, &p.GRPCAuthConfig, decodePtrToGRPCAuthConfig, compactPtrToGRPCAuthConfig, equalPtrToGRPCAuthConfig)
+		case "http":
+			jsondecode.Shared(d, &p.HTTPAuthConfig, decodePtrToHTTPAuthConfig, compactPtrToHTTPAuthConfig, equalPtrToHTTPAuthConfig)
+		case "protocol":
+			jsondecode.String(d, &p.ExternalAuthProtocol)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPHeader decodes a HTTPHeader.
+func decodeHTTPHeader(d *jsondecode.Decoder, p *gatewayv1.HTTPHeader) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "name":
+			decodeHTTPHeaderName(d, &p.Name)
+		case "value":
+			jsondecode.String(d, &p.Value)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPHeaderFilter decodes a HTTPHeaderFilter.
+func decodeHTTPHeaderFilter(d *jsondecode.Decoder, p *gatewayv1.HTTPHeaderFilter) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "add":
+			jsondecode.Shared(d, &p.Add, decodeSliceOfHTTPHeader, compactSliceOfHTTPHeader, equalSliceOfHTTPHeader)
+		case "remove":
+			jsondecode.Shared(d, &p.Remove, decodeSliceOfString, compactSliceOfString, equalSliceOfString)
+		case "set":
+			jsondecode.Shared(d, &p.Set, decodeSliceOfHTTPHeader, compactSliceOfHTTPHeader, equalSliceOfHTTPHeader)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPHeaderMatch decodes a HTTPHeaderMatch.
+func decodeHTTPHeaderMatch(d *jsondecode.Decoder, p *gatewayv1.HTTPHeaderMatch) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "name":
+			decodeHTTPHeaderName(d, &p.Name)
+		case "type":
+			jsondecode.Shared(d, &p.Type, decodePtrToHeaderMatchType, compactPtrToHeaderMatchType, equalPtrToHeaderMatchType)
+		case "value":
+			jsondecode.String(d, &p.Value)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPHeaderName decodes a HTTPHeaderName.
+func decodeHTTPHeaderName(d *jsondecode.Decoder, p *gatewayv1.HTTPHeaderName) {
+	jsondecode.Reflective(d, p) // decoded by reflection: gatewayv1.HTTPHeaderName is defined from another named type
+}
+
+// decodeHTTPPathMatch decodes a HTTPPathMatch.
+func decodeHTTPPathMatch(d *jsondecode.Decoder, p *gatewayv1.HTTPPathMatch) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "type":
+			jsondecode.Shared(d, &p.Type, decodePtrToPathMatchType, compactPtrToPathMatchType, equalPtrToPathMatchType)
+		case "value":
+			jsondecode.Shared(d, &p.Value, decodePtrToString, compactPtrToString, equalPtrToString)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPPathModifier decodes a HTTPPathModifier.
+func decodeHTTPPathModifier(d *jsondecode.Decoder, p *gatewayv1.HTTPPathModifier) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "replaceFullPath":
+			jsondecode.Shared(d, &p.ReplaceFullPath, decodePtrToString, compactPtrToString, equalPtrToString)
+		case "replacePrefixMatch":
+			jsondecode.Shared(d, &p.ReplacePrefixMatch, decodePtrToString, compactPtrToString, equalPtrToString)
+		case "type":
+			jsondecode.String(d, &p.Type)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPQueryParamMatch decodes a HTTPQueryParamMatch.
+func decodeHTTPQueryParamMatch(d *jsondecode.Decoder, p *gatewayv1.HTTPQueryParamMatch) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "name":
+			decodeHTTPHeaderName(d, &p.Name)
+		case "type":
+			jsondecode.Shared(d, &p.Type, decodePtrToQueryParamMatchType, compactPtrToQueryParamMatchType, equalPtrToQueryParamMatchType)
+		case "value":
+			jsondecode.String(d, &p.Value)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPRequestMirrorFilter decodes a HTTPRequestMirrorFilter.
+func decodeHTTPRequestMirrorFilter(d *jsondecode.Decoder, p *gatewayv1.HTTPRequestMirrorFilter) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "backendRef":
+			decodeBackendObjectReference(d, &p.BackendRef)
+		case "fraction":
+			jsondecode.Shared(d, &p.Fraction, decodePtrToFraction, compactPtrToFraction, equalPtrToFraction)
+		case "percent":
+			jsondecode.Shared(d, &p.Percent, decodePtrToInt32, compactPtrToInt32, equalPtrToInt32)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPRequestRedirectFilter decodes a HTTPRequestRedirectFilter.
+func decodeHTTPRequestRedirectFilter(d *jsondecode.Decoder, p *gatewayv1.HTTPRequestRedirectFilter) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "hostname":
+			jsondecode.Shared(d, &p.Hostname, decodePtrToPreciseHostname, compactPtrToPreciseHostname, equalPtrToPreciseHostname)
+		case "path":
+			jsondecode.Shared(d, &p.Path, decodePtrToHTTPPathModifier, compactPtrToHTTPPathModifier, equalPtrToHTTPPathModifier)
+		case "port":
+			jsondecode.Shared(d, &p.Port, decodePtrToPortNumber, compactPtrToPortNumber, equalPtrToPortNumber)
+		case "scheme":
+			jsondecode.Shared(d, &p.Scheme, decodePtrToString, compactPtrToString, equalPtrToString)
+		case "statusCode":
+			jsondecode.Shared(d, &p.StatusCode, decodePtrToInt, compactPtrToInt, equalPtrToInt)
 		default:
 			d.Skip()
 		}
@@ -463,6 +1136,37 @@ func decodeHTTPRoute(d *jsondecode.Decoder, p *gatewayv1.HTTPRoute) {
 	}
 }
 
+// decodeHTTPRouteFilter decodes a HTTPRouteFilter.
+func decodeHTTPRouteFilter(d *jsondecode.Decoder, p *gatewayv1.HTTPRouteFilter) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "cors":
+			jsondecode.Shared(d, &p.CORS, decodePtrToHTTPCORSFilter, compactPtrToHTTPCORSFilter, equalPtrToHTTPCORSFilter)
+		case "extensionRef":
+			jsondecode.Shared(d, &p.ExtensionRef, decodePtrToLocalObjectReference, compactPtrToLocalObjectReference, equalPtrToLocalObjectReference)
+		case "externalAuth":
+			jsondecode.Shared(d, &p.ExternalAuth, decodePtrToHTTPExternalAuthFilter, compactPtrToHTTPExternalAuthFilter, equalPtrToHTTPExternalAuthFilter)
+		case "requestHeaderModifier":
+			jsondecode.Shared(d, &p.RequestHeaderModifier, decodePtrToHTTPHeaderFilter, compactPtrToHTTPHeaderFilter, equalPtrToHTTPHeaderFilter)
+		case "requestMirror":
+			jsondecode.Shared(d, &p.RequestMirror, decodePtrToHTTPRequestMirrorFilter, compactPtrToHTTPRequestMirrorFilter, equalPtrToHTTPRequestMirrorFilter)
+		case "requestRedirect":
+			jsondecode.Shared(d, &p.RequestRedirect, decodePtrToHTTPRequestRedirectFilter, compactPtrToHTTPRequestRedirectFilter, equalPtrToHTTPRequestRedirectFilter)
+		case "responseHeaderModifier":
+			jsondecode.Shared(d, &p.ResponseHeaderModifier, decodePtrToHTTPHeaderFilter, compactPtrToHTTPHeaderFilter, equalPtrToHTTPHeaderFilter)
+		case "type":
+			jsondecode.String(d, &p.Type)
+		case "urlRewrite":
+			jsondecode.Shared(d, &p.URLRewrite, decodePtrToHTTPURLRewriteFilter, compactPtrToHTTPURLRewriteFilter, equalPtrToHTTPURLRewriteFilter)
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // decodeHTTPRouteList decodes a HTTPRouteList.
 func decodeHTTPRouteList(d *jsondecode.Decoder, p *gatewayv1.HTTPRouteList) {
 	if !d.Object() {
@@ -484,24 +1188,191 @@ func decodeHTTPRouteList(d *jsondecode.Decoder, p *gatewayv1.HTTPRouteList) {
 	}
 }
 
+// decodeHTTPRouteMatch decodes a HTTPRouteMatch.
+func decodeHTTPRouteMatch(d *jsondecode.Decoder, p *gatewayv1.HTTPRouteMatch) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "headers":
+			jsondecode.Shared(d, &p.Headers, decodeSliceOfHTTPHeaderMatch, compactSliceOfHTTPHeaderMatch, equalSliceOfHTTPHeaderMatch)
+		case "method":
+			jsondecode.Shared(d, &p.Method, decodePtrToHTTPMethod, compactPtrToHTTPMethod, equalPtrToHTTPMethod)
+		case "path":
+			jsondecode.Shared(d, &p.Path, decodePtrToHTTPPathMatch, compactPtrToHTTPPathMatch, equalPtrToHTTPPathMatch)
+		case "queryParams":
+			jsondecode.Shared(d, &p.QueryParams, decodeSliceOfHTTPQueryParamMatch, compactSliceOfHTTPQueryParamMatch, equalSliceOfHTTPQueryParamMatch)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPRouteRetry decodes a HTTPRouteRetry.
+func decodeHTTPRouteRetry(d *jsondecode.Decoder, p *gatewayv1.HTTPRouteRetry) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "attempts":
+			jsondecode.Shared(d, &p.Attempts, decodePtrToInt, compactPtrToInt, equalPtrToInt)
+		case "backoff":
+			jsondecode.Shared(d, &p.Backoff, decodePtrToDuration, compactPtrToDuration, equalPtrToDuration)
+		case "codes":
+			jsondecode.Shared(d, &p.Codes, decodeSliceOfHTTPRouteRetryStatusCode, compactSliceOfHTTPRouteRetryStatusCode, equalSliceOfHTTPRouteRetryStatusCode)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPRouteRule decodes a HTTPRouteRule.
+func decodeHTTPRouteRule(d *jsondecode.Decoder, p *gatewayv1.HTTPRouteRule) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "backendRefs":
+			jsondecode.Shared(d, &p.BackendRefs, decodeSliceOfHTTPBackendRef, compactSliceOfHTTPBackendRef, equalSliceOfHTTPBackendRef)
+		case "filters":
+			jsondecode.Shared(d, &p.Filters, decodeSliceOfHTTPRouteFilter, compactSliceOfHTTPRouteFilter, equalSliceOfHTTPRouteFilter)
+		case "matches":
+			jsondecode.Shared(d, &p.Matches, decodeSliceOfHTTPRouteMatch, compactSliceOfHTTPRouteMatch, equalSliceOfHTTPRouteMatch)
+		case "name":
+			jsondecode.Shared(d, &p.Name, decodePtrToSectionName, compactPtrToSectionName, equalPtrToSectionName)
+		case "retry":
+			jsondecode.Shared(d, &p.Retry, decodePtrToHTTPRouteRetry, compactPtrToHTTPRouteRetry, equalPtrToHTTPRouteRetry)
+		case "sessionPersistence":
+			jsondecode.Shared(d, &p.SessionPersistence, decodePtrToSessionPersistence, compactPtrToSessionPersistence, equalPtrToSessionPersistence)
+		case "timeouts":
+			jsondecode.Shared(d, &p.Timeouts, decodePtrToHTTPRouteTimeouts, compactPtrToHTTPRouteTimeouts, equalPtrToHTTPRouteTimeouts)
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // decodeHTTPRouteSpec decodes a HTTPRouteSpec.
 func decodeHTTPRouteSpec(d *jsondecode.Decoder, p *gatewayv1.HTTPRouteSpec) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds CommonRouteSpec, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "hostnames":
+			jsondecode.Shared(d, &p.Hostnames, decodeSliceOfHostname, compactSliceOfHostname, equalSliceOfHostname)
+		case "parentRefs":
+			jsondecode.Shared(d, &p.CommonRouteSpec.ParentRefs, decodeSliceOfParentReference, compactSliceOfParentReference, equalSliceOfParentReference)
+		case "rules":
+			jsondecode.Shared(d, &p.Rules, decodeSliceOfHTTPRouteRule, compactSliceOfHTTPRouteRule, equalSliceOfHTTPRouteRule)
+		case "useDefaultGateways":
+			jsondecode.String(d, &p.CommonRouteSpec.UseDefaultGateways)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeHTTPRouteStatus decodes a HTTPRouteStatus.
 func decodeHTTPRouteStatus(d *jsondecode.Decoder, p *gatewayv1.HTTPRouteStatus) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds RouteStatus, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "parents":
+			jsondecode.Shared(d, &p.RouteStatus.Parents, decodeSliceOfRouteParentStatus, compactSliceOfRouteParentStatus, equalSliceOfRouteParentStatus)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPRouteTimeouts decodes a HTTPRouteTimeouts.
+func decodeHTTPRouteTimeouts(d *jsondecode.Decoder, p *gatewayv1.HTTPRouteTimeouts) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "backendRequest":
+			jsondecode.Shared(d, &p.BackendRequest, decodePtrToDuration, compactPtrToDuration, equalPtrToDuration)
+		case "request":
+			jsondecode.Shared(d, &p.Request, decodePtrToDuration, compactPtrToDuration, equalPtrToDuration)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeHTTPURLRewriteFilter decodes a HTTPURLRewriteFilter.
+func decodeHTTPURLRewriteFilter(d *jsondecode.Decoder, p *gatewayv1.HTTPURLRewriteFilter) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "hostname":
+			jsondecode.Shared(d, &p.Hostname, decodePtrToPreciseHostname, compactPtrToPreciseHostname, equalPtrToPreciseHostname)
+		case "path":
+			jsondecode.Shared(d, &p.Path, decodePtrToHTTPPathModifier, compactPtrToHTTPPathModifier, equalPtrToHTTPPathModifier)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeListener decodes a Listener.
 func decodeListener(d *jsondecode.Decoder, p *gatewayv1.Listener) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field Hostname has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "allowedRoutes":
+			jsondecode.Shared(d, &p.AllowedRoutes, decodePtrToAllowedRoutes, compactPtrToAllowedRoutes, equalPtrToAllowedRoutes)
+		case "hostname":
+			jsondecode.Shared(d, &p.Hostname, decodePtrToHostname, compactPtrToHostname, equalPtrToHostname)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		case "port":
+			jsondecode.Int(d, &p.Port)
+		case "protocol":
+			jsondecode.String(d, &p.Protocol)
+		case "tls":
+			jsondecode.Shared(d, &p.TLS, decodePtrToListenerTLSConfig, compactPtrToListenerTLSConfig, equalPtrToListenerTLSConfig)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeListenerEntry decodes a ListenerEntry.
 func decodeListenerEntry(d *jsondecode.Decoder, p *gatewayv1.ListenerEntry) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field Hostname has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "allowedRoutes":
+			jsondecode.Shared(d, &p.AllowedRoutes, decodePtrToAllowedRoutes, compactPtrToAllowedRoutes, equalPtrToAllowedRoutes)
+		case "hostname":
+			jsondecode.Shared(d, &p.Hostname, decodePtrToHostname, compactPtrToHostname, equalPtrToHostname)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		case "port":
+			jsondecode.Int(d, &p.Port)
+		case "protocol":
+			jsondecode.String(d, &p.Protocol)
+		case "tls":
+			jsondecode.Shared(d, &p.TLS, decodePtrToListenerTLSConfig, compactPtrToListenerTLSConfig, equalPtrToListenerTLSConfig)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeListenerEntryStatus decodes a ListenerEntryStatus.
@@ -516,7 +1387,7 @@ func decodeListenerEntryStatus(d *jsondecode.Decoder, p *gatewayv1.ListenerEntry
 		case "conditions":
 			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 		case "name":
-			jsondecode.Reflective(d, &p.Name)
+			jsondecode.String(d, &p.Name)
 		case "supportedKinds":
 			jsondecode.Shared(d, &p.SupportedKinds, decodeSliceOfRouteGroupKind, compactSliceOfRouteGroupKind, equalSliceOfRouteGroupKind)
 		default:
@@ -596,7 +1467,7 @@ func decodeListenerSetSpec(d *jsondecode.Decoder, p *gatewayv1.ListenerSetSpec) 
 		case "listeners":
 			jsondecode.Shared(d, &p.Listeners, decodeSliceOfListenerEntry, compactSliceOfListenerEntry, equalSliceOfListenerEntry)
 		case "parentRef":
-			jsondecode.Reflective(d, &p.ParentRef)
+			decodeParentGatewayReference(d, &p.ParentRef)
 		default:
 			d.Skip()
 		}
@@ -632,7 +1503,7 @@ func decodeListenerStatus(d *jsondecode.Decoder, p *gatewayv1.ListenerStatus) {
 		case "conditions":
 			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
 		case "name":
-			jsondecode.Reflective(d, &p.Name)
+			jsondecode.String(d, &p.Name)
 		case "supportedKinds":
 			jsondecode.Shared(d, &p.SupportedKinds, decodeSliceOfRouteGroupKind, compactSliceOfRouteGroupKind, equalSliceOfRouteGroupKind)
 		default:
@@ -641,9 +1512,219 @@ func decodeListenerStatus(d *jsondecode.Decoder, p *gatewayv1.ListenerStatus) {
 	}
 }
 
+// decodeListenerTLSConfig decodes a ListenerTLSConfig.
+func decodeListenerTLSConfig(d *jsondecode.Decoder, p *gatewayv1.ListenerTLSConfig) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "certificateRefs":
+			jsondecode.Shared(d, &p.CertificateRefs, decodeSliceOfSecretObjectReference, compactSliceOfSecretObjectReference, equalSliceOfSecretObjectReference)
+		case "mode":
+			jsondecode.Shared(d, &p.Mode, decodePtrToTLSModeType, compactPtrToTLSModeType, equalPtrToTLSModeType)
+		case "options":
+			jsondecode.Shared(d, &p.Options, decodeMapOfAnnotationKeyToAnnotationValue, compactMapOfAnnotationKeyToAnnotationValue, equalMapOfAnnotationKeyToAnnotationValue)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeLocalObjectReference decodes a LocalObjectReference.
+func decodeLocalObjectReference(d *jsondecode.Decoder, p *gatewayv1.LocalObjectReference) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.String(d, &p.Group)
+		case "kind":
+			jsondecode.String(d, &p.Kind)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeLocalParametersReference decodes a LocalParametersReference.
+func decodeLocalParametersReference(d *jsondecode.Decoder, p *gatewayv1.LocalParametersReference) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.String(d, &p.Group)
+		case "kind":
+			jsondecode.String(d, &p.Kind)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeLocalPolicyTargetReferenceWithSectionName decodes a LocalPolicyTargetReferenceWithSectionName.
+func decodeLocalPolicyTargetReferenceWithSectionName(d *jsondecode.Decoder, p *gatewayv1.LocalPolicyTargetReferenceWithSectionName) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.String(d, &p.LocalPolicyTargetReference.Group)
+		case "kind":
+			jsondecode.String(d, &p.LocalPolicyTargetReference.Kind)
+		case "name":
+			jsondecode.String(d, &p.LocalPolicyTargetReference.Name)
+		case "sectionName":
+			jsondecode.Shared(d, &p.SectionName, decodePtrToSectionName, compactPtrToSectionName, equalPtrToSectionName)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeMapOfAnnotationKeyToAnnotationValue decodes a map[gatewayv1.AnnotationKey]gatewayv1.AnnotationValue.
+func decodeMapOfAnnotationKeyToAnnotationValue(d *jsondecode.Decoder, p *map[gatewayv1.AnnotationKey]gatewayv1.AnnotationValue) {
+	jsondecode.Map(d, p, jsondecode.String[gatewayv1.AnnotationValue])
+}
+
+// decodeMapOfLabelKeyToLabelValue decodes a map[gatewayv1.LabelKey]gatewayv1.LabelValue.
+func decodeMapOfLabelKeyToLabelValue(d *jsondecode.Decoder, p *map[gatewayv1.LabelKey]gatewayv1.LabelValue) {
+	jsondecode.Map(d, p, jsondecode.String[gatewayv1.LabelValue])
+}
+
+// decodeObjectReference decodes a ObjectReference.
+func decodeObjectReference(d *jsondecode.Decoder, p *gatewayv1.ObjectReference) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.String(d, &p.Group)
+		case "kind":
+			jsondecode.String(d, &p.Kind)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		case "namespace":
+			jsondecode.Shared(d, &p.Namespace, decodePtrToNamespace, compactPtrToNamespace, equalPtrToNamespace)
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // decodeParametersReference decodes a ParametersReference.
 func decodeParametersReference(d *jsondecode.Decoder, p *gatewayv1.ParametersReference) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field Namespace has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.String(d, &p.Group)
+		case "kind":
+			jsondecode.String(d, &p.Kind)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		case "namespace":
+			jsondecode.Shared(d, &p.Namespace, decodePtrToNamespace, compactPtrToNamespace, equalPtrToNamespace)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeParentGatewayReference decodes a ParentGatewayReference.
+func decodeParentGatewayReference(d *jsondecode.Decoder, p *gatewayv1.ParentGatewayReference) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.Shared(d, &p.Group, decodePtrToGroup, compactPtrToGroup, equalPtrToGroup)
+		case "kind":
+			jsondecode.Shared(d, &p.Kind, decodePtrToKind, compactPtrToKind, equalPtrToKind)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		case "namespace":
+			jsondecode.Shared(d, &p.Namespace, decodePtrToNamespace, compactPtrToNamespace, equalPtrToNamespace)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeParentReference decodes a ParentReference.
+func decodeParentReference(d *jsondecode.Decoder, p *gatewayv1.ParentReference) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.Shared(d, &p.Group, decodePtrToGroup, compactPtrToGroup, equalPtrToGroup)
+		case "kind":
+			jsondecode.Shared(d, &p.Kind, decodePtrToKind, compactPtrToKind, equalPtrToKind)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		case "namespace":
+			jsondecode.Shared(d, &p.Namespace, decodePtrToNamespace, compactPtrToNamespace, equalPtrToNamespace)
+		case "port":
+			jsondecode.Shared(d, &p.Port, decodePtrToPortNumber, compactPtrToPortNumber, equalPtrToPortNumber)
+		case "sectionName":
+			jsondecode.Shared(d, &p.SectionName, decodePtrToSectionName, compactPtrToSectionName, equalPtrToSectionName)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodePolicyAncestorStatus decodes a PolicyAncestorStatus.
+func decodePolicyAncestorStatus(d *jsondecode.Decoder, p *gatewayv1.PolicyAncestorStatus) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "ancestorRef":
+			decodeParentReference(d, &p.AncestorRef)
+		case "conditions":
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
+		case "controllerName":
+			jsondecode.String(d, &p.ControllerName)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodePolicyStatus decodes a PolicyStatus.
+func decodePolicyStatus(d *jsondecode.Decoder, p *gatewayv1.PolicyStatus) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "ancestors":
+			jsondecode.Shared(d, &p.Ancestors, decodeSliceOfPolicyAncestorStatus, compactSliceOfPolicyAncestorStatus, equalSliceOfPolicyAncestorStatus)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodePtrToAddressType decodes a *gatewayv1.AddressType.
+func decodePtrToAddressType(d *jsondecode.Decoder, p **gatewayv1.AddressType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.AddressType])
 }
 
 // decodePtrToAllowedListeners decodes a *gatewayv1.AllowedListeners.
@@ -654,6 +1735,36 @@ func decodePtrToAllowedListeners(d *jsondecode.Decoder, p **gatewayv1.AllowedLis
 // decodePtrToAllowedRoutes decodes a *gatewayv1.AllowedRoutes.
 func decodePtrToAllowedRoutes(d *jsondecode.Decoder, p **gatewayv1.AllowedRoutes) {
 	jsondecode.Pointer(d, p, decodeAllowedRoutes)
+}
+
+// decodePtrToBool decodes a *bool.
+func decodePtrToBool(d *jsondecode.Decoder, p **bool) {
+	jsondecode.Pointer(d, p, jsondecode.Bool[bool])
+}
+
+// decodePtrToCookieConfig decodes a *gatewayv1.CookieConfig.
+func decodePtrToCookieConfig(d *jsondecode.Decoder, p **gatewayv1.CookieConfig) {
+	jsondecode.Pointer(d, p, decodeCookieConfig)
+}
+
+// decodePtrToCookieLifetimeType decodes a *gatewayv1.CookieLifetimeType.
+func decodePtrToCookieLifetimeType(d *jsondecode.Decoder, p **gatewayv1.CookieLifetimeType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.CookieLifetimeType])
+}
+
+// decodePtrToDuration decodes a *gatewayv1.Duration.
+func decodePtrToDuration(d *jsondecode.Decoder, p **gatewayv1.Duration) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.Duration])
+}
+
+// decodePtrToForwardBodyConfig decodes a *gatewayv1.ForwardBodyConfig.
+func decodePtrToForwardBodyConfig(d *jsondecode.Decoder, p **gatewayv1.ForwardBodyConfig) {
+	jsondecode.Pointer(d, p, decodeForwardBodyConfig)
+}
+
+// decodePtrToFraction decodes a *gatewayv1.Fraction.
+func decodePtrToFraction(d *jsondecode.Decoder, p **gatewayv1.Fraction) {
+	jsondecode.Pointer(d, p, decodeFraction)
 }
 
 // decodePtrToFromNamespaces decodes a *gatewayv1.FromNamespaces.
@@ -671,6 +1782,26 @@ func decodePtrToFrontendTLSValidation(d *jsondecode.Decoder, p **gatewayv1.Front
 	jsondecode.Pointer(d, p, decodeFrontendTLSValidation)
 }
 
+// decodePtrToGRPCAuthConfig decodes a *gatewayv1.GRPCAuthConfig.
+func decodePtrToGRPCAuthConfig(d *jsondecode.Decoder, p **gatewayv1.GRPCAuthConfig) {
+	jsondecode.Pointer(d, p, decodeGRPCAuthConfig)
+}
+
+// decodePtrToGRPCHeaderMatchType decodes a *gatewayv1.GRPCHeaderMatchType.
+func decodePtrToGRPCHeaderMatchType(d *jsondecode.Decoder, p **gatewayv1.GRPCHeaderMatchType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.GRPCHeaderMatchType])
+}
+
+// decodePtrToGRPCMethodMatch decodes a *gatewayv1.GRPCMethodMatch.
+func decodePtrToGRPCMethodMatch(d *jsondecode.Decoder, p **gatewayv1.GRPCMethodMatch) {
+	jsondecode.Pointer(d, p, decodeGRPCMethodMatch)
+}
+
+// decodePtrToGRPCMethodMatchType decodes a *gatewayv1.GRPCMethodMatchType.
+func decodePtrToGRPCMethodMatchType(d *jsondecode.Decoder, p **gatewayv1.GRPCMethodMatchType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.GRPCMethodMatchType])
+}
+
 // decodePtrToGatewayBackendTLS decodes a *gatewayv1.GatewayBackendTLS.
 func decodePtrToGatewayBackendTLS(d *jsondecode.Decoder, p **gatewayv1.GatewayBackendTLS) {
 	jsondecode.Pointer(d, p, decodeGatewayBackendTLS)
@@ -686,9 +1817,94 @@ func decodePtrToGatewayTLSConfig(d *jsondecode.Decoder, p **gatewayv1.GatewayTLS
 	jsondecode.Pointer(d, p, decodeGatewayTLSConfig)
 }
 
+// decodePtrToGroup decodes a *gatewayv1.Group.
+func decodePtrToGroup(d *jsondecode.Decoder, p **gatewayv1.Group) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.Group])
+}
+
+// decodePtrToHTTPAuthConfig decodes a *gatewayv1.HTTPAuthConfig.
+func decodePtrToHTTPAuthConfig(d *jsondecode.Decoder, p **gatewayv1.HTTPAuthConfig) {
+	jsondecode.Pointer(d, p, decodeHTTPAuthConfig)
+}
+
+// decodePtrToHTTPCORSFilter decodes a *gatewayv1.HTTPCORSFilter.
+func decodePtrToHTTPCORSFilter(d *jsondecode.Decoder, p **gatewayv1.HTTPCORSFilter) {
+	jsondecode.Pointer(d, p, decodeHTTPCORSFilter)
+}
+
+// decodePtrToHTTPExternalAuthFilter decodes a *gatewayv1.HTTPExternalAuthFilter.
+func decodePtrToHTTPExternalAuthFilter(d *jsondecode.Decoder, p **gatewayv1.HTTPExternalAuthFilter) {
+	jsondecode.Pointer(d, p, decodeHTTPExternalAuthFilter)
+}
+
+// decodePtrToHTTPHeaderFilter decodes a *gatewayv1.HTTPHeaderFilter.
+func decodePtrToHTTPHeaderFilter(d *jsondecode.Decoder, p **gatewayv1.HTTPHeaderFilter) {
+	jsondecode.Pointer(d, p, decodeHTTPHeaderFilter)
+}
+
+// decodePtrToHTTPMethod decodes a *gatewayv1.HTTPMethod.
+func decodePtrToHTTPMethod(d *jsondecode.Decoder, p **gatewayv1.HTTPMethod) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.HTTPMethod])
+}
+
+// decodePtrToHTTPPathMatch decodes a *gatewayv1.HTTPPathMatch.
+func decodePtrToHTTPPathMatch(d *jsondecode.Decoder, p **gatewayv1.HTTPPathMatch) {
+	jsondecode.Pointer(d, p, decodeHTTPPathMatch)
+}
+
+// decodePtrToHTTPPathModifier decodes a *gatewayv1.HTTPPathModifier.
+func decodePtrToHTTPPathModifier(d *jsondecode.Decoder, p **gatewayv1.HTTPPathModifier) {
+	jsondecode.Pointer(d, p, decodeHTTPPathModifier)
+}
+
+// decodePtrToHTTPRequestMirrorFilter decodes a *gatewayv1.HTTPRequestMirrorFilter.
+func decodePtrToHTTPRequestMirrorFilter(d *jsondecode.Decoder, p **gatewayv1.HTTPRequestMirrorFilter) {
+	jsondecode.Pointer(d, p, decodeHTTPRequestMirrorFilter)
+}
+
+// decodePtrToHTTPRequestRedirectFilter decodes a *gatewayv1.HTTPRequestRedirectFilter.
+func decodePtrToHTTPRequestRedirectFilter(d *jsondecode.Decoder, p **gatewayv1.HTTPRequestRedirectFilter) {
+	jsondecode.Pointer(d, p, decodeHTTPRequestRedirectFilter)
+}
+
+// decodePtrToHTTPRouteRetry decodes a *gatewayv1.HTTPRouteRetry.
+func decodePtrToHTTPRouteRetry(d *jsondecode.Decoder, p **gatewayv1.HTTPRouteRetry) {
+	jsondecode.Pointer(d, p, decodeHTTPRouteRetry)
+}
+
+// decodePtrToHTTPRouteTimeouts decodes a *gatewayv1.HTTPRouteTimeouts.
+func decodePtrToHTTPRouteTimeouts(d *jsondecode.Decoder, p **gatewayv1.HTTPRouteTimeouts) {
+	jsondecode.Pointer(d, p, decodeHTTPRouteTimeouts)
+}
+
+// decodePtrToHTTPURLRewriteFilter decodes a *gatewayv1.HTTPURLRewriteFilter.
+func decodePtrToHTTPURLRewriteFilter(d *jsondecode.Decoder, p **gatewayv1.HTTPURLRewriteFilter) {
+	jsondecode.Pointer(d, p, decodeHTTPURLRewriteFilter)
+}
+
+// decodePtrToHeaderMatchType decodes a *gatewayv1.HeaderMatchType.
+func decodePtrToHeaderMatchType(d *jsondecode.Decoder, p **gatewayv1.HeaderMatchType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.HeaderMatchType])
+}
+
+// decodePtrToHostname decodes a *gatewayv1.Hostname.
+func decodePtrToHostname(d *jsondecode.Decoder, p **gatewayv1.Hostname) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.Hostname])
+}
+
+// decodePtrToInt decodes a *int.
+func decodePtrToInt(d *jsondecode.Decoder, p **int) {
+	jsondecode.Pointer(d, p, jsondecode.Int[int])
+}
+
 // decodePtrToInt32 decodes a *int32.
 func decodePtrToInt32(d *jsondecode.Decoder, p **int32) {
 	jsondecode.Pointer(d, p, jsondecode.Int[int32])
+}
+
+// decodePtrToKind decodes a *gatewayv1.Kind.
+func decodePtrToKind(d *jsondecode.Decoder, p **gatewayv1.Kind) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.Kind])
 }
 
 // decodePtrToListenerNamespaces decodes a *gatewayv1.ListenerNamespaces.
@@ -696,9 +1912,34 @@ func decodePtrToListenerNamespaces(d *jsondecode.Decoder, p **gatewayv1.Listener
 	jsondecode.Pointer(d, p, decodeListenerNamespaces)
 }
 
+// decodePtrToListenerTLSConfig decodes a *gatewayv1.ListenerTLSConfig.
+func decodePtrToListenerTLSConfig(d *jsondecode.Decoder, p **gatewayv1.ListenerTLSConfig) {
+	jsondecode.Pointer(d, p, decodeListenerTLSConfig)
+}
+
+// decodePtrToLocalObjectReference decodes a *gatewayv1.LocalObjectReference.
+func decodePtrToLocalObjectReference(d *jsondecode.Decoder, p **gatewayv1.LocalObjectReference) {
+	jsondecode.Pointer(d, p, decodeLocalObjectReference)
+}
+
+// decodePtrToLocalParametersReference decodes a *gatewayv1.LocalParametersReference.
+func decodePtrToLocalParametersReference(d *jsondecode.Decoder, p **gatewayv1.LocalParametersReference) {
+	jsondecode.Pointer(d, p, decodeLocalParametersReference)
+}
+
 // decodePtrToMetav1LabelSelector decodes a *metav1.LabelSelector.
 func decodePtrToMetav1LabelSelector(d *jsondecode.Decoder, p **metav1.LabelSelector) {
 	jsondecode.Pointer(d, p, jsondecode.LabelSelector)
+}
+
+// decodePtrToNamespace decodes a *gatewayv1.Namespace.
+func decodePtrToNamespace(d *jsondecode.Decoder, p **gatewayv1.Namespace) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.Namespace])
+}
+
+// decodePtrToObjectName decodes a *gatewayv1.ObjectName.
+func decodePtrToObjectName(d *jsondecode.Decoder, p **gatewayv1.ObjectName) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.ObjectName])
 }
 
 // decodePtrToParametersReference decodes a *gatewayv1.ParametersReference.
@@ -706,14 +1947,64 @@ func decodePtrToParametersReference(d *jsondecode.Decoder, p **gatewayv1.Paramet
 	jsondecode.Pointer(d, p, decodeParametersReference)
 }
 
+// decodePtrToPathMatchType decodes a *gatewayv1.PathMatchType.
+func decodePtrToPathMatchType(d *jsondecode.Decoder, p **gatewayv1.PathMatchType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.PathMatchType])
+}
+
+// decodePtrToPortNumber decodes a *gatewayv1.PortNumber.
+func decodePtrToPortNumber(d *jsondecode.Decoder, p **gatewayv1.PortNumber) {
+	jsondecode.Pointer(d, p, jsondecode.Int[int32])
+}
+
+// decodePtrToPreciseHostname decodes a *gatewayv1.PreciseHostname.
+func decodePtrToPreciseHostname(d *jsondecode.Decoder, p **gatewayv1.PreciseHostname) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.PreciseHostname])
+}
+
+// decodePtrToQueryParamMatchType decodes a *gatewayv1.QueryParamMatchType.
+func decodePtrToQueryParamMatchType(d *jsondecode.Decoder, p **gatewayv1.QueryParamMatchType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.QueryParamMatchType])
+}
+
 // decodePtrToRouteNamespaces decodes a *gatewayv1.RouteNamespaces.
 func decodePtrToRouteNamespaces(d *jsondecode.Decoder, p **gatewayv1.RouteNamespaces) {
 	jsondecode.Pointer(d, p, decodeRouteNamespaces)
 }
 
+// decodePtrToSecretObjectReference decodes a *gatewayv1.SecretObjectReference.
+func decodePtrToSecretObjectReference(d *jsondecode.Decoder, p **gatewayv1.SecretObjectReference) {
+	jsondecode.Pointer(d, p, decodeSecretObjectReference)
+}
+
+// decodePtrToSectionName decodes a *gatewayv1.SectionName.
+func decodePtrToSectionName(d *jsondecode.Decoder, p **gatewayv1.SectionName) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.SectionName])
+}
+
+// decodePtrToSessionPersistence decodes a *gatewayv1.SessionPersistence.
+func decodePtrToSessionPersistence(d *jsondecode.Decoder, p **gatewayv1.SessionPersistence) {
+	jsondecode.Pointer(d, p, decodeSessionPersistence)
+}
+
+// decodePtrToSessionPersistenceType decodes a *gatewayv1.SessionPersistenceType.
+func decodePtrToSessionPersistenceType(d *jsondecode.Decoder, p **gatewayv1.SessionPersistenceType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.SessionPersistenceType])
+}
+
 // decodePtrToString decodes a *string.
 func decodePtrToString(d *jsondecode.Decoder, p **string) {
 	jsondecode.Pointer(d, p, jsondecode.String[string])
+}
+
+// decodePtrToTLSModeType decodes a *gatewayv1.TLSModeType.
+func decodePtrToTLSModeType(d *jsondecode.Decoder, p **gatewayv1.TLSModeType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.TLSModeType])
+}
+
+// decodePtrToWellKnownCACertificatesType decodes a *gatewayv1.WellKnownCACertificatesType.
+func decodePtrToWellKnownCACertificatesType(d *jsondecode.Decoder, p **gatewayv1.WellKnownCACertificatesType) {
+	jsondecode.Pointer(d, p, jsondecode.String[gatewayv1.WellKnownCACertificatesType])
 }
 
 // decodeReferenceGrant decodes a ReferenceGrant.
@@ -745,11 +2036,11 @@ func decodeReferenceGrantFrom(d *jsondecode.Decoder, p *gatewayv1.ReferenceGrant
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "group":
-			jsondecode.Reflective(d, &p.Group)
+			jsondecode.String(d, &p.Group)
 		case "kind":
-			jsondecode.Reflective(d, &p.Kind)
+			jsondecode.String(d, &p.Kind)
 		case "namespace":
-			jsondecode.Reflective(d, &p.Namespace)
+			jsondecode.String(d, &p.Namespace)
 		default:
 			d.Skip()
 		}
@@ -796,12 +2087,38 @@ func decodeReferenceGrantSpec(d *jsondecode.Decoder, p *gatewayv1.ReferenceGrant
 
 // decodeReferenceGrantTo decodes a ReferenceGrantTo.
 func decodeReferenceGrantTo(d *jsondecode.Decoder, p *gatewayv1.ReferenceGrantTo) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field Name has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.String(d, &p.Group)
+		case "kind":
+			jsondecode.String(d, &p.Kind)
+		case "name":
+			jsondecode.Shared(d, &p.Name, decodePtrToObjectName, compactPtrToObjectName, equalPtrToObjectName)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeRouteGroupKind decodes a RouteGroupKind.
 func decodeRouteGroupKind(d *jsondecode.Decoder, p *gatewayv1.RouteGroupKind) {
-	jsondecode.Reflective(d, p) // decoded by reflection: field Group has a type the generated code cannot name
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.Shared(d, &p.Group, decodePtrToGroup, compactPtrToGroup, equalPtrToGroup)
+		case "kind":
+			jsondecode.String(d, &p.Kind)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeRouteNamespaces decodes a RouteNamespaces.
@@ -821,14 +2138,110 @@ func decodeRouteNamespaces(d *jsondecode.Decoder, p *gatewayv1.RouteNamespaces) 
 	}
 }
 
+// decodeRouteParentStatus decodes a RouteParentStatus.
+func decodeRouteParentStatus(d *jsondecode.Decoder, p *gatewayv1.RouteParentStatus) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "conditions":
+			jsondecode.Shared(d, &p.Conditions, decodeSliceOfMetav1Condition, compactSliceOfMetav1Condition, equalSliceOfMetav1Condition)
+		case "controllerName":
+			jsondecode.String(d, &p.ControllerName)
+		case "parentRef":
+			decodeParentReference(d, &p.ParentRef)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeSecretObjectReference decodes a SecretObjectReference.
+func decodeSecretObjectReference(d *jsondecode.Decoder, p *gatewayv1.SecretObjectReference) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "group":
+			jsondecode.Shared(d, &p.Group, decodePtrToGroup, compactPtrToGroup, equalPtrToGroup)
+		case "kind":
+			jsondecode.Shared(d, &p.Kind, decodePtrToKind, compactPtrToKind, equalPtrToKind)
+		case "name":
+			jsondecode.String(d, &p.Name)
+		case "namespace":
+			jsondecode.Shared(d, &p.Namespace, decodePtrToNamespace, compactPtrToNamespace, equalPtrToNamespace)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeSessionPersistence decodes a SessionPersistence.
+func decodeSessionPersistence(d *jsondecode.Decoder, p *gatewayv1.SessionPersistence) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "absoluteTimeout":
+			jsondecode.Shared(d, &p.AbsoluteTimeout, decodePtrToDuration, compactPtrToDuration, equalPtrToDuration)
+		case "cookieConfig":
+			jsondecode.Shared(d, &p.CookieConfig, decodePtrToCookieConfig, compactPtrToCookieConfig, equalPtrToCookieConfig)
+		case "sessionName":
+			jsondecode.Shared(d, &p.SessionName, decodePtrToString, compactPtrToString, equalPtrToString)
+		case "type":
+			jsondecode.Shared(d, &p.Type, decodePtrToSessionPersistenceType, compactPtrToSessionPersistenceType, equalPtrToSessionPersistenceType)
+		default:
+			d.Skip()
+		}
+	}
+}
+
+// decodeSliceOfBackendRef decodes a []gatewayv1.BackendRef.
+func decodeSliceOfBackendRef(d *jsondecode.Decoder, p *[]gatewayv1.BackendRef) {
+	jsondecode.Slice(d, p, decodeBackendRef)
+}
+
 // decodeSliceOfBackendTLSPolicy decodes a []gatewayv1.BackendTLSPolicy.
 func decodeSliceOfBackendTLSPolicy(d *jsondecode.Decoder, p *[]gatewayv1.BackendTLSPolicy) {
 	jsondecode.Slice(d, p, decodeBackendTLSPolicy)
 }
 
+// decodeSliceOfCORSOrigin decodes a []gatewayv1.CORSOrigin.
+func decodeSliceOfCORSOrigin(d *jsondecode.Decoder, p *[]gatewayv1.CORSOrigin) {
+	jsondecode.Slice(d, p, jsondecode.String[gatewayv1.CORSOrigin])
+}
+
+// decodeSliceOfGRPCBackendRef decodes a []gatewayv1.GRPCBackendRef.
+func decodeSliceOfGRPCBackendRef(d *jsondecode.Decoder, p *[]gatewayv1.GRPCBackendRef) {
+	jsondecode.Slice(d, p, decodeGRPCBackendRef)
+}
+
+// decodeSliceOfGRPCHeaderMatch decodes a []gatewayv1.GRPCHeaderMatch.
+func decodeSliceOfGRPCHeaderMatch(d *jsondecode.Decoder, p *[]gatewayv1.GRPCHeaderMatch) {
+	jsondecode.Slice(d, p, decodeGRPCHeaderMatch)
+}
+
 // decodeSliceOfGRPCRoute decodes a []gatewayv1.GRPCRoute.
 func decodeSliceOfGRPCRoute(d *jsondecode.Decoder, p *[]gatewayv1.GRPCRoute) {
 	jsondecode.Slice(d, p, decodeGRPCRoute)
+}
+
+// decodeSliceOfGRPCRouteFilter decodes a []gatewayv1.GRPCRouteFilter.
+func decodeSliceOfGRPCRouteFilter(d *jsondecode.Decoder, p *[]gatewayv1.GRPCRouteFilter) {
+	jsondecode.Slice(d, p, decodeGRPCRouteFilter)
+}
+
+// decodeSliceOfGRPCRouteMatch decodes a []gatewayv1.GRPCRouteMatch.
+func decodeSliceOfGRPCRouteMatch(d *jsondecode.Decoder, p *[]gatewayv1.GRPCRouteMatch) {
+	jsondecode.Slice(d, p, decodeGRPCRouteMatch)
+}
+
+// decodeSliceOfGRPCRouteRule decodes a []gatewayv1.GRPCRouteRule.
+func decodeSliceOfGRPCRouteRule(d *jsondecode.Decoder, p *[]gatewayv1.GRPCRouteRule) {
+	jsondecode.Slice(d, p, decodeGRPCRouteRule)
 }
 
 // decodeSliceOfGateway decodes a []gatewayv1.Gateway.
@@ -851,9 +2264,64 @@ func decodeSliceOfGatewayStatusAddress(d *jsondecode.Decoder, p *[]gatewayv1.Gat
 	jsondecode.Slice(d, p, decodeGatewayStatusAddress)
 }
 
+// decodeSliceOfHTTPBackendRef decodes a []gatewayv1.HTTPBackendRef.
+func decodeSliceOfHTTPBackendRef(d *jsondecode.Decoder, p *[]gatewayv1.HTTPBackendRef) {
+	jsondecode.Slice(d, p, decodeHTTPBackendRef)
+}
+
+// decodeSliceOfHTTPHeader decodes a []gatewayv1.HTTPHeader.
+func decodeSliceOfHTTPHeader(d *jsondecode.Decoder, p *[]gatewayv1.HTTPHeader) {
+	jsondecode.Slice(d, p, decodeHTTPHeader)
+}
+
+// decodeSliceOfHTTPHeaderMatch decodes a []gatewayv1.HTTPHeaderMatch.
+func decodeSliceOfHTTPHeaderMatch(d *jsondecode.Decoder, p *[]gatewayv1.HTTPHeaderMatch) {
+	jsondecode.Slice(d, p, decodeHTTPHeaderMatch)
+}
+
+// decodeSliceOfHTTPHeaderName decodes a []gatewayv1.HTTPHeaderName.
+func decodeSliceOfHTTPHeaderName(d *jsondecode.Decoder, p *[]gatewayv1.HTTPHeaderName) {
+	jsondecode.Slice(d, p, decodeHTTPHeaderName)
+}
+
+// decodeSliceOfHTTPMethodWithWildcard decodes a []gatewayv1.HTTPMethodWithWildcard.
+func decodeSliceOfHTTPMethodWithWildcard(d *jsondecode.Decoder, p *[]gatewayv1.HTTPMethodWithWildcard) {
+	jsondecode.Slice(d, p, jsondecode.String[gatewayv1.HTTPMethodWithWildcard])
+}
+
+// decodeSliceOfHTTPQueryParamMatch decodes a []gatewayv1.HTTPQueryParamMatch.
+func decodeSliceOfHTTPQueryParamMatch(d *jsondecode.Decoder, p *[]gatewayv1.HTTPQueryParamMatch) {
+	jsondecode.Slice(d, p, decodeHTTPQueryParamMatch)
+}
+
 // decodeSliceOfHTTPRoute decodes a []gatewayv1.HTTPRoute.
 func decodeSliceOfHTTPRoute(d *jsondecode.Decoder, p *[]gatewayv1.HTTPRoute) {
 	jsondecode.Slice(d, p, decodeHTTPRoute)
+}
+
+// decodeSliceOfHTTPRouteFilter decodes a []gatewayv1.HTTPRouteFilter.
+func decodeSliceOfHTTPRouteFilter(d *jsondecode.Decoder, p *[]gatewayv1.HTTPRouteFilter) {
+	jsondecode.Slice(d, p, decodeHTTPRouteFilter)
+}
+
+// decodeSliceOfHTTPRouteMatch decodes a []gatewayv1.HTTPRouteMatch.
+func decodeSliceOfHTTPRouteMatch(d *jsondecode.Decoder, p *[]gatewayv1.HTTPRouteMatch) {
+	jsondecode.Slice(d, p, decodeHTTPRouteMatch)
+}
+
+// decodeSliceOfHTTPRouteRetryStatusCode decodes a []gatewayv1.HTTPRouteRetryStatusCode.
+func decodeSliceOfHTTPRouteRetryStatusCode(d *jsondecode.Decoder, p *[]gatewayv1.HTTPRouteRetryStatusCode) {
+	jsondecode.Slice(d, p, jsondecode.Int[gatewayv1.HTTPRouteRetryStatusCode])
+}
+
+// decodeSliceOfHTTPRouteRule decodes a []gatewayv1.HTTPRouteRule.
+func decodeSliceOfHTTPRouteRule(d *jsondecode.Decoder, p *[]gatewayv1.HTTPRouteRule) {
+	jsondecode.Slice(d, p, decodeHTTPRouteRule)
+}
+
+// decodeSliceOfHostname decodes a []gatewayv1.Hostname.
+func decodeSliceOfHostname(d *jsondecode.Decoder, p *[]gatewayv1.Hostname) {
+	jsondecode.Slice(d, p, jsondecode.String[gatewayv1.Hostname])
 }
 
 // decodeSliceOfListener decodes a []gatewayv1.Listener.
@@ -881,9 +2349,34 @@ func decodeSliceOfListenerStatus(d *jsondecode.Decoder, p *[]gatewayv1.ListenerS
 	jsondecode.Slice(d, p, decodeListenerStatus)
 }
 
+// decodeSliceOfLocalObjectReference decodes a []gatewayv1.LocalObjectReference.
+func decodeSliceOfLocalObjectReference(d *jsondecode.Decoder, p *[]gatewayv1.LocalObjectReference) {
+	jsondecode.Slice(d, p, decodeLocalObjectReference)
+}
+
+// decodeSliceOfLocalPolicyTargetReferenceWithSectionName decodes a []gatewayv1.LocalPolicyTargetReferenceWithSectionName.
+func decodeSliceOfLocalPolicyTargetReferenceWithSectionName(d *jsondecode.Decoder, p *[]gatewayv1.LocalPolicyTargetReferenceWithSectionName) {
+	jsondecode.Slice(d, p, decodeLocalPolicyTargetReferenceWithSectionName)
+}
+
 // decodeSliceOfMetav1Condition decodes a []metav1.Condition.
 func decodeSliceOfMetav1Condition(d *jsondecode.Decoder, p *[]metav1.Condition) {
 	jsondecode.Slice(d, p, jsondecode.Condition)
+}
+
+// decodeSliceOfObjectReference decodes a []gatewayv1.ObjectReference.
+func decodeSliceOfObjectReference(d *jsondecode.Decoder, p *[]gatewayv1.ObjectReference) {
+	jsondecode.Slice(d, p, decodeObjectReference)
+}
+
+// decodeSliceOfParentReference decodes a []gatewayv1.ParentReference.
+func decodeSliceOfParentReference(d *jsondecode.Decoder, p *[]gatewayv1.ParentReference) {
+	jsondecode.Slice(d, p, decodeParentReference)
+}
+
+// decodeSliceOfPolicyAncestorStatus decodes a []gatewayv1.PolicyAncestorStatus.
+func decodeSliceOfPolicyAncestorStatus(d *jsondecode.Decoder, p *[]gatewayv1.PolicyAncestorStatus) {
+	jsondecode.Slice(d, p, decodePolicyAncestorStatus)
 }
 
 // decodeSliceOfReferenceGrant decodes a []gatewayv1.ReferenceGrant.
@@ -906,6 +2399,26 @@ func decodeSliceOfRouteGroupKind(d *jsondecode.Decoder, p *[]gatewayv1.RouteGrou
 	jsondecode.Slice(d, p, decodeRouteGroupKind)
 }
 
+// decodeSliceOfRouteParentStatus decodes a []gatewayv1.RouteParentStatus.
+func decodeSliceOfRouteParentStatus(d *jsondecode.Decoder, p *[]gatewayv1.RouteParentStatus) {
+	jsondecode.Slice(d, p, decodeRouteParentStatus)
+}
+
+// decodeSliceOfSecretObjectReference decodes a []gatewayv1.SecretObjectReference.
+func decodeSliceOfSecretObjectReference(d *jsondecode.Decoder, p *[]gatewayv1.SecretObjectReference) {
+	jsondecode.Slice(d, p, decodeSecretObjectReference)
+}
+
+// decodeSliceOfString decodes a []string.
+func decodeSliceOfString(d *jsondecode.Decoder, p *[]string) {
+	jsondecode.Slice(d, p, jsondecode.String[string])
+}
+
+// decodeSliceOfSubjectAltName decodes a []gatewayv1.SubjectAltName.
+func decodeSliceOfSubjectAltName(d *jsondecode.Decoder, p *[]gatewayv1.SubjectAltName) {
+	jsondecode.Slice(d, p, decodeSubjectAltName)
+}
+
 // decodeSliceOfSupportedFeature decodes a []gatewayv1.SupportedFeature.
 func decodeSliceOfSupportedFeature(d *jsondecode.Decoder, p *[]gatewayv1.SupportedFeature) {
 	jsondecode.Slice(d, p, jsondecode.Unmarshaler[gatewayv1.SupportedFeature])
@@ -914,6 +2427,11 @@ func decodeSliceOfSupportedFeature(d *jsondecode.Decoder, p *[]gatewayv1.Support
 // decodeSliceOfTCPRoute decodes a []gatewayv1.TCPRoute.
 func decodeSliceOfTCPRoute(d *jsondecode.Decoder, p *[]gatewayv1.TCPRoute) {
 	jsondecode.Slice(d, p, decodeTCPRoute)
+}
+
+// decodeSliceOfTCPRouteRule decodes a []gatewayv1.TCPRouteRule.
+func decodeSliceOfTCPRouteRule(d *jsondecode.Decoder, p *[]gatewayv1.TCPRouteRule) {
+	jsondecode.Slice(d, p, decodeTCPRouteRule)
 }
 
 // decodeSliceOfTLSPortConfig decodes a []gatewayv1.TLSPortConfig.
@@ -926,9 +2444,38 @@ func decodeSliceOfTLSRoute(d *jsondecode.Decoder, p *[]gatewayv1.TLSRoute) {
 	jsondecode.Slice(d, p, decodeTLSRoute)
 }
 
+// decodeSliceOfTLSRouteRule decodes a []gatewayv1.TLSRouteRule.
+func decodeSliceOfTLSRouteRule(d *jsondecode.Decoder, p *[]gatewayv1.TLSRouteRule) {
+	jsondecode.Slice(d, p, decodeTLSRouteRule)
+}
+
 // decodeSliceOfUDPRoute decodes a []gatewayv1.UDPRoute.
 func decodeSliceOfUDPRoute(d *jsondecode.Decoder, p *[]gatewayv1.UDPRoute) {
 	jsondecode.Slice(d, p, decodeUDPRoute)
+}
+
+// decodeSliceOfUDPRouteRule decodes a []gatewayv1.UDPRouteRule.
+func decodeSliceOfUDPRouteRule(d *jsondecode.Decoder, p *[]gatewayv1.UDPRouteRule) {
+	jsondecode.Slice(d, p, decodeUDPRouteRule)
+}
+
+// decodeSubjectAltName decodes a SubjectAltName.
+func decodeSubjectAltName(d *jsondecode.Decoder, p *gatewayv1.SubjectAltName) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "hostname":
+			jsondecode.String(d, &p.Hostname)
+		case "type":
+			jsondecode.String(d, &p.Type)
+		case "uri":
+			jsondecode.String(d, &p.URI)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeTCPRoute decodes a TCPRoute.
@@ -975,14 +2522,55 @@ func decodeTCPRouteList(d *jsondecode.Decoder, p *gatewayv1.TCPRouteList) {
 	}
 }
 
+// decodeTCPRouteRule decodes a TCPRouteRule.
+func decodeTCPRouteRule(d *jsondecode.Decoder, p *gatewayv1.TCPRouteRule) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "backendRefs":
+			jsondecode.Shared(d, &p.BackendRefs, decodeSliceOfBackendRef, compactSliceOfBackendRef, equalSliceOfBackendRef)
+		case "name":
+			jsondecode.Shared(d, &p.Name, decodePtrToSectionName, compactPtrToSectionName, equalPtrToSectionName)
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // decodeTCPRouteSpec decodes a TCPRouteSpec.
 func decodeTCPRouteSpec(d *jsondecode.Decoder, p *gatewayv1.TCPRouteSpec) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds CommonRouteSpec, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "parentRefs":
+			jsondecode.Shared(d, &p.CommonRouteSpec.ParentRefs, decodeSliceOfParentReference, compactSliceOfParentReference, equalSliceOfParentReference)
+		case "rules":
+			jsondecode.Shared(d, &p.Rules, decodeSliceOfTCPRouteRule, compactSliceOfTCPRouteRule, equalSliceOfTCPRouteRule)
+		case "useDefaultGateways":
+			jsondecode.String(d, &p.CommonRouteSpec.UseDefaultGateways)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeTCPRouteStatus decodes a TCPRouteStatus.
 func decodeTCPRouteStatus(d *jsondecode.Decoder, p *gatewayv1.TCPRouteStatus) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds RouteStatus, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "parents":
+			jsondecode.Shared(d, &p.RouteStatus.Parents, decodeSliceOfRouteParentStatus, compactSliceOfRouteParentStatus, equalSliceOfRouteParentStatus)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeTLSConfig decodes a TLSConfig.
@@ -1008,7 +2596,7 @@ func decodeTLSPortConfig(d *jsondecode.Decoder, p *gatewayv1.TLSPortConfig) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "port":
-			jsondecode.Reflective(d, &p.Port)
+			jsondecode.Int(d, &p.Port)
 		case "tls":
 			decodeTLSConfig(d, &p.TLS)
 		default:
@@ -1061,14 +2649,57 @@ func decodeTLSRouteList(d *jsondecode.Decoder, p *gatewayv1.TLSRouteList) {
 	}
 }
 
+// decodeTLSRouteRule decodes a TLSRouteRule.
+func decodeTLSRouteRule(d *jsondecode.Decoder, p *gatewayv1.TLSRouteRule) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "backendRefs":
+			jsondecode.Shared(d, &p.BackendRefs, decodeSliceOfBackendRef, compactSliceOfBackendRef, equalSliceOfBackendRef)
+		case "name":
+			jsondecode.Shared(d, &p.Name, decodePtrToSectionName, compactPtrToSectionName, equalPtrToSectionName)
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // decodeTLSRouteSpec decodes a TLSRouteSpec.
 func decodeTLSRouteSpec(d *jsondecode.Decoder, p *gatewayv1.TLSRouteSpec) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds CommonRouteSpec, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "hostnames":
+			jsondecode.Shared(d, &p.Hostnames, decodeSliceOfHostname, compactSliceOfHostname, equalSliceOfHostname)
+		case "parentRefs":
+			jsondecode.Shared(d, &p.CommonRouteSpec.ParentRefs, decodeSliceOfParentReference, compactSliceOfParentReference, equalSliceOfParentReference)
+		case "rules":
+			jsondecode.Shared(d, &p.Rules, decodeSliceOfTLSRouteRule, compactSliceOfTLSRouteRule, equalSliceOfTLSRouteRule)
+		case "useDefaultGateways":
+			jsondecode.String(d, &p.CommonRouteSpec.UseDefaultGateways)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeTLSRouteStatus decodes a TLSRouteStatus.
 func decodeTLSRouteStatus(d *jsondecode.Decoder, p *gatewayv1.TLSRouteStatus) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds RouteStatus, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "parents":
+			jsondecode.Shared(d, &p.RouteStatus.Parents, decodeSliceOfRouteParentStatus, compactSliceOfRouteParentStatus, equalSliceOfRouteParentStatus)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeUDPRoute decodes a UDPRoute.
@@ -1115,12 +2746,53 @@ func decodeUDPRouteList(d *jsondecode.Decoder, p *gatewayv1.UDPRouteList) {
 	}
 }
 
+// decodeUDPRouteRule decodes a UDPRouteRule.
+func decodeUDPRouteRule(d *jsondecode.Decoder, p *gatewayv1.UDPRouteRule) {
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "backendRefs":
+			jsondecode.Shared(d, &p.BackendRefs, decodeSliceOfBackendRef, compactSliceOfBackendRef, equalSliceOfBackendRef)
+		case "name":
+			jsondecode.Shared(d, &p.Name, decodePtrToSectionName, compactPtrToSectionName, equalPtrToSectionName)
+		default:
+			d.Skip()
+		}
+	}
+}
+
 // decodeUDPRouteSpec decodes a UDPRouteSpec.
 func decodeUDPRouteSpec(d *jsondecode.Decoder, p *gatewayv1.UDPRouteSpec) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds CommonRouteSpec, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "parentRefs":
+			jsondecode.Shared(d, &p.CommonRouteSpec.ParentRefs, decodeSliceOfParentReference, compactSliceOfParentReference, equalSliceOfParentReference)
+		case "rules":
+			jsondecode.Shared(d, &p.Rules, decodeSliceOfUDPRouteRule, compactSliceOfUDPRouteRule, equalSliceOfUDPRouteRule)
+		case "useDefaultGateways":
+			jsondecode.String(d, &p.CommonRouteSpec.UseDefaultGateways)
+		default:
+			d.Skip()
+		}
+	}
 }
 
 // decodeUDPRouteStatus decodes a UDPRouteStatus.
 func decodeUDPRouteStatus(d *jsondecode.Decoder, p *gatewayv1.UDPRouteStatus) {
-	jsondecode.Reflective(d, p) // decoded by reflection: it embeds RouteStatus, which the generator does not decode field by field
+	if !d.Object() {
+		return
+	}
+	for name, ok := d.Field(); ok; name, ok = d.Field() {
+		switch string(name) {
+		case "parents":
+			jsondecode.Shared(d, &p.RouteStatus.Parents, decodeSliceOfRouteParentStatus, compactSliceOfRouteParentStatus, equalSliceOfRouteParentStatus)
+		default:
+			d.Skip()
+		}
+	}
 }
