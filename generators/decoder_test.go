@@ -123,6 +123,36 @@ type Embeds struct {
 			},
 			wantNone: []string{"decodeStamp", "decodeLevel", "decodePhase("},
 		},
+		{
+			name: "a type defined from a named scalar type decodes as its predeclared type, unless its own methods say otherwise",
+			src: `type Foo struct {
+	Header HTTPHeaderName ` + "`json:\"header\"`" + `
+	Alias  AliasName ` + "`json:\"alias\"`" + `
+	Own    OwnText ` + "`json:\"own\"`" + `
+	Port   PortAlias ` + "`json:\"port\"`" + `
+	Inner  Defined ` + "`json:\"inner\"`" + `
+}
+type HTTPHeaderName HeaderName
+type HeaderName string
+func (h *HeaderName) UnmarshalText(b []byte) error { return nil }
+type AliasName = HTTPHeaderName
+type OwnText HeaderName
+func (o *OwnText) UnmarshalText(b []byte) error { return nil }
+type PortAlias Port
+type Port int32
+type Defined Bar
+type Bar struct {
+	N int ` + "`json:\"n\"`" + `
+}`,
+			want: []string{
+				"case \"header\":\n\t\t\tjsondecode.String(d, &p.Header)",
+				"case \"alias\":\n\t\t\tjsondecode.String(d, &p.Alias)",
+				"case \"own\":\n\t\t\tjsondecode.Reflective(d, &p.Own)",
+				"case \"port\":\n\t\t\tjsondecode.Int(d, &p.Port)",
+				"jsondecode.Reflective(d, p) // decoded by reflection: apiv1.Defined is defined from another named type",
+			},
+			wantNone: []string{"decodeHTTPHeaderName", "decodePortAlias"},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := decodersOf(t, walkHeader+tt.src, "Foo")

@@ -145,7 +145,8 @@ func (w *decoderWriter) identFn(name string) (string, bool) {
 	case name == "any" || name == "error":
 		return "jsondecode.Reflective[" + name + "]", true
 	case !ok:
-		// Declared in a file the generator did not parse.
+		// Not declared in a file the generator parsed (every file that
+		// declares a type is: see parseAll).
 		return "jsondecode.Reflective[" + w.apiAlias + "." + name + "]", true
 	case d.spec.Assign.IsValid():
 		return w.fn(d.spec.Type, d.imports)
@@ -154,9 +155,9 @@ func (w *decoderWriter) identFn(name string) (string, bool) {
 	case w.custom[name] != "":
 		return "jsondecode.Reflective[" + w.apiAlias + "." + name + "]", true
 	}
-	if id, isIdent := d.spec.Type.(*ast.Ident); isIdent {
+	if under := w.predeclared(d.spec.Type); under != "" {
 		for _, s := range scalarDecoders {
-			if s.re.MatchString(id.Name) {
+			if s.re.MatchString(under) {
 				return fmt.Sprintf(s.fn, w.apiAlias+"."+name), true
 			}
 		}
@@ -166,6 +167,27 @@ func (w *decoderWriter) identFn(name string) (string, bool) {
 		w.pending = append(w.pending, name)
 	}
 	return "decode" + name, true
+}
+
+// predeclared returns the predeclared type a type of the API package is
+// defined from, through other types of it (type HTTPHeaderName
+// HeaderName; type HeaderName string: string), or "" when it is defined
+// from anything else. Only the defined type's own methods matter to
+// encoding/json, and identFn checked them: those of the types it is
+// defined from are not its.
+func (w *decoderWriter) predeclared(expr ast.Expr) string {
+	for range maxRefDepth {
+		id, ok := expr.(*ast.Ident)
+		if !ok {
+			return ""
+		}
+		d, ok := w.decls[id.Name]
+		if !ok {
+			return id.Name
+		}
+		expr = d.spec.Type
+	}
+	return ""
 }
 
 // selectorFn is fn of pkg.Name: a decoder of package jsondecode, the API

@@ -28,7 +28,6 @@ func init() {
 	jsondecode.Register(decodeGRPCAuthConfig)
 	jsondecode.Register(decodeGRPCBackendRef)
 	jsondecode.Register(decodeGRPCHeaderMatch)
-	jsondecode.Register(decodeGRPCHeaderName)
 	jsondecode.Register(decodeGRPCMethodMatch)
 	jsondecode.Register(decodeGRPCRoute)
 	jsondecode.Register(decodeGRPCRouteFilter)
@@ -57,7 +56,6 @@ func init() {
 	jsondecode.Register(decodeHTTPHeader)
 	jsondecode.Register(decodeHTTPHeaderFilter)
 	jsondecode.Register(decodeHTTPHeaderMatch)
-	jsondecode.Register(decodeHTTPHeaderName)
 	jsondecode.Register(decodeHTTPPathMatch)
 	jsondecode.Register(decodeHTTPPathModifier)
 	jsondecode.Register(decodeHTTPQueryParamMatch)
@@ -427,7 +425,7 @@ func decodeGRPCHeaderMatch(d *jsondecode.Decoder, p *gatewayv1.GRPCHeaderMatch) 
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "name":
-			decodeGRPCHeaderName(d, &p.Name)
+			jsondecode.String(d, &p.Name)
 		case "type":
 			jsondecode.Shared(d, &p.Type, decodePtrToGRPCHeaderMatchType, compactPtrToGRPCHeaderMatchType, equalPtrToGRPCHeaderMatchType)
 		case "value":
@@ -436,11 +434,6 @@ func decodeGRPCHeaderMatch(d *jsondecode.Decoder, p *gatewayv1.GRPCHeaderMatch) 
 			d.Skip()
 		}
 	}
-}
-
-// decodeGRPCHeaderName decodes a GRPCHeaderName.
-func decodeGRPCHeaderName(d *jsondecode.Decoder, p *gatewayv1.GRPCHeaderName) {
-	jsondecode.Reflective(d, p) // decoded by reflection: gatewayv1.GRPCHeaderName is defined from another named type
 }
 
 // decodeGRPCMethodMatch decodes a GRPCMethodMatch.
@@ -964,7 +957,7 @@ func decodeHTTPHeader(d *jsondecode.Decoder, p *gatewayv1.HTTPHeader) {
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "name":
-			decodeHTTPHeaderName(d, &p.Name)
+			jsondecode.String(d, &p.Name)
 		case "value":
 			jsondecode.String(d, &p.Value)
 		default:
@@ -1000,7 +993,7 @@ func decodeHTTPHeaderMatch(d *jsondecode.Decoder, p *gatewayv1.HTTPHeaderMatch) 
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "name":
-			decodeHTTPHeaderName(d, &p.Name)
+			jsondecode.String(d, &p.Name)
 		case "type":
 			jsondecode.Shared(d, &p.Type, decodePtrToHeaderMatchType, compactPtrToHeaderMatchType, equalPtrToHeaderMatchType)
 		case "value":
@@ -1009,11 +1002,6 @@ func decodeHTTPHeaderMatch(d *jsondecode.Decoder, p *gatewayv1.HTTPHeaderMatch) 
 			d.Skip()
 		}
 	}
-}
-
-// decodeHTTPHeaderName decodes a HTTPHeaderName.
-func decodeHTTPHeaderName(d *jsondecode.Decoder, p *gatewayv1.HTTPHeaderName) {
-	jsondecode.Reflective(d, p) // decoded by reflection: gatewayv1.HTTPHeaderName is defined from another named type
 }
 
 // decodeHTTPPathMatch decodes a HTTPPathMatch.
@@ -1060,7 +1048,7 @@ func decodeHTTPQueryParamMatch(d *jsondecode.Decoder, p *gatewayv1.HTTPQueryPara
 	for name, ok := d.Field(); ok; name, ok = d.Field() {
 		switch string(name) {
 		case "name":
-			decodeHTTPHeaderName(d, &p.Name)
+			jsondecode.String(d, &p.Name)
 		case "type":
 			jsondecode.Shared(d, &p.Type, decodePtrToQueryParamMatchType, compactPtrToQueryParamMatchType, equalPtrToQueryParamMatchType)
 		case "value":
@@ -2281,7 +2269,7 @@ func decodeSliceOfHTTPHeaderMatch(d *jsondecode.Decoder, p *[]gatewayv1.HTTPHead
 
 // decodeSliceOfHTTPHeaderName decodes a []gatewayv1.HTTPHeaderName.
 func decodeSliceOfHTTPHeaderName(d *jsondecode.Decoder, p *[]gatewayv1.HTTPHeaderName) {
-	jsondecode.Slice(d, p, decodeHTTPHeaderName)
+	jsondecode.Slice(d, p, jsondecode.String[gatewayv1.HTTPHeaderName])
 }
 
 // decodeSliceOfHTTPMethodWithWildcard decodes a []gatewayv1.HTTPMethodWithWildcard.
