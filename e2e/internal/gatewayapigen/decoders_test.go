@@ -44,9 +44,9 @@ var kinds = []kindCheck{
 // object comes in three versions of its key: created, changed, and the
 // change resent unchanged (whose parts are all the previous version's).
 func TestGeneratedDecodersAgreeWithSigsJSONAndShareAsTheWalk(t *testing.T) {
-	n := 200
+	n := 100
 	if testing.Short() {
-		n = 50
+		n = 40
 	}
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) { k.run(t, n) })
