@@ -66,9 +66,9 @@ func routeJSON(t *testing.T, r routeRef, rv int, round string) []byte {
 	at := metav1.NewTime(r.start)
 	obj.ManagedFields = []metav1.ManagedFieldsEntry{
 		{Manager: helmManager, Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "gateway.networking.k8s.io/v1", Time: &at,
-			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:metadata":{"f:labels":{".":{},"f:app.kubernetes.io/name":{}}},"f:spec":{".":{},"f:hostnames":{},"f:parentRefs":{},"f:rules":{}}}`)}},
+			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{"f:labels":{".":{},"f:app.kubernetes.io/name":{}}},"f:spec":{".":{},"f:hostnames":{},"f:parentRefs":{},"f:rules":{}}}`)},
 		{Manager: gatewayManager, Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "gateway.networking.k8s.io/v1", Time: &at,
-			FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:status":{".":{},"f:parents":{}}}`)}, Subresource: "status"},
+			FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:status":{".":{},"f:parents":{}}}`), Subresource: "status"},
 	}
 	data, err := json.Marshal(obj)
 	if err != nil {
