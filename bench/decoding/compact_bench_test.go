@@ -8,6 +8,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/jsondecode"
+	"github.com/informer-gen/informer-gen/runtime/jsondecode/jsondecodetest"
 )
 
 // BenchmarkDecodePodCompact measures one watch event's decoding and
@@ -26,7 +27,7 @@ import (
 //	go test -run '^$' -bench DecodePodCompact -benchmem -benchtime 2560x ./decoding
 func BenchmarkDecodePodCompact(b *testing.B) {
 	const n, versions = 64, 40
-	fn := decoder[corev1.Pod](b)
+	fn := jsondecodetest.Registered[corev1.Pod](b)
 	frame := func(doc []byte) []byte {
 		return append(append([]byte(`{"type":"MODIFIED","object":`), doc...), '}')
 	}

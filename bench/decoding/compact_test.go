@@ -54,7 +54,7 @@ func podVersions(t *testing.T, n, versions int) [][]byte {
 // share what decoding then walking shares, on the Pods' first sighting
 // and on their updates.
 func TestDecodingIntoTheCompactObjectSharesWhatTheWalkShares(t *testing.T) {
-	fn := decoder[corev1.Pod](t)
+	fn := jsondecodetest.Registered[corev1.Pod](t)
 	for _, c := range []struct {
 		name        string
 		n, versions int
@@ -77,13 +77,13 @@ func TestDecodingIntoTheCompactObjectSharesWhatTheWalkShares(t *testing.T) {
 // decoder where the walk leaves it the object's own; not yet explained.)
 func TestDecodingRandomObjectsIntoTheCompactObjectSharesWhatTheWalkShares(t *testing.T) {
 	t.Run("Node", func(t *testing.T) {
-		randomShares(t, decoder[corev1.Node](t), func(p *corev1.Node) string { return p.Name })
+		randomShares(t, jsondecodetest.Registered[corev1.Node](t), func(p *corev1.Node) string { return p.Name })
 	})
 	t.Run("Service", func(t *testing.T) {
-		randomShares(t, decoder[corev1.Service](t), func(p *corev1.Service) string { return p.Namespace + "/" + p.Name })
+		randomShares(t, jsondecodetest.Registered[corev1.Service](t), func(p *corev1.Service) string { return p.Namespace + "/" + p.Name })
 	})
 	t.Run("ConfigMap", func(t *testing.T) {
-		randomShares(t, decoder[corev1.ConfigMap](t), func(p *corev1.ConfigMap) string { return p.Namespace + "/" + p.Name })
+		randomShares(t, jsondecodetest.Registered[corev1.ConfigMap](t), func(p *corev1.ConfigMap) string { return p.Namespace + "/" + p.Name })
 	})
 }
 
@@ -114,7 +114,7 @@ func TestDecodingListPagesIntoTheCompactObjectSharesWhatTheWalkShares(t *testing
 	docs := podVersions(t, n, 1)
 	first, updated := docs[:n], docs[n:]
 	pages := [][][]byte{first, updated, updated}
-	if shared := jsondecodetest.ListSharesAsTheWalk(t, decoder[corev1.Pod](t), pages, podKey); shared == 0 {
+	if shared := jsondecodetest.ListSharesAsTheWalk(t, jsondecodetest.Registered[corev1.Pod](t), pages, podKey); shared == 0 {
 		t.Fatal("no part shared: the Pods test nothing")
 	}
 }

@@ -12,24 +12,14 @@ import (
 	"github.com/informer-gen/informer-gen/runtime/jsondecode/jsondecodetest"
 )
 
-// decoder returns the decoder informer-gen generated for T.
-func decoder[T any](tb testing.TB) jsondecode.Func[T] {
-	tb.Helper()
-	fn, ok := jsondecode.For[T]()
-	if !ok {
-		tb.Fatalf("no generated JSON decoder registered for %T", *new(T))
-	}
-	return fn
-}
-
 func TestGeneratedDecodersAgreeWithSigsJSONOnRandomObjects(t *testing.T) {
-	jsondecodetest.Random(t, decoder[stablev1.Widget](t), 500)
-	jsondecodetest.Random(t, decoder[stablev1.Gadget](t), 500)
-	jsondecodetest.Random(t, decoder[stablev1.WidgetList](t), 100)
+	jsondecodetest.Random(t, jsondecodetest.Registered[stablev1.Widget](t), 500)
+	jsondecodetest.Random(t, jsondecodetest.Registered[stablev1.Gadget](t), 500)
+	jsondecodetest.Random(t, jsondecodetest.Registered[stablev1.WidgetList](t), 100)
 }
 
 func TestGeneratedDecodersAgreeWithSigsJSONOnWidgets(t *testing.T) {
-	fn := decoder[stablev1.Widget](t)
+	fn := jsondecodetest.Registered[stablev1.Widget](t)
 	for _, b := range widgetJSON(t, 50) {
 		jsondecodetest.Same(t, fn, b)
 	}
@@ -38,11 +28,11 @@ func TestGeneratedDecodersAgreeWithSigsJSONOnWidgets(t *testing.T) {
 func FuzzWidgetDecoder(f *testing.F) {
 	seeds := append(jsondecodetest.Seeds[stablev1.Widget](20), widgetJSON(f, 5)...)
 	seeds = append(seeds, []byte(`{"spec":{"tags":["a"],"tags":["b","c"],"size":1.5},"status":{"phase":null}}`))
-	jsondecodetest.Fuzz(f, decoder[stablev1.Widget](f), seeds)
+	jsondecodetest.Fuzz(f, jsondecodetest.Registered[stablev1.Widget](f), seeds)
 }
 
 func FuzzGadgetDecoder(f *testing.F) {
-	jsondecodetest.Fuzz(f, decoder[stablev1.Gadget](f), jsondecodetest.Seeds[stablev1.Gadget](20))
+	jsondecodetest.Fuzz(f, jsondecodetest.Registered[stablev1.Gadget](f), jsondecodetest.Seeds[stablev1.Gadget](20))
 }
 
 // BenchmarkDecodeWidget decodes Widgets, each from its own bytes, with
@@ -54,7 +44,7 @@ func FuzzGadgetDecoder(f *testing.F) {
 //	go test -run '^$' -bench DecodeWidget -benchmem .
 func BenchmarkDecodeWidget(b *testing.B) {
 	widgets := widgetJSON(b, 100)
-	fn := decoder[stablev1.Widget](b)
+	fn := jsondecodetest.Registered[stablev1.Widget](b)
 	for _, c := range []struct {
 		name   string
 		decode func(data []byte, w *stablev1.Widget, tab *compact.Table) error

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/jsondecode/jsondecodetest"
 )
 
@@ -25,10 +24,7 @@ import (
 // ListSharesAsTheWalk). Each route comes created, then relabeled as the
 // benchmark relabels, then that version resent unchanged (a relist).
 func TestGeneratedHTTPRouteDecoderAgreesWithSigsJSONOnTheBenchmarksRoutes(t *testing.T) {
-	fn, ok := jsondecode.For[gatewayv1.HTTPRoute]()
-	if !ok {
-		t.Fatal("no generated JSON decoder registered for HTTPRoute")
-	}
+	fn := jsondecodetest.Registered[gatewayv1.HTTPRoute](t)
 	ns := []string{"routes-00", "routes-01", "routes-02"}
 	var created, relabeled [][]byte
 	for i := range 150 {

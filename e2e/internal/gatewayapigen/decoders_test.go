@@ -9,7 +9,6 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	_ "github.com/informer-gen/informer-gen/e2e/internal/gatewayapigen/informers/externalversions/gateway/v1" // registers the generated decoders and walks
-	"github.com/informer-gen/informer-gen/runtime/jsondecode"
 	"github.com/informer-gen/informer-gen/runtime/jsondecode/jsondecodetest"
 )
 
@@ -56,7 +55,7 @@ func TestGeneratedDecodersAgreeWithSigsJSONAndShareAsTheWalk(t *testing.T) {
 // check returns the checks of kind T with list L.
 func check[T, L any](name string) kindCheck {
 	return kindCheck{name: name, run: func(t *testing.T, n int) {
-		fn, list := decoder[T](t), decoder[L](t)
+		fn, list := jsondecodetest.Registered[T](t), jsondecodetest.Registered[L](t)
 		jsondecodetest.Random(t, fn, n)
 		jsondecodetest.Random(t, list, n/4)
 		created, changed := versions[T](t, n)
@@ -69,16 +68,6 @@ func check[T, L any](name string) kindCheck {
 			t.Errorf("%s: no part shared across lists of %d objects relisted unchanged", name, len(resent))
 		}
 	}}
-}
-
-// decoder returns the decoder informer-gen generated for T.
-func decoder[T any](tb testing.TB) jsondecode.Func[T] {
-	tb.Helper()
-	fn, ok := jsondecode.For[T]()
-	if !ok {
-		tb.Fatalf("no generated JSON decoder registered for %T", *new(T))
-	}
-	return fn
 }
 
 // versions returns n random objects of T encoded by encoding/json, each
