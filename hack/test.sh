@@ -4,11 +4,9 @@
 # conformance, benchmarks, API compatibility with client-go, the Kubernetes
 # version matrix, third-party corpus, the release step), all under the race
 # detector, one module after the other; meanwhile, in the background at the
-# lowest priority, the modules whose tests build scratch modules with the
-# go command (a second lane, started once the root module passed) and the
-# checks of the tree (hack/verify-codegen.sh: generated code is up to date;
-# hack/verify-hygiene.sh: gofmt, go mod tidy, staticcheck), whose output is
-# printed after the tests.
+# lowest priority, the checks of the tree (hack/verify-codegen.sh: generated
+# code is up to date; hack/verify-hygiene.sh: gofmt, go mod tidy,
+# staticcheck), whose output is printed after the tests.
 # Usage: ./hack/test.sh            (everything)
 #        SHORT=1 ./hack/test.sh    (skip the slow end-to-end suites)
 set -euo pipefail
@@ -20,25 +18,8 @@ root=$(pwd)
 # controllerruntime/crtest) come last, so that the background build below
 # has the time of every other step to finish.
 modules=(.)
-for m in examples/crd internal/corev1gen conformance bench listwatch dynamic shard controllerruntime examples/kubebuilder e2e controllerruntime/crtest; do
+for m in examples/crd internal/corev1gen conformance bench apicompat versions corpus listwatch dynamic shard controllerruntime hack/release examples/kubebuilder e2e controllerruntime/crtest; do
   [ -f "$m/go.mod" ] && modules+=("$m")
-done
-
-# The second lane: modules whose tests are go commands in scratch modules
-# (apicompat: the generator on all of k8s.io/api and ported client-go
-# code; versions: the Kubernetes version matrix; corpus: third-party API
-# modules; hack/release: a released consumer). Pure compilation, with no
-# clock in what they assert and no kube-apiserver, they run one after the
-# other in the background under nice -n 19, from the moment the root
-# module's tests passed (their scratch modules build the generator and
-# the runtime) to the end, taking the cycles the foreground's tests leave
-# idle: round trips to kube-apiserver and etcd, envtest, the chaos soak's
-# fault windows. Niced, they do not slow the foreground's timed tests.
-# Their output goes to $lane_log, printed after the foreground's; a
-# failure fails the run at the end, naming the module.
-lane=()
-for m in apicompat versions corpus hack/release; do
-  [ -f "$m/go.mod" ] && lane+=("$m")
 done
 
 short=()
@@ -61,20 +42,13 @@ short=()
 checks_dir=$(mktemp -d)
 checks_log="$checks_dir/log"
 ready="$checks_dir/ready"
-lane_log="$checks_dir/lane"
 checks=
-lane_pid=
 prebuild=
 prebuild_log=
 # testing is the module whose tests run, until they pass: when they fail,
 # the run stops and cleanup names it last, below the checks' output.
 testing=
 cleanup() {
-  if [ -n "$lane_pid" ]; then
-    echo "=== the second lane's output so far (stopped if still running):" >&2
-    cat "$lane_log" >&2 || true
-    kill -- -"$lane_pid" 2>/dev/null || kill "$lane_pid" 2>/dev/null || true
-  fi
   if [ -n "$checks" ]; then
     echo "=== stopped the checks still running; their output so far:" >&2
     cat "$checks_log" >&2 || true
@@ -105,13 +79,13 @@ fi
 mkfifo "$ready"
 session=(setsid -w) # without setsid (macOS), the exit trap stops the checks' shell only
 command -v setsid >/dev/null 2>&1 || session=()
-# lowest is the first line of the background shells' scripts. Linux's
-# default autogroup scheduling shares the CPU fairly between sessions and
-# applies nice only within one: a background shell in a session of its own
-# (setsid, above) would get as much CPU as the tests whatever its nice
-# value. The shell that leads its session therefore gives its session's
-# autogroup the lowest priority too (/proc/PID/autogroup; raising it needs
-# no privilege); elsewhere (no autogroup, no /proc) it does nothing.
+# lowest is the first line of the checks' script. Linux's default
+# autogroup scheduling shares the CPU fairly between sessions and applies
+# nice only within one: the checks, in a session of their own (setsid,
+# above), would get as much CPU as the tests whatever their nice value.
+# The shell that leads its session therefore gives its session's autogroup
+# the lowest priority too (/proc/PID/autogroup; raising it needs no
+# privilege); elsewhere (no autogroup, no /proc) it does nothing.
 lowest='[ "$(cut -d" " -f6 /proc/$$/stat 2>/dev/null)" = "$$" ] && { echo 19 >/proc/$$/autogroup; } 2>/dev/null || true'
 # Opened read-write, the FIFO never blocks its opener, and a write to it
 # never fails for want of a reader; "END" marks the end of the list.
@@ -139,49 +113,15 @@ exec 8<>"$ready"
 # every dependency a second time, without -race, for its export data (on an
 # empty build cache, 386 more compilations in listwatch, about as many as
 # the race build's 395); inside go test, vet reads the race build's.
-# test_module runs the tests of module $1 (fd 8, the checks' list, closed
-# for the go command).
-test_module() {
-  (cd "$root/$1" && go test -race -vet=all -count=1 -timeout 45m ${short[@]+"${short[@]}"} ./... 8>&-)
-}
-
-# start_lane runs the second lane's modules in the background, niced, in a
-# session of its own (as the checks), stopping at the first that fails.
-# Each module goes to the checks' list (fd 8) when its tests passed.
-start_lane() {
-  [ "${#lane[@]}" -gt 0 ] || return 0
-  ${session[@]+"${session[@]}"} nice -n 19 bash -c "$lowest"'
-    root=$1; shift
-    for m in "$@"; do
-      echo "=== go test -race -vet=all ($m) [second lane]"
-      SECONDS=0
-      (cd "$root/$m" && go test -race -vet=all -count=1 -timeout 45m ${SHORT:+-short} ./... 8>&-) ||
-        { echo "=== FAILED: go test -race -vet=all ($m) [second lane] (its output is above)"; exit 1; }
-      echo "--- ${SECONDS}s $m [second lane]"
-      echo "$m" >&8
-    done
-  ' lane "$root" "${lane[@]}" >"$lane_log" 2>&1 &
-  lane_pid=$!
-}
-
 for m in "${modules[@]}"; do
   echo "=== go test -race -vet=all ($m)"
   SECONDS=0
   testing=$m
-  test_module "$m"
+  (cd "$root/$m" && go test -race -vet=all -count=1 -timeout 45m "${short[@]}" ./... 8>&-)
   testing=
   echo "--- ${SECONDS}s $m"
   echo "$m" >&8
-  [ "$m" != . ] || start_lane
 done
-
-echo "=== waiting for the second lane (${lane[*]})"
-SECONDS=0
-lane_status=0
-[ -z "$lane_pid" ] || wait "$lane_pid" || lane_status=$?
-lane_pid=
-cat "$lane_log"
-echo "--- ${SECONDS}s waiting for the second lane"
 echo END >&8
 
 echo "=== waiting for the checks (hack/verify-codegen.sh, hack/verify-hygiene.sh)"
@@ -202,6 +142,7 @@ if [ -n "$prebuild" ]; then
 fi
 exec 8>&-
 
-[ "$lane_status" = 0 ] || echo "=== FAILED: $(grep '^=== FAILED: ' "$lane_log" | cut -d' ' -f3-)" >&2
-[ "$checks_status" = 0 ] || echo "=== FAILED: $(grep '^=== FAILED: ' "$checks_log" | cut -d' ' -f3 | tr '\n' ' ')(messages above)" >&2
-[ "$lane_status" = 0 ] && [ "$checks_status" = 0 ] || exit 1
+if [ "$checks_status" != 0 ]; then
+  echo "=== FAILED: $(grep '^=== FAILED: ' "$checks_log" | cut -d' ' -f3 | tr '\n' ' ')(messages above)" >&2
+  exit 1
+fi
