@@ -8,6 +8,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
+	"github.com/informer-gen/informer-gen/runtime/protodecode/protodecodetest"
 )
 
 // BenchmarkDecodePodProto decodes 64 real-shaped Pods in turn from
@@ -21,7 +22,7 @@ import (
 // as it does ns/op (as bench/decoding measures).
 func BenchmarkDecodePodProto(b *testing.B) {
 	pods := podProto(b, 64)
-	fn := decoder[corev1.Pod](b)
+	fn := protodecodetest.Registered[corev1.Pod](b)
 	run := func(name string, decode func(data []byte, tab *compact.Table)) {
 		b.Run(name, func(b *testing.B) {
 			tab := compact.NewTable()

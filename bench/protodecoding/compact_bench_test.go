@@ -8,6 +8,7 @@ import (
 
 	"github.com/informer-gen/informer-gen/runtime/compact"
 	"github.com/informer-gen/informer-gen/runtime/protodecode"
+	"github.com/informer-gen/informer-gen/runtime/protodecode/protodecodetest"
 )
 
 // BenchmarkDecodePodProtoCompact measures, per watch event, the three
@@ -25,7 +26,7 @@ import (
 //	go test -run '^$' -bench DecodePodProtoCompact -benchmem -benchtime 2560x ./protodecoding
 func BenchmarkDecodePodProtoCompact(b *testing.B) {
 	const n, versions = 64, 40
-	fn := decoder[corev1.Pod](b)
+	fn := protodecodetest.Registered[corev1.Pod](b)
 	fresh := podProto(b, n*versions)
 	updates := podVersions(b, n, versions)
 	must := func(err error) {

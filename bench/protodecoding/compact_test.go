@@ -67,7 +67,7 @@ func updated(p *corev1.Pod, i, v int) {
 // Unmarshal's and share what Unmarshal then the compaction walk shares,
 // on their first sighting and on their updates.
 func TestDecodingIntoTheCompactObjectSharesWhatTheWalkShares(t *testing.T) {
-	fn := decoder[corev1.Pod](t)
+	fn := protodecodetest.Registered[corev1.Pod](t)
 	for _, c := range []struct {
 		name        string
 		n, versions int
@@ -136,5 +136,5 @@ func randomShares[T any, PT protodecodetest.Message[T]](t *testing.T) {
 		}
 		first, again, replaced = append(first, a), append(again, a), append(replaced, b)
 	}
-	protodecodetest.SharesAsTheWalk[T, PT](t, decoder[T](t), append(append(first, again...), replaced...), keyOf[T])
+	protodecodetest.SharesAsTheWalk[T, PT](t, protodecodetest.Registered[T](t), append(append(first, again...), replaced...), keyOf[T])
 }

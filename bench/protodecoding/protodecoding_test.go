@@ -9,19 +9,8 @@ import (
 
 	"github.com/informer-gen/informer-gen/bench/internal/dataset"
 	_ "github.com/informer-gen/informer-gen/internal/corev1gen/informers/externalversions/core/v1" // registers the generated decoders
-	"github.com/informer-gen/informer-gen/runtime/protodecode"
 	"github.com/informer-gen/informer-gen/runtime/protodecode/protodecodetest"
 )
-
-// decoder returns the protobuf decoder informer-gen generated for T.
-func decoder[T any](tb testing.TB) protodecode.Func[T] {
-	tb.Helper()
-	fn, ok := protodecode.For[T]()
-	if !ok {
-		tb.Fatalf("no generated protobuf decoder registered for %T", *new(T))
-	}
-	return fn
-}
 
 // podProto returns dataset.PodJSON(n)'s Pods marshalled to protobuf.
 func podProto(tb testing.TB, n int) [][]byte {
@@ -44,7 +33,7 @@ func podProto(tb testing.TB, n int) [][]byte {
 }
 
 func TestGeneratedProtoDecodersAgreeWithUnmarshalOnRealShapedPods(t *testing.T) {
-	fn := decoder[corev1.Pod](t)
+	fn := protodecodetest.Registered[corev1.Pod](t)
 	for i, b := range podProto(t, 200) {
 		if !protodecodetest.Same(t, fn, b) {
 			t.Fatalf("the fast path rejected real-shaped Pod %d", i)
@@ -58,23 +47,23 @@ func TestGeneratedProtoDecodersAgreeWithUnmarshalOnRealShapedPods(t *testing.T) 
 func TestGeneratedProtoDecodersAgreeWithUnmarshalOnRandomObjects(t *testing.T) {
 	const n = 40
 	checks := map[string]func(t *testing.T){
-		"Pod":       func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.Pod](t), n) },
-		"Node":      func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.Node](t), n) },
-		"Service":   func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.Service](t), n) },
-		"ConfigMap": func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.ConfigMap](t), n) },
-		"Secret":    func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.Secret](t), n) },
+		"Pod":       func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Pod](t), n) },
+		"Node":      func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Node](t), n) },
+		"Service":   func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Service](t), n) },
+		"ConfigMap": func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ConfigMap](t), n) },
+		"Secret":    func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Secret](t), n) },
 		//lint:ignore SA1019 core/v1 Endpoints still has an informer
-		"Endpoints":             func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.Endpoints](t), n) },
-		"Event":                 func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.Event](t), n) },
-		"Namespace":             func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.Namespace](t), n) },
-		"PersistentVolume":      func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.PersistentVolume](t), n) },
-		"PersistentVolumeClaim": func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.PersistentVolumeClaim](t), n) },
-		"ReplicationController": func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.ReplicationController](t), n) },
-		"ServiceAccount":        func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.ServiceAccount](t), n) },
-		"LimitRange":            func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.LimitRange](t), n) },
-		"ResourceQuota":         func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.ResourceQuota](t), n) },
-		"PodTemplate":           func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.PodTemplate](t), n) },
-		"ComponentStatus":       func(t *testing.T) { protodecodetest.Random(t, decoder[corev1.ComponentStatus](t), n) },
+		"Endpoints":             func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Endpoints](t), n) },
+		"Event":                 func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Event](t), n) },
+		"Namespace":             func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Namespace](t), n) },
+		"PersistentVolume":      func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.PersistentVolume](t), n) },
+		"PersistentVolumeClaim": func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.PersistentVolumeClaim](t), n) },
+		"ReplicationController": func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ReplicationController](t), n) },
+		"ServiceAccount":        func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ServiceAccount](t), n) },
+		"LimitRange":            func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.LimitRange](t), n) },
+		"ResourceQuota":         func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ResourceQuota](t), n) },
+		"PodTemplate":           func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.PodTemplate](t), n) },
+		"ComponentStatus":       func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ComponentStatus](t), n) },
 	}
 	for name, check := range checks {
 		t.Run(name, check)
@@ -87,7 +76,7 @@ func TestGeneratedProtoDecodersAgreeWithUnmarshalOnRandomObjects(t *testing.T) {
 // testdata/fuzz/FuzzPodProtoDecoder) run with every go test.
 func FuzzPodProtoDecoder(f *testing.F) {
 	seeds := append(protodecodetest.Seeds[corev1.Pod](5), podProto(f, 3)...)
-	protodecodetest.Fuzz(f, decoder[corev1.Pod](f), seeds)
+	protodecodetest.Fuzz(f, protodecodetest.Registered[corev1.Pod](f), seeds)
 }
 
 // TestGeneratedProtoDecodersAgreeWithUnmarshalOnMutatedPods mutates
@@ -96,7 +85,7 @@ func FuzzPodProtoDecoder(f *testing.F) {
 // decoders on each: the fuzz target's check, on inputs it would take
 // long to reach from the seeds.
 func TestGeneratedProtoDecodersAgreeWithUnmarshalOnMutatedPods(t *testing.T) {
-	fn := decoder[corev1.Pod](t)
+	fn := protodecodetest.Registered[corev1.Pod](t)
 	pods := podProto(t, 8)
 	r := rand.New(rand.NewPCG(3, 4))
 	const n = 3000
