@@ -53,17 +53,25 @@ func TestGeneratedProtoDecodersAgreeWithUnmarshalOnRandomObjects(t *testing.T) {
 		"ConfigMap": func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ConfigMap](t), n) },
 		"Secret":    func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Secret](t), n) },
 		//lint:ignore SA1019 core/v1 Endpoints still has an informer
-		"Endpoints":             func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Endpoints](t), n) },
-		"Event":                 func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Event](t), n) },
-		"Namespace":             func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Namespace](t), n) },
-		"PersistentVolume":      func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.PersistentVolume](t), n) },
-		"PersistentVolumeClaim": func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.PersistentVolumeClaim](t), n) },
-		"ReplicationController": func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ReplicationController](t), n) },
-		"ServiceAccount":        func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ServiceAccount](t), n) },
-		"LimitRange":            func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.LimitRange](t), n) },
-		"ResourceQuota":         func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ResourceQuota](t), n) },
-		"PodTemplate":           func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.PodTemplate](t), n) },
-		"ComponentStatus":       func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ComponentStatus](t), n) },
+		"Endpoints": func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Endpoints](t), n) },
+		"Event":     func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Event](t), n) },
+		"Namespace": func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.Namespace](t), n) },
+		"PersistentVolume": func(t *testing.T) {
+			protodecodetest.Random(t, protodecodetest.Registered[corev1.PersistentVolume](t), n)
+		},
+		"PersistentVolumeClaim": func(t *testing.T) {
+			protodecodetest.Random(t, protodecodetest.Registered[corev1.PersistentVolumeClaim](t), n)
+		},
+		"ReplicationController": func(t *testing.T) {
+			protodecodetest.Random(t, protodecodetest.Registered[corev1.ReplicationController](t), n)
+		},
+		"ServiceAccount": func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ServiceAccount](t), n) },
+		"LimitRange":     func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.LimitRange](t), n) },
+		"ResourceQuota":  func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.ResourceQuota](t), n) },
+		"PodTemplate":    func(t *testing.T) { protodecodetest.Random(t, protodecodetest.Registered[corev1.PodTemplate](t), n) },
+		"ComponentStatus": func(t *testing.T) {
+			protodecodetest.Random(t, protodecodetest.Registered[corev1.ComponentStatus](t), n)
+		},
 	}
 	for name, check := range checks {
 		t.Run(name, check)
