@@ -8,7 +8,7 @@
 //	fuzzed bytes (go test -fuzz), seed corpora ---------+--> sigs.k8s.io/json -----+
 //
 // Generated packages' tests call Random and Fuzz with the decoder
-// registered for a type (jsondecode.For).
+// registered for a type (Registered, which looks it up with jsondecode.For).
 package jsondecodetest
 
 import (

@@ -13,7 +13,7 @@
 //	fuzzed bytes (go test -fuzz), seed corpora ----+--> T.Unmarshal ----------------------+
 //
 // Generated packages' tests call Random and Fuzz with the decoder
-// registered for a type (protodecode.For).
+// registered for a type (Registered, which looks it up with protodecode.For).
 package protodecodetest
 
 import (
