@@ -46,15 +46,14 @@ func (s *Server) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 // "Too large resource version" error. Field selectors may use
 // metadata.name and metadata.namespace.
 func (s *Server) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	if err := s.waitAnswering(ctx); err != nil {
+	if err := s.lockAnswering(ctx); err != nil {
 		return nil, err
 	}
+	defer s.mu.Unlock()
 	sel, err := parseSelectors(opts)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.lists++
 	if err := s.failLists.take(); err != nil {
 		return nil, err
@@ -151,9 +150,10 @@ func (s *Server) listPointLocked(opts metav1.ListOptions) (at int64, after strin
 // left. A resourceVersion the server has not reached fails with
 // kube-apiserver's "Too large resource version" error.
 func (s *Server) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	if err := s.waitAnswering(ctx); err != nil {
+	if err := s.lockAnswering(ctx); err != nil {
 		return nil, err
 	}
+	defer s.mu.Unlock()
 	sel, err := parseSelectors(opts)
 	if err != nil {
 		return nil, err
@@ -164,8 +164,6 @@ func (s *Server) WatchWithContext(ctx context.Context, opts metav1.ListOptions) 
 			return nil, err
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.watchCalls++
 	if err := s.failWatches.take(); err != nil {
 		return nil, err

@@ -263,28 +263,32 @@ func (s *Server) Hang(on bool) {
 	}
 }
 
-// waitAnswering returns once the server answers (Hang), or ctx's error
-// when it ends first.
-func (s *Server) waitAnswering(ctx context.Context) error {
+// lockAnswering locks s.mu once the server answers (Hang) and returns
+// nil with it held, or ctx's error (unlocked) when ctx ends first. The
+// check and the lock are one step, so a call is either served before a
+// Hang(true) (a watch it opens is one CloseWatches ends) or waits.
+func (s *Server) lockAnswering(ctx context.Context) error {
 	s.mu.Lock()
-	hung := s.hung
-	if hung != nil {
+	for s.hung != nil {
+		hung := s.hung
 		s.unanswered++
-	}
-	s.mu.Unlock()
-	if hung == nil {
-		return ctx.Err()
-	}
-	defer func() {
+		s.mu.Unlock()
+		select {
+		case <-hung:
+		case <-ctx.Done():
+		}
 		s.mu.Lock()
 		s.unanswered--
-		s.mu.Unlock()
-	}()
-	select {
-	case <-hung:
-	case <-ctx.Done():
+		if ctx.Err() != nil {
+			s.mu.Unlock()
+			return ctx.Err()
+		}
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	return nil
 }
 
 // Unanswered returns how many List and Watch calls wait for the server to

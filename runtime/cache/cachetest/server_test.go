@@ -3,6 +3,7 @@ package cachetest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"go/build"
 	"net/http"
 	"reflect"
@@ -304,6 +305,51 @@ func TestWatchEndsWithItsContext(t *testing.T) {
 	s.Wait() // returns only once the watch goroutine ended
 	if _, err := s.WatchWithContext(ctx, metav1.ListOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("watch with a done context: err %v, want context.Canceled", err)
+	}
+}
+
+// A Watch call racing Hang(true) followed by CloseWatches is either
+// served before the hang, so that CloseWatches ends the watch it opened,
+// or waits for the server to answer: never a watch opened after
+// CloseWatches while the server hangs, which would leave a client that
+// a test made wait for an unanswered request watching instead.
+func TestWatchRacingHangIsEndedOrWaits(t *testing.T) {
+	// A long selector (every object matches it) makes a request take
+	// long enough to parse that Hang often comes during the call.
+	terms := make([]string, 500)
+	for i := range terms {
+		terms[i] = fmt.Sprintf("!absent%d", i)
+	}
+	opts := metav1.ListOptions{ResourceVersion: "6", LabelSelector: strings.Join(terms, ",")}
+	for range 100 {
+		s := newServer(t)
+		opened := make(chan watch.Interface, 1)
+		go func() {
+			w, err := s.WatchWithContext(t.Context(), opts)
+			if err != nil {
+				t.Error(err)
+			}
+			opened <- w
+		}()
+		s.Hang(true)
+		s.CloseWatches()
+		var w watch.Interface
+		cachetest.Eventually(t, "the watch served, or waiting for the server", func() bool {
+			select {
+			case w = <-opened:
+				return true
+			default:
+				return s.Unanswered() > 0
+			}
+		})
+		if w != nil {
+			expectEvents(t, w, true)
+			continue
+		}
+		s.Hang(false)
+		if w := <-opened; w != nil {
+			w.Stop()
+		}
 	}
 }
 
