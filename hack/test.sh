@@ -113,13 +113,28 @@ exec 8<>"$ready"
 # every dependency a second time, without -race, for its export data (on an
 # empty build cache, 386 more compilations in listwatch, about as many as
 # the race build's 395); inside go test, vet reads the race build's.
+# cpu_now sets cpu to the CPU seconds (user + system) of the children
+# this shell has waited for so far: the steps below, not the background
+# checks and build, which it waits for only at the end. Each step's line
+# reports its wall time and its CPU time, which on 2 cores is what sets
+# the run's length. (times runs in this shell: in a subshell it would
+# count that subshell's children.)
+cpu_now() {
+  times >"$checks_dir/times"
+  cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$checks_dir/times")
+}
+steps_cpu=0
 for m in "${modules[@]}"; do
   echo "=== go test -race -vet=all ($m)"
   SECONDS=0
+  cpu_now
+  before=$cpu
   testing=$m
   (cd "$root/$m" && go test -race -vet=all -count=1 -timeout 45m "${short[@]}" ./... 8>&-)
   testing=
-  echo "--- ${SECONDS}s $m"
+  cpu_now
+  echo "--- ${SECONDS}s $m (CPU $((cpu - before))s)"
+  steps_cpu=$((steps_cpu + cpu - before))
   echo "$m" >&8
 done
 echo END >&8
@@ -140,6 +155,8 @@ if [ -n "$prebuild" ]; then
   fi
   prebuild= # reaped: the exit trap must not signal a reused process ID
 fi
+cpu_now
+echo "--- CPU: the steps ${steps_cpu}s; the background checks and build $((cpu - steps_cpu))s"
 exec 8>&-
 
 if [ "$checks_status" != 0 ]; then
