@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/informer-gen/informer-gen/apicompat"
+	"github.com/informer-gen/informer-gen/internal/scratch"
 )
 
 // clientGoVersion is the client-go (and k8s.io/api) release whose generated
@@ -218,12 +219,17 @@ var _ *corev1.Pod
 
 // command runs name with args in dir, outside any go.work, and returns its
 // standard output; the error holds the command's output. The go command
-// runs with the user's flags and no -trimpath: k8s.io/api and client-go are
-// then the packages the other modules' builds compiled already, where a
-// -trimpath build compiles all of them once more on an empty build cache
-// (its gain, serving the generated packages of an earlier run from another
+// runs with the user's flags and no -trimpath, and its builds, vets and
+// tests with -race when this test binary has it (internal/scratch):
+// k8s.io/api and client-go are then the packages the other modules'
+// race-enabled tests compiled already, where a -trimpath or non-race build
+// compiles all of them once more on an empty build cache (the gain of
+// -trimpath, serving the generated packages of an earlier run from another
 // temporary directory, is on a warm cache only).
 func command(dir, name string, args ...string) (string, error) {
+	if name == "go" {
+		args = scratch.GoArgs(args...)
+	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/informer-gen/informer-gen/apicompat"
+	"github.com/informer-gen/informer-gen/internal/scratch"
 )
 
 // TestClientGoControllerPortsByImportRewrite copies internal/clientgoctl,
@@ -89,8 +90,12 @@ func rewrittenImport(a, b []byte, rewrites map[string]string) bool {
 	return false
 }
 
+// goCmd runs the go command with args in this module (its builds, vets
+// and tests with -race when this test binary has it: internal/scratch)
+// and returns its combined output, failing t when it fails.
 func goCmd(t *testing.T, args ...string) string {
 	t.Helper()
+	args = scratch.GoArgs(args...)
 	cmd := exec.Command("go", args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

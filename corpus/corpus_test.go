@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/informer-gen/informer-gen/internal/scratch"
 )
 
 // project is one third-party API module of the corpus: its API packages,
@@ -114,11 +116,11 @@ func TestCorpusOutputBuildsVetsAndMatchesUpstreamInventory(t *testing.T) {
 	gen := informerGen(t, dir)
 	// The output goes inside this module (its import path comes from
 	// go.mod), in a folder whose leading underscore keeps it out of "./...".
-	scratch, err := os.MkdirTemp(dir, "_scratch-")
+	scratchDir, err := os.MkdirTemp(dir, "_scratch-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(scratch) })
+	t.Cleanup(func() { os.RemoveAll(scratchDir) })
 
 	for _, p := range corpus {
 		t.Run(p.name, func(t *testing.T) {
@@ -126,7 +128,7 @@ func TestCorpusOutputBuildsVetsAndMatchesUpstreamInventory(t *testing.T) {
 				t.Skip(p.skip)
 			}
 			modDir := moduleSource(t, dir, p.module)
-			out := filepath.Join(scratch, p.name)
+			out := filepath.Join(scratchDir, p.name)
 			args := append([]string{"--output-dir", out, "--versioned-clientset-package", p.clientset}, p.inputs...)
 			run(t, dir, gen, args...)
 
@@ -216,9 +218,15 @@ func mustRel(t *testing.T, base, target string) string {
 }
 
 // run runs name with args in dir and returns its standard output; the test
-// fails with both outputs when the command fails.
+// fails with both outputs when the command fails. The go command's builds
+// and vets get -race when this test binary has it (internal/scratch), so
+// that client-go and apimachinery are the race-enabled tests'
+// compilations.
 func run(t *testing.T, dir, name string, args ...string) string {
 	t.Helper()
+	if name == "go" {
+		args = scratch.GoArgs(args...)
+	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer

@@ -3,7 +3,6 @@ package generators
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -208,16 +207,5 @@ func TestWalksOnlyOutputBuildsVetsAndCompacts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	dir := kubebuilderOptions(t, "").Dir
-	for _, args := range [][]string{{"vet", "./..."}, {"test", "-count=1", "./..."}} {
-		cmd := exec.Command(goBin, args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %v in %s: %v\n%s", args, dir, err, out)
-		}
-	}
+	buildVetTest(t, kubebuilderOptions(t, "").Dir, false)
 }

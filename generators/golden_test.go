@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,18 +83,7 @@ func TestGeneratedFixturesBuildVetAndPass(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	dir := fixtureOptions(t).Dir
-	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
-		cmd := exec.Command(goBin, args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %v in %s: %v\n%s", args, dir, err, out)
-		}
-	}
+	buildVetTest(t, fixtureOptions(t).Dir, true)
 }
 
 // TestInternalPackagesAreSkippedWithANote pins that an internal

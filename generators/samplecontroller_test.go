@@ -3,7 +3,6 @@ package generators
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,25 +30,6 @@ func sampleControllerDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-// goCommand runs the go command with args in dir and returns its standard
-// output; the test fails with the combined output when it fails.
-func goCommand(t *testing.T, dir string, args ...string) []byte {
-	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	cmd := exec.Command(goBin, args...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go %s in %s: %v\n%s%s", strings.Join(args, " "), dir, err, out, stderr.String())
-	}
-	return out
 }
 
 // sampleControllerOptions resolves k8s.io/sample-controller in the nested
@@ -151,8 +131,5 @@ func TestSampleControllerOutputMatchesCheckedInFiles(t *testing.T) {
 // sample-controller's clientset, and runs the nested module's test of the
 // generated factory on sample-controller's fake clientset.
 func TestSampleControllerOutputBuildsVetsAndRuns(t *testing.T) {
-	dir := sampleControllerOptions(t).Dir
-	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
-		goCommand(t, dir, args...)
-	}
+	buildVetTest(t, sampleControllerOptions(t).Dir, true)
 }
