@@ -107,34 +107,40 @@ ${session[@]+"${session[@]}"} nice -n 19 bash -c "$lowest"'
 checks=$!
 exec 8<>"$ready"
 
+# cpu_of prints the CPU seconds (user + system) in the output of times
+# in file $1: its second line, the children the shell that ran it waited
+# for. Each step below runs in a subshell that writes its times when its
+# go test ends, so that the figure is the step's own: the main shell's
+# counts would also take in the background build whenever the shell
+# reaps it, in the middle of some step. Each step's line reports its
+# wall time and its CPU time, which on 2 cores is what sets the run's
+# length.
+cpu_of() {
+  awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"
+}
+
 # go vet runs inside go test: -vet=all runs every analyzer go vet ./... runs,
 # on every package (those without test files too) with its tests, and fails
 # the package's test when one reports. A separate go vet ./... would compile
 # every dependency a second time, without -race, for its export data (on an
 # empty build cache, 386 more compilations in listwatch, about as many as
 # the race build's 395); inside go test, vet reads the race build's.
-# cpu_now sets cpu to the CPU seconds (user + system) of the children
-# this shell has waited for so far: the steps below, not the background
-# checks and build, which it waits for only at the end. Each step's line
-# reports its wall time and its CPU time, which on 2 cores is what sets
-# the run's length. (times runs in this shell: in a subshell it would
-# count that subshell's children.)
-cpu_now() {
-  times >"$checks_dir/times"
-  cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$checks_dir/times")
-}
 steps_cpu=0
 for m in "${modules[@]}"; do
   echo "=== go test -race -vet=all ($m)"
   SECONDS=0
-  cpu_now
-  before=$cpu
   testing=$m
-  (cd "$root/$m" && go test -race -vet=all -count=1 -timeout 45m "${short[@]}" ./... 8>&-)
+  (
+    cd "$root/$m"
+    status=0
+    go test -race -vet=all -count=1 -timeout 45m "${short[@]}" ./... 8>&- || status=$?
+    times >"$checks_dir/times"
+    exit "$status"
+  )
   testing=
-  cpu_now
-  echo "--- ${SECONDS}s $m (CPU $((cpu - before))s)"
-  steps_cpu=$((steps_cpu + cpu - before))
+  cpu=$(cpu_of "$checks_dir/times")
+  steps_cpu=$((steps_cpu + cpu))
+  echo "--- ${SECONDS}s $m (CPU ${cpu}s)"
   echo "$m" >&8
 done
 echo END >&8
@@ -155,8 +161,8 @@ if [ -n "$prebuild" ]; then
   fi
   prebuild= # reaped: the exit trap must not signal a reused process ID
 fi
-cpu_now
-echo "--- CPU: the steps ${steps_cpu}s; the background checks and build $((cpu - steps_cpu))s"
+times >"$checks_dir/times"
+echo "--- CPU: the steps ${steps_cpu}s; the background checks and build $(($(cpu_of "$checks_dir/times") - steps_cpu))s"
 exec 8>&-
 
 if [ "$checks_status" != 0 ]; then
