@@ -1,7 +1,8 @@
 // Package scratch is what the tests share that run the go command in a
 // scratch module (generated code built, vetted and tested in a module of
 // its own: generators' fixtures, apicompat's ported client-go user,
-// corpus's third-party API modules).
+// corpus's third-party API modules) or build a program of the repository
+// they then run (e2e's example controller, with -race when Race holds).
 //
 // Data flow: a test passes the go command's arguments through GoArgs,
 // which adds -race to a build, vet or test when the test binary itself
