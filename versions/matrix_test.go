@@ -91,8 +91,8 @@ func TestGeneratedOutputWorksOnEachKubernetesMinor(t *testing.T) {
 					t.Errorf("scratch module on %s resolves %s %s: a requirement of this repository raises it", m.version, mod, got)
 				}
 			}
-			run(t, dir, "go", goArgs("build", "./...")...)
-			out := run(t, dir, "go", goArgs("test", "-count=1", "-v", "./...")...)
+			run(t, dir, "go", "build", "./...")
+			out := run(t, dir, "go", "test", "-count=1", "-v", "./...")
 			for _, line := range strings.Split(out, "\n") {
 				if strings.Contains(line, "--- ") || strings.Contains(line, "synced in") {
 					t.Log(strings.TrimSpace(line))
@@ -174,20 +174,6 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// goArgs returns the go command's arguments args (a build or test of the
-// scratch module's packages) with -race after the subcommand when this
-// test binary has the race detector: the newest minor's client-go is then
-// the very compilation the other modules' race-enabled tests made, found
-// in the build cache, not a second one without -race. The twin of the root
-// module's internal/scratch.GoArgs, which this module, requiring nothing,
-// cannot import.
-func goArgs(args ...string) []string {
-	if !race {
-		return args
-	}
-	return append([]string{args[0], "-race"}, args[1:]...)
 }
 
 // run runs name with args in dir, outside any go.work, and returns its

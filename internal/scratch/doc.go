@@ -1,8 +1,8 @@
 // Package scratch is what the tests share that run the go command in a
 // scratch module (generated code built, vetted and tested in a module of
-// its own: generators' fixtures, apicompat's ported client-go user,
-// corpus's third-party API modules) or build a program of the repository
-// they then run (e2e's example controller, with -race when Race holds).
+// its own: generators' fixtures, corpus's third-party API modules) or
+// build a program of the repository they then run (e2e's example
+// controller, with -race when Race holds).
 //
 // Data flow: a test passes the go command's arguments through GoArgs,
 // which adds -race to a build, vet or test when the test binary itself
@@ -13,5 +13,8 @@
 // of the same packages without the race detector. Commands that build a
 // tool the test then runs (informer-gen, client-gen) do not go through
 // GoArgs: under the race detector the tool would run several times
-// slower.
+// slower. Nor do apicompat's and versions' scratch modules (our
+// informers and listers of all of k8s.io/api, of five API groups on two
+// minors): instrumenting that much generated code costs more compilation
+// than the shared dependencies save.
 package scratch
