@@ -269,7 +269,7 @@ func (s *Server) Hang(on bool) {
 // Hang(true) (a watch it opens is one CloseWatches ends) or waits.
 func (s *Server) lockAnswering(ctx context.Context) error {
 	s.mu.Lock()
-	for s.hung != nil {
+	for s.hung != nil && ctx.Err() == nil {
 		hung := s.hung
 		s.unanswered++
 		s.mu.Unlock()
@@ -279,10 +279,6 @@ func (s *Server) lockAnswering(ctx context.Context) error {
 		}
 		s.mu.Lock()
 		s.unanswered--
-		if ctx.Err() != nil {
-			s.mu.Unlock()
-			return ctx.Err()
-		}
 	}
 	if err := ctx.Err(); err != nil {
 		s.mu.Unlock()
