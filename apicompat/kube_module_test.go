@@ -218,15 +218,16 @@ var _ *corev1.Pod
 
 // command runs name with args in dir, outside any go.work, and returns its
 // standard output; the error holds the command's output. The go command
-// runs with the user's flags, no -trimpath and no -race, even when this
-// test binary has it (unlike the other scratch modules, internal/scratch):
-// the race detector's instrumentation of our generated informers and
-// listers of all of k8s.io/api costs more compilation than sharing
-// client-go's race-enabled compilations saves (fresh-ci, 2026-11-28:
-// apicompat's step took 1,134 CPU s with -race, against 870 without, on a
-// loaded machine). -trimpath would serve the generated packages of an
-// earlier run from another temporary directory, a gain on a warm build
-// cache only, and compile every dependency once more on an empty one.
+// runs with the user's flags and no -race, even when this test binary has
+// it (unlike the other scratch modules, internal/scratch): the race
+// detector's instrumentation of our generated informers and listers of
+// all of k8s.io/api costs more compilation than sharing client-go's
+// race-enabled compilations saves (fresh-ci, 2026-11-28: apicompat's step
+// took 1,134 CPU s with -race, against 870 without, on a loaded machine).
+// The ported module's builds, vets and tests add -trimpath, as Load does:
+// its generated packages (220 CPU s to compile) are made in a new
+// temporary folder each run, and only without the folder in their
+// compilation does the next run find them in the build cache.
 func command(dir, name string, args ...string) (string, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir

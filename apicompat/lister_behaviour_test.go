@@ -56,8 +56,9 @@ func TestGeneratedListersBehaveAsClientGo(t *testing.T) {
 		t.Fatalf("go mod tidy with the behaviour test in %s:\n%s\n%v", k.dir, out, err)
 	}
 	// -vet=off: the generated test is only compiled and run here (vetting
-	// its 149 cases costs seconds and checks nothing of ours).
-	out, err := command(k.dir, "go", "test", "-count=1", "-vet=off", "./pkg/behaviour")
+	// its 149 cases costs seconds and checks nothing of ours); -trimpath,
+	// as every build of the ported module (command).
+	out, err := command(k.dir, "go", "test", "-trimpath", "-count=1", "-vet=off", "./pkg/behaviour")
 	if err != nil {
 		const max = 40000
 		msg := err.Error()

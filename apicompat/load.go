@@ -12,10 +12,18 @@ import (
 // them from directory dir (whose go.mod decides the module versions), and
 // returns them by import path. Packages that fail to load or type-check
 // are an error naming the package and its first errors.
+//
+// The go command compiles what Load type-checks with -trimpath: a
+// package's compilation then does not depend on the folder it is in, so
+// a scratch module's packages (apicompat's ported module, made in a new
+// temporary folder each run) are found in the build cache on the next
+// run, and its dependencies are compiled once for this module's Load and
+// the scratch module's builds and tests, which use -trimpath too.
 func Load(dir string, patterns ...string) (map[string]*types.Package, error) {
 	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedTypes,
-		Dir:  dir,
+		Mode:       packages.NeedName | packages.NeedTypes,
+		Dir:        dir,
+		BuildFlags: []string{"-trimpath"},
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {

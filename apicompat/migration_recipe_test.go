@@ -107,8 +107,8 @@ func TestMigrationRecipeBuilds(t *testing.T) {
 	if _, err := os.Stat(expansion); err != nil {
 		t.Errorf("client-go's lister expansion was not copied: %v", err)
 	}
-	run(t, k.dir, "go", "build", "./...")
-	run(t, k.dir, "go", "vet", "./pkg/controller")
+	run(t, k.dir, "go", "build", "-trimpath", "./...")
+	run(t, k.dir, "go", "vet", "-trimpath", "./pkg/controller")
 }
 
 // TestMigrationGuideHoldsTheRecipe checks, without running it, that the

@@ -4,9 +4,11 @@
 # conformance, benchmarks, API compatibility with client-go, the Kubernetes
 # version matrix, third-party corpus, the release step), all under the race
 # detector, one module after the other; meanwhile, in the background at the
-# lowest priority, the checks of the tree (hack/verify-codegen.sh: generated
-# code is up to date; hack/verify-hygiene.sh: gofmt, go mod tidy,
-# staticcheck), whose output is printed after the tests.
+# lowest priority, the modules whose tests build scratch modules with the
+# go command (a second lane, started once the root module passed) and the
+# checks of the tree (hack/verify-codegen.sh: generated code is up to date;
+# hack/verify-hygiene.sh: gofmt, go mod tidy, staticcheck), whose output is
+# printed after the tests.
 # Usage: ./hack/test.sh            (everything)
 #        SHORT=1 ./hack/test.sh    (skip the slow end-to-end suites)
 set -euo pipefail
@@ -18,8 +20,28 @@ root=$(pwd)
 # controllerruntime/crtest) come last, so that the background build below
 # has the time of every other step to finish.
 modules=(.)
-for m in examples/crd internal/corev1gen conformance bench apicompat versions corpus listwatch dynamic shard controllerruntime hack/release examples/kubebuilder e2e controllerruntime/crtest; do
+for m in examples/crd internal/corev1gen conformance bench listwatch dynamic shard controllerruntime examples/kubebuilder e2e controllerruntime/crtest; do
   [ -f "$m/go.mod" ] && modules+=("$m")
+done
+
+# The second lane: modules whose tests are go commands in scratch modules
+# (apicompat: the generator on all of k8s.io/api and ported client-go
+# code; versions: the Kubernetes version matrix; corpus: third-party API
+# modules; hack/release: a released consumer). Compilation and tests with
+# no clock in what they assert and no kube-apiserver, they run one after
+# the other in the background at the lowest priority (as the checks,
+# below), from the moment the root module's tests passed (their scratch
+# modules build the generator and the runtime) to the end, taking the
+# cycles the foreground's tests leave idle: round trips to kube-apiserver
+# and etcd, envtest, the chaos soak's fault windows, the conformance
+# suite's timed recoveries, which the lane does not slow. On a warm build
+# cache, where the foreground's tests wait more than they compute, that
+# is most of the lane's time. Their output goes to $lane_log, printed
+# after the foreground's; a failure fails the run at the end, naming the
+# module.
+lane=()
+for m in apicompat versions corpus hack/release; do
+  [ -f "$m/go.mod" ] && lane+=("$m")
 done
 
 short=()
@@ -41,8 +63,10 @@ short=()
 # commands they started too.
 checks_dir=$(mktemp -d)
 checks_log="$checks_dir/log"
+lane_log="$checks_dir/lane"
 ready="$checks_dir/ready"
 checks=
+lane_pid=
 prebuild=
 prebuild_log=
 # testing is the module whose tests run, until they pass: when they fail,
@@ -53,6 +77,11 @@ cleanup() {
     echo "=== stopped the checks still running; their output so far:" >&2
     cat "$checks_log" >&2 || true
     kill -- -"$checks" 2>/dev/null || kill "$checks" 2>/dev/null || true
+  fi
+  if [ -n "$lane_pid" ]; then
+    echo "=== the second lane's output so far (stopped if still running):" >&2
+    cat "$lane_log" >&2 || true
+    kill -- -"$lane_pid" 2>/dev/null || kill "$lane_pid" 2>/dev/null || true
   fi
   [ -z "$testing" ] || echo "=== FAILED: go test -race -vet=all ($testing) (its output is above the checks' output)" >&2
   [ -z "$prebuild" ] || kill "$prebuild" 2>/dev/null || true
@@ -79,10 +108,11 @@ fi
 mkfifo "$ready"
 session=(setsid -w) # without setsid (macOS), the exit trap stops the checks' shell only
 command -v setsid >/dev/null 2>&1 || session=()
-# lowest is the first line of the checks' script. Linux's default
-# autogroup scheduling shares the CPU fairly between sessions and applies
-# nice only within one: the checks, in a session of their own (setsid,
-# above), would get as much CPU as the tests whatever their nice value.
+# lowest is the first line of the background shells' scripts (the checks,
+# the second lane). Linux's default autogroup scheduling shares the CPU
+# fairly between sessions and applies nice only within one: the checks, in
+# a session of their own (setsid, above), would get as much CPU as the
+# tests whatever their nice value.
 # The shell that leads its session therefore gives its session's autogroup
 # the lowest priority too (/proc/PID/autogroup; raising it needs no
 # privilege); elsewhere (no autogroup, no /proc) it does nothing.
@@ -119,6 +149,26 @@ cpu_of() {
   awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"
 }
 
+# start_lane runs the second lane's modules in the background, at the
+# lowest priority, in a session of its own (as the checks), stopping at
+# the first that fails. Each module goes to the checks' list (fd 8) when
+# its tests passed. Its CPU is the background's, in the last line.
+start_lane() {
+  [ "${#lane[@]}" -gt 0 ] || return 0
+  ${session[@]+"${session[@]}"} nice -n 19 bash -c "$lowest"'
+    root=$1; shift
+    for m in "$@"; do
+      echo "=== go test -race -vet=all ($m) [second lane]"
+      SECONDS=0
+      (cd "$root/$m" && go test -race -vet=all -count=1 -timeout 45m ${SHORT:+-short} ./... 8>&-) ||
+        { echo "=== FAILED: go test -race -vet=all ($m) [second lane] (its output is above)"; exit 1; }
+      echo "--- ${SECONDS}s $m [second lane]"
+      echo "$m" >&8
+    done
+  ' lane "$root" "${lane[@]}" >"$lane_log" 2>&1 &
+  lane_pid=$!
+}
+
 # go vet runs inside go test: -vet=all runs every analyzer go vet ./... runs,
 # on every package (those without test files too) with its tests, and fails
 # the package's test when one reports. A separate go vet ./... would compile
@@ -142,7 +192,16 @@ for m in "${modules[@]}"; do
   steps_cpu=$((steps_cpu + cpu))
   echo "--- ${SECONDS}s $m (CPU ${cpu}s)"
   echo "$m" >&8
+  [ "$m" != . ] || start_lane
 done
+
+echo "=== waiting for the second lane (${lane[*]})"
+SECONDS=0
+lane_status=0
+[ -z "$lane_pid" ] || wait "$lane_pid" || lane_status=$?
+lane_pid=
+cat "$lane_log"
+echo "--- ${SECONDS}s waiting for the second lane"
 echo END >&8
 
 echo "=== waiting for the checks (hack/verify-codegen.sh, hack/verify-hygiene.sh)"
@@ -162,10 +221,9 @@ if [ -n "$prebuild" ]; then
   prebuild= # reaped: the exit trap must not signal a reused process ID
 fi
 times >"$checks_dir/times"
-echo "--- CPU: the steps ${steps_cpu}s; the background checks and build $(($(cpu_of "$checks_dir/times") - steps_cpu))s"
+echo "--- CPU: the steps ${steps_cpu}s; the second lane, the background checks and build $(($(cpu_of "$checks_dir/times") - steps_cpu))s"
 exec 8>&-
 
-if [ "$checks_status" != 0 ]; then
-  echo "=== FAILED: $(grep '^=== FAILED: ' "$checks_log" | cut -d' ' -f3 | tr '\n' ' ')(messages above)" >&2
-  exit 1
-fi
+[ "$lane_status" = 0 ] || echo "=== FAILED: $(grep '^=== FAILED: ' "$lane_log" | cut -d' ' -f3-)" >&2
+[ "$checks_status" = 0 ] || echo "=== FAILED: $(grep '^=== FAILED: ' "$checks_log" | cut -d' ' -f3 | tr '\n' ' ')(messages above)" >&2
+[ "$lane_status" = 0 ] && [ "$checks_status" = 0 ] || exit 1

@@ -44,8 +44,8 @@ func TestControllerRuntimeBuildsWithNewInformer(t *testing.T) {
 			if got != r.clientGo {
 				t.Errorf("controller-runtime %s with controllerruntime selects client-go %s, want %s", r.version, got, r.clientGo)
 			}
-			run(t, dir, "go", "vet", "./...")
-			run(t, dir, "go", "build", "-o", filepath.Join(dir, "manager"), ".")
+			run(t, dir, "go", "vet", "-trimpath", "./...")
+			run(t, dir, "go", "build", "-trimpath", "-o", filepath.Join(dir, "manager"), ".")
 		})
 	}
 }

@@ -91,8 +91,8 @@ func TestGeneratedOutputWorksOnEachKubernetesMinor(t *testing.T) {
 					t.Errorf("scratch module on %s resolves %s %s: a requirement of this repository raises it", m.version, mod, got)
 				}
 			}
-			run(t, dir, "go", "build", "./...")
-			out := run(t, dir, "go", "test", "-count=1", "-v", "./...")
+			run(t, dir, "go", "build", "-trimpath", "./...")
+			out := run(t, dir, "go", "test", "-trimpath", "-count=1", "-v", "./...")
 			for _, line := range strings.Split(out, "\n") {
 				if strings.Contains(line, "--- ") || strings.Contains(line, "synced in") {
 					t.Log(strings.TrimSpace(line))

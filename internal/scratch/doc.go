@@ -16,5 +16,7 @@
 // slower. Nor do apicompat's and versions' scratch modules (our
 // informers and listers of all of k8s.io/api, of five API groups on two
 // minors): instrumenting that much generated code costs more compilation
-// than the shared dependencies save.
+// than the shared dependencies save. They build with -trimpath instead, so
+// that their generated packages, made in a new temporary folder each run,
+// are found in the build cache on the next run.
 package scratch
