@@ -20,27 +20,28 @@ root=$(pwd)
 # controllerruntime/crtest) come last, so that the background build below
 # has the time of every other step to finish.
 modules=(.)
-for m in examples/crd internal/corev1gen conformance bench listwatch dynamic shard controllerruntime examples/kubebuilder e2e controllerruntime/crtest; do
+for m in examples/crd internal/corev1gen conformance listwatch dynamic shard controllerruntime examples/kubebuilder e2e controllerruntime/crtest; do
   [ -f "$m/go.mod" ] && modules+=("$m")
 done
 
 # The second lane: modules whose tests are go commands in scratch modules
 # (apicompat: the generator on all of k8s.io/api and ported client-go
 # code; versions: the Kubernetes version matrix; corpus: third-party API
-# modules; hack/release: a released consumer). Compilation and tests with
-# no clock in what they assert and no kube-apiserver, they run one after
-# the other in the background at the lowest priority (as the checks,
-# below), from the moment the root module's tests passed (their scratch
-# modules build the generator and the runtime) to the end, taking the
-# cycles the foreground's tests leave idle: round trips to kube-apiserver
-# and etcd, envtest, the chaos soak's fault windows, the conformance
-# suite's timed recoveries, which the lane does not slow. On a warm build
-# cache, where the foreground's tests wait more than they compute, that
-# is most of the lane's time. Their output goes to $lane_log, printed
-# after the foreground's; a failure fails the run at the end, naming the
-# module.
+# modules; hack/release: a released consumer) and the benchmarks' smoke
+# tests. No clock in what they assert (at most a bound of a minute or
+# half of one on a wait, no ratio of times) and no kube-apiserver: they
+# run one after the other in the background at the lowest priority (as
+# the checks, below), from the moment the root module's tests passed
+# (their scratch modules build the generator and the runtime) to the end,
+# taking the cycles the foreground's tests leave idle (round trips to
+# kube-apiserver and etcd, envtest, the chaos soak's fault windows, the
+# conformance suite's timed recoveries) without slowing them. On a warm
+# build cache, where the foreground's tests wait more than they compute,
+# that is most of the lane's time. Their output goes to $lane_log,
+# printed after the foreground's; a failure fails the run at the end,
+# naming the module.
 lane=()
-for m in apicompat versions corpus hack/release; do
+for m in apicompat versions corpus bench hack/release; do
   [ -f "$m/go.mod" ] && lane+=("$m")
 done
 
