@@ -24,7 +24,8 @@
 // The scratch modules' builds, vets and tests use -trimpath, as apicompat's
 // do: a package's compilation then does not depend on the temporary
 // folder the module is in, so the next run finds the generated packages in
-// the build cache, and client-go v0.37 and k8s.io/api are compiled once
-// for both test modules. Tools they run (informer-gen, client-gen v0.34)
+// the build cache, and client-go v0.37 and k8s.io/api can be the same
+// compilations as apicompat's, where the two scratch modules resolve the
+// same versions of their dependencies (not checked). Tools they run (informer-gen, client-gen v0.34)
 // are built without it, as the other tests build them.
 package versions
