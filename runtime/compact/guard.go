@@ -87,6 +87,7 @@ type GuardMetrics interface {
 type GuardStats struct {
 	Rounds    int // rounds run
 	Checked   int // canonical copies re-hashed
+	Scanned   int // slots looked at, empty and collected ones included
 	Mutations int // mutated copies found (and removed from the table)
 	Objects   int // cached objects found holding a mutated copy
 }

@@ -26,7 +26,8 @@ type sampled struct {
 }
 
 // scanFactor bounds the slots a round looks at, empty or collected ones
-// included, to scanFactor times PerRound.
+// included, to scanFactor times PerRound: a round in a sparse part of the
+// table checks fewer than PerRound copies.
 const scanFactor = 4
 
 // Round runs one round of the sampler now, in the caller's goroutine: it
@@ -61,18 +62,20 @@ func (g *Guard) Round() int {
 			break
 		}
 	}
-	g.finishRound(checked)
+	g.finishRound(checked, scanned)
 	for _, c := range bad {
 		g.mutated(c)
 	}
 	return checked
 }
 
-// finishRound counts a round that checked n copies.
-func (g *Guard) finishRound(n int) {
+// finishRound counts a round that checked n copies and looked at
+// scanned slots.
+func (g *Guard) finishRound(n, scanned int) {
 	g.mu.Lock()
 	g.stats.Rounds++
 	g.stats.Checked += n
+	g.stats.Scanned += scanned
 	m := g.metrics
 	g.mu.Unlock()
 	if m != nil {

@@ -247,20 +247,38 @@ func checkableCopies(table *Table) int {
 	return live
 }
 
-// checkRoundsCover runs rounds of g until they checked live copies, each
-// round checking want (the last may check fewer), and none twice.
-func checkRoundsCover(t *testing.T, g *Guard, live, want int) {
+// roundRun is what one Round did: the copies it checked, the slots it
+// looked at and the time it took on its steppingClock.
+type roundRun struct {
+	checked, scanned int
+	took             time.Duration
+}
+
+// runRound runs one round of g, whose clock is clk.
+func runRound(g *Guard, clk steppingClock) roundRun {
+	before, at := g.Stats(), clk.FakeClock.Now()
+	n := g.Round()
+	after := g.Stats()
+	// The round's first clock read (its start) cost one step.
+	return roundRun{checked: n, scanned: after.Scanned - before.Scanned, took: clk.FakeClock.Since(at) - clk.step}
+}
+
+// checkRoundsCover runs rounds of g until they checked live copies. No
+// round checks more than want; a round that checks fewer is the last one
+// or was stopped by its other bound (stopped).
+func checkRoundsCover(t *testing.T, g *Guard, clk steppingClock, live, want int, stopped func(roundRun) bool) {
 	t.Helper()
 	total := 0
 	for round := 0; total < live; round++ {
 		if round > live {
 			t.Fatalf("%d rounds checked %d of %d copies", round, total, live)
 		}
-		n := g.Round()
-		if n > want || (n < want && total+n < live) {
-			t.Fatalf("round %d checked %d copies, want %d", round, n, want)
+		r := runRound(g, clk)
+		last := total+r.checked >= live
+		if r.checked > want || (r.checked < want && !last && !stopped(r)) {
+			t.Fatalf("round %d checked %d copies (%+v), want %d", round, r.checked, r, want)
 		}
-		total += n
+		total += r.checked
 	}
 	if st := g.Stats(); st.Checked != total || st.Mutations != 0 {
 		t.Errorf("stats %+v after %d checked", st, total)
@@ -280,22 +298,33 @@ func TestGuardRoundsStayWithinTheirBounds(t *testing.T) {
 		}
 	}
 	live := checkableCopies(table)
+	// Where a round starts and how sparse the table is there depend on
+	// the hashes, whose seed is the process's: a round may meet its other
+	// bound (the slots it looks at, a shard's change that reads the clock)
+	// before its copies.
 	cases := []struct {
 		name      string
 		perRound  int
 		budget    time.Duration
 		costEach  time.Duration
-		wantRound int // copies each round checks (the last may check fewer)
+		wantRound int                 // copies each round checks at most
+		stopped   func(roundRun) bool // whether a round that checked fewer met its other bound
 	}{
-		{"PerRound bounds a round", 10, time.Hour, 0, 10},
-		{"Budget bounds a round", 1000, 5 * time.Millisecond, time.Millisecond, 5},
-		{"a round goes once around a small table at most", 1 << 20, time.Hour, 0, live},
+		{"PerRound bounds a round and the slots it looks at", 10, time.Hour, 0, 10,
+			func(r roundRun) bool { return r.scanned == scanFactor*10 }},
+		{"Budget bounds a round", 1000, 5 * time.Millisecond, time.Millisecond, 5,
+			func(r roundRun) bool { return r.took >= 5*time.Millisecond }},
+		{"a round goes once around a small table at most", 1 << 20, time.Hour, 0, live,
+			func(roundRun) bool { return false }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := steppingClock{testingclock.NewFakeClock(time.Unix(0, 0)), tc.costEach}
 			g := NewGuard(table, GuardOptions{PerRound: tc.perRound, Budget: tc.budget, Clock: clk})
-			checkRoundsCover(t, g, live, tc.wantRound)
+			checkRoundsCover(t, g, clk, live, tc.wantRound, tc.stopped)
+			if st := g.Stats(); st.Scanned > st.Rounds*scanFactor*tc.perRound {
+				t.Errorf("%d rounds looked at %d slots, want at most %d each", st.Rounds, st.Scanned, scanFactor*tc.perRound)
+			}
 		})
 	}
 	if live < 400 {
