@@ -37,8 +37,9 @@ done
 # kube-apiserver and etcd, envtest, the chaos soak's fault windows, the
 # conformance suite's timed recoveries), meant not to slow them (warm
 # runs on 2 cores, 2026-11-28: e2e, conformance and crtest kept their
-# times; the conformance recovery ratio, known to flake under load, failed
-# once with a second test command's background beside it). On a warm
+# times; the conformance recovery ratio failed once with a second test
+# command's background beside it, a draw of back-off jitter over 6 scripts
+# per class, since 12). On a warm
 # build cache, where the foreground's tests wait more than they compute,
 # that is most of the lane's time. Their output goes to $lane_log,
 # printed after the foreground's; a failure fails the run at the end,
