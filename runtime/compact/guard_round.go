@@ -32,8 +32,9 @@ const scanFactor = 4
 
 // Round runs one round of the sampler now, in the caller's goroutine: it
 // re-hashes up to PerRound canonical copies, going on from where the last
-// round stopped and visiting each shard at most once, for at most about
-// Budget, and handles each mutated copy it finds. It returns the number
+// round stopped, visiting each shard at most once and looking at no more
+// than scanFactor × PerRound slots, for at most about Budget, and handles
+// each mutated copy it finds. It returns the number
 // of copies it checked. The sampler calls it every Period while the guard
 // has holders.
 func (g *Guard) Round() int {
