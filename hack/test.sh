@@ -28,22 +28,21 @@ done
 # (apicompat: the generator on all of k8s.io/api and ported client-go
 # code; versions: the Kubernetes version matrix; corpus: third-party API
 # modules; hack/release: a released consumer) and the benchmarks' smoke
-# tests. No clock in what they assert (at most a bound of a minute or
-# half of one on a wait, no ratio of times) and no kube-apiserver: they
-# run one after the other in the background at the lowest priority (as
-# the checks, below), from the moment the root module's tests passed
-# (their scratch modules build the generator and the runtime) to the end,
-# taking the cycles the foreground's tests leave idle (round trips to
-# kube-apiserver and etcd, envtest, the chaos soak's fault windows, the
-# conformance suite's timed recoveries), meant not to slow them (warm
-# runs on 2 cores, 2026-11-28: e2e, conformance and crtest kept their
-# times; the conformance recovery ratio failed once with a second test
-# command's background beside it, a draw of back-off jitter over 6 scripts
-# per class, since 12). On a warm
-# build cache, where the foreground's tests wait more than they compute,
-# that is most of the lane's time. Their output goes to $lane_log,
-# printed after the foreground's; a failure fails the run at the end,
-# naming the module.
+# tests. No clock in what they assert (at most a bound of a minute or half
+# of one on a wait, no ratio of times) and no kube-apiserver: they run one
+# after the other in the background at the lowest priority (as the checks,
+# below), from the moment the root module's tests passed (their scratch
+# modules build the generator and the runtime) to the end, taking the
+# cycles the foreground's tests leave idle (round trips to kube-apiserver
+# and etcd, envtest, the chaos soak's fault windows, the conformance
+# suite's timed recoveries), meant not to slow them (warm runs on 2 cores,
+# 2026-11-28: e2e, conformance and crtest kept their times; the
+# conformance recovery ratio failed once with a second test command's
+# background beside it, a draw of back-off jitter over 6 scripts per
+# class, since 12). On a warm build cache, where the foreground's tests
+# wait more than they compute, that is most of the lane's time. Their
+# output goes to $lane_log, printed after the foreground's; a failure
+# fails the run at the end, naming the module.
 lane=()
 for m in apicompat versions corpus bench hack/release; do
   [ -f "$m/go.mod" ] && lane+=("$m")

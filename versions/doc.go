@@ -21,11 +21,12 @@
 // The module has no dependencies of its own; the
 // scratch modules download theirs, so it works from an empty module cache.
 //
-// The scratch modules' builds, vets and tests use -trimpath, as apicompat's
-// do: a package's compilation then does not depend on the temporary
-// folder the module is in, so the next run finds the generated packages in
-// the build cache, and client-go v0.37 and k8s.io/api can be the same
-// compilations as apicompat's, where the two scratch modules resolve the
-// same versions of their dependencies (not checked). Tools they run (informer-gen, client-gen v0.34)
-// are built without it, as the other tests build them.
+// The scratch modules' builds, vets and tests use -trimpath, as
+// apicompat's do: a package's compilation then does not depend on the
+// temporary folder the module is in, so the next run finds the generated
+// packages in the build cache, and client-go v0.37 and k8s.io/api can be
+// the same compilations as apicompat's, where the two scratch modules
+// resolve the same versions of their dependencies (not checked). Tools
+// they run (informer-gen, client-gen v0.34) are built without it, as the
+// other tests build them.
 package versions
